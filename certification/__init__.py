@@ -1,0 +1,1 @@
+"""certification package."""

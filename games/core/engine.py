@@ -1,0 +1,115 @@
+"""The interface every table-game engine implements, and the variant description.
+
+Engines are pure state machines: no I/O, no clock, no RNG. Cards, dice and
+wheel numbers enter only as actions (:class:`~games.core.records.DealCard`,
+``RollDice``, ``SpinResult``) fed by whoever owns the source: the runtime,
+reading an rng shoe or a physical device, or a test, or the log replayer.
+When the engine needs something from the source, :meth:`Engine.needs` says
+what; while it does, players have no legal actions.
+
+Money moves only through events: ``BetPlaced`` (wallet -> table),
+``BetReturned`` (table -> wallet, bet taken down), ``BetSettled`` (table ->
+wallet, ``returned - commission``). The runtime posts ledger rows from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from games.core.records import Action, Event
+
+
+class NeedKind(StrEnum):
+    CARD = "card"
+    DICE = "dice"
+    SPIN = "spin"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Need:
+    """What the engine is waiting for from its source.
+
+    ``hidden`` is True for a card dealt face down (a hole card): a physical shoe
+    still delivers it, but views do not show it until the rules reveal it.
+    """
+
+    kind: NeedKind
+    count: int = 1  # dice per roll, or 1 card
+    target: str = ""  # which hand receives the card, for display ("player", "dealer")
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetLimit:
+    """Limits for one bet spot, in cents."""
+
+    minimum: int
+    maximum: int
+    increment: int = 100
+
+    def check(self, amount: int) -> str | None:
+        """Return the reason ``amount`` is refused, or None if it is allowed."""
+        if amount < self.minimum:
+            return f"minimum bet is {self.minimum} cents"
+        if amount > self.maximum:
+            return f"maximum bet is {self.maximum} cents"
+        if amount % self.increment:
+            return f"bet must be a multiple of {self.increment} cents"
+        return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Variant:
+    """One playable table: a game family, its rules, limits and pay tables.
+
+    ``rules`` is the family's own frozen rules dataclass; ``source`` names the
+    rules page (and any standard used to fill a gap in it).
+    """
+
+    id: str  # "baccarat-pinnacle", "blackjack-high-stakes", ...
+    family: str  # "baccarat", "blackjack", "craps", ...
+    title: str
+    source: str
+    limits: Mapping[str, BetLimit]  # bet name -> limit
+    rules: Any
+    seats: int = 1
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+class Engine(Protocol):
+    """A game in progress (one round, or one craps 'game' from a clean table)."""
+
+    variant: Variant
+
+    def needs(self) -> Need | None:
+        """What the source must supply next, or None if players (or nobody) act."""
+        ...
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        """Names of what ``seat`` may do now: ``"place-bet"``, ``"deal"``, decisions."""
+        ...
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`~games.core.errors.IllegalAction` with the reason if not allowed."""
+        ...
+
+    def can(self, action: Action) -> bool: ...
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Verify, then apply: the only mutator. Returns the events that happened."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once every bet is settled and the round (or craps game) has ended."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now (None: the public/spectator view), JSON-able.
+
+        Never contains the shoe order, a card not yet dealt, or an unrevealed hole card.
+        """
+        ...

@@ -1,0 +1,283 @@
+"""Actions and events as data: frozen dataclasses with a stable ``kind`` and a JSON codec.
+
+Every action a player or the card/dice source takes, and every event an engine
+emits, is a :class:`Record`. Records encode to plain JSON-able dicts (cards as
+``"Ah"``, tuples as lists, integers only: no floats) so the game log can store
+them and replay them through the engine exactly.
+
+>>> from games.core.records import DealCard, decode
+>>> from games.core.cards import Card
+>>> r = DealCard(card=Card.parse("Ah"))
+>>> r.encode()
+{'kind': 'deal-card', 'seat': None, 'card': 'Ah'}
+>>> decode(r.encode()) == r
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from typing import Any, ClassVar, Self, Union, get_args, get_origin
+
+from games.core.cards import Card
+
+JSON = dict[str, Any]
+
+_REGISTRY: dict[str, type[Record]] = {}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Record:
+    """Base of actions and events. Subclasses set ``kind`` (unique, kebab-case)."""
+
+    kind: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if kind:
+            other = _REGISTRY.get(kind)
+            if other is not None and other.__qualname__ != cls.__qualname__:
+                raise TypeError(f"record kind {kind!r} used twice ({other} and {cls})")
+            _REGISTRY[kind] = cls
+
+    def encode(self) -> JSON:
+        out: JSON = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            out[f.name] = _encode_value(getattr(self, f.name))
+        return out
+
+    @classmethod
+    def decode_fields(cls, data: JSON) -> Self:
+        hints = typing.get_type_hints(cls)
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names - {"kind"}
+        if unknown:
+            raise ValueError(f"{cls.kind}: unknown fields {sorted(unknown)}")
+        kwargs = {n: _decode_value(hints[n], data[n]) for n in names if n in data}
+        return cls(**kwargs)
+
+
+def decode(data: JSON) -> Record:
+    """Rebuild a record from :meth:`Record.encode` output; raise ValueError on bad data."""
+    kind = data.get("kind")
+    cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown record kind: {kind!r}")
+    try:
+        return cls.decode_fields(data)
+    except (TypeError, KeyError) as exc:
+        raise ValueError(f"{kind}: {exc}") from None
+
+
+def _encode_value(v: Any) -> Any:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, Record):
+        return v.encode()
+    if isinstance(v, tuple | list):
+        return [_encode_value(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _encode_value(x) for k, x in v.items()}
+    if isinstance(v, float):
+        raise TypeError("floats are not allowed in records")
+    return v
+
+
+def _decode_value(tp: Any, v: Any) -> Any:
+    origin = get_origin(tp)
+    if tp is Any:
+        return v
+    if origin in (Union, types.UnionType):
+        if v is None and type(None) in get_args(tp):
+            return None
+        for arg in get_args(tp):
+            if arg is type(None):
+                continue
+            try:
+                return _decode_value(arg, v)
+            except (TypeError, ValueError):
+                continue
+        raise ValueError(f"cannot decode {v!r} as {tp}")
+    if tp is Card:
+        if not isinstance(v, str):
+            raise ValueError(f"not a card: {v!r}")
+        return Card.parse(v)
+    if origin is tuple:
+        args = get_args(tp)
+        if not isinstance(v, list | tuple):
+            raise ValueError(f"expected a list, got {v!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode_value(args[0], x) for x in v)
+        return tuple(_decode_value(a, x) for a, x in zip(args, v, strict=True))
+    if origin is dict:
+        kt, vt = get_args(tp)
+        if not isinstance(v, dict):
+            raise ValueError(f"expected an object, got {v!r}")
+        return {_decode_value(kt, k): _decode_value(vt, x) for k, x in v.items()}
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp(v)
+    if isinstance(tp, type) and issubclass(tp, Record):
+        if not isinstance(v, dict):
+            raise ValueError(f"expected a record, got {v!r}")
+        return decode(v)
+    if tp is int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"expected an integer, got {v!r}")
+        return v
+    if tp is bool or tp is str:
+        if not isinstance(v, tp):
+            raise ValueError(f"expected {tp.__name__}, got {v!r}")
+        return v
+    return v
+
+
+# --- actions common to every engine -----------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Action(Record):
+    """Something done to a game: by a seat (``seat`` set) or by the source (``seat`` None)."""
+
+    seat: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PlaceBet(Action):
+    kind: ClassVar[str] = "place-bet"
+    bet: str
+    amount: int  # cents
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RemoveBet(Action):
+    """Take a bet down (or reduce it by ``amount``; 0 means the whole bet)."""
+
+    kind: ClassVar[str] = "remove-bet"
+    bet: str
+    amount: int = 0
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Deal(Action):
+    """Bets are in: start the round."""
+
+    kind: ClassVar[str] = "deal"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Decide(Action):
+    """A player decision named by the engine (``hit``, ``stand``, ``fold``, ``call``, ...).
+
+    ``arg`` carries the decision's parameter where one exists (a raise multiple, the
+    discard positions, a pai gow setting as card strings), encoded as text.
+    """
+
+    kind: ClassVar[str] = "decide"
+    decision: str
+    arg: str = ""
+    hand: int = 0
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class DealCard(Action):
+    """The card source delivers the next card (from an rng shoe or a physical shoe)."""
+
+    kind: ClassVar[str] = "deal-card"
+    card: Card
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RollDice(Action):
+    """The dice source delivers one roll."""
+
+    kind: ClassVar[str] = "roll-dice"
+    faces: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SpinResult(Action):
+    """The wheel delivers one winning number ("0", "00", "1".."36")."""
+
+    kind: ClassVar[str] = "spin-result"
+    number: str
+
+
+# --- events common to every engine ------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Event(Record):
+    """Something that happened, emitted by ``apply``."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BetPlaced(Event):
+    """Money moves from the wallet to the table: the runtime debits on this event."""
+
+    kind: ClassVar[str] = "bet-placed"
+    seat: int
+    bet: str
+    amount: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BetReturned(Event):
+    """A bet taken down before resolution: the runtime credits ``amount`` back."""
+
+    kind: ClassVar[str] = "bet-returned"
+    seat: int
+    bet: str
+    amount: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BetSettled(Event):
+    """A bet resolved. The runtime credits ``returned - commission``.
+
+    ``stake`` is the amount that was at risk; ``returned`` is everything paid back
+    (stake + win on a win, the stake on a push, 0 on a loss), before commission.
+    Net to the player = ``returned - commission - stake``.
+    """
+
+    kind: ClassVar[str] = "bet-settled"
+    seat: int
+    bet: str
+    stake: int
+    returned: int
+    commission: int = 0
+    result: str  # "win", "lose", "push"
+    note: str = ""  # e.g. "banker 6 vs player 4", "pays 8:1"
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.commission - self.stake
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CardShown(Event):
+    """A card became visible to ``to`` ("all" or a seat number as text)."""
+
+    kind: ClassVar[str] = "card-shown"
+    card: Card
+    hand: str  # "player", "banker", "dealer", "seat1.0", "board", ...
+    to: str = "all"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Message(Event):
+    """A plain statement of what just happened, for the history and the screen."""
+
+    kind: ClassVar[str] = "message"
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RoundOver(Event):
+    kind: ClassVar[str] = "round-over"
+    summary: str = ""

@@ -1,0 +1,87 @@
+"""The ``croupier`` command: one entry point, one sub-command per package.
+
+Each package owns its sub-commands in its own ``cli`` module, which exposes
+``register(parser)``: it adds its sub-parsers and sets ``handler`` on each, a
+callable taking the parsed ``argparse.Namespace`` and returning an exit status.
+Registration modules import only the standard library at module level, so that
+``croupier rng stream`` does not pay for FastAPI or NumPy it never uses.
+
+Errors: any exception deriving from a package's base error (``DeviceError``,
+``RngError``, ``GameError``, ``CertificationError``, ``KioskError``) or from
+``ValueError``/``OSError`` is printed as one line ``croupier: error: ...`` with
+exit status 2; nothing prints a traceback unless ``--debug`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+#: sub-command name -> (module that registers it, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("kiosk_ui.serve_cli", "serve the tables and operator console over HTTP"),
+    "devices": ("firmware_bridge.cli", "list, probe and simulate devices"),
+    "rng": ("rng.cli", "entropy sources, health, known-answer tests, raw streams"),
+    "games": ("games.cli", "list games, exact house edges, simulations"),
+    "table": ("kiosk_ui.table_cli", "drive the table runtime (autoplay, soak tests)"),
+    "ledger": ("kiosk_ui.ledger_cli", "audit the wallet ledger"),
+    "log": ("certification.log.cli", "verify, export and recall the signed game log"),
+    "certify": ("certification.cli", "statistical test batteries and certification reports"),
+}
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full parser, importing each package's registration module."""
+    parser = argparse.ArgumentParser(
+        prog="croupier",
+        description="Croupier casino table appliance.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # a package not built yet; its command is simply absent
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        module.register(cmd)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("croupier: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # Reader went away (e.g. `croupier rng stream | head`): not an error.
+        sys.stderr.close()
+        return 0
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(f"croupier: error: {_describe(exc)}", file=sys.stderr)
+        return 2
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0] if "\n" in text else text
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
