@@ -1,0 +1,139 @@
+"""Every game family and variant the appliance offers, found through one list.
+
+Each family is a package ``games.<family>`` whose ``__init__`` exposes:
+
+``VARIANTS: tuple[Variant, ...]``
+    the playable tables of that family, as data.
+``new_game(variant: Variant, seats: int = 1) -> Engine``
+    a fresh round (or, for craps, a fresh game from a clean table).
+``house_edge(variant: Variant) -> dict[str, HouseEdge]``
+    the exact (or, where stated, simulated) house edge of each bet.
+``simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult``
+    a vectorised simulation of the return of each bet (never used for play).
+``autoplay(engine: Engine, seat: int) -> Action | None``
+    the documented scripted player used by ``croupier table autoplay``: the next
+    action for ``seat`` (bets, deal, decisions), or None if the seat has nothing to do.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import ModuleType
+from typing import Protocol, cast
+
+from games.core.engine import Engine, Variant
+from games.core.errors import UnknownGame
+from games.core.records import Action
+
+#: family name -> module. A family whose module is absent is simply not offered.
+FAMILIES: tuple[str, ...] = (
+    "baccarat",
+    "blackjack",
+    "craps",
+    "sicbo",
+    "roulette",
+    "war",
+    "three_card",
+    "caribbean_stud",
+    "let_it_ride",
+    "pai_gow",
+    "holdem",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HouseEdge:
+    """The casino's edge per unit of the initial wager (positive favours the house)."""
+
+    edge: Fraction
+    exact: bool
+    method: str  # "enumeration over the 6-deck shoe", "recursive basic strategy", ...
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetSimulation:
+    """Simulated return of one bet: mean net per unit staked, with a confidence interval."""
+
+    rounds: int
+    mean: float  # statistics, not money: mean net result per unit of initial wager
+    std_error: float
+    ci_low: float  # 99.9% interval
+    ci_high: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimulationResult:
+    variant: str
+    rounds: int
+    seed: int
+    bets: Mapping[str, BetSimulation] = field(default_factory=dict)
+
+
+class Family(Protocol):
+    VARIANTS: tuple[Variant, ...]
+
+    def new_game(self, variant: Variant, seats: int = 1) -> Engine: ...
+
+    def house_edge(self, variant: Variant) -> dict[str, HouseEdge]: ...
+
+    def simulate(self, variant: Variant, rounds: int, seed: int) -> SimulationResult: ...
+
+    def autoplay(self, engine: Engine, seat: int) -> Action | None: ...
+
+
+def _load(family: str) -> ModuleType | None:
+    name = f"games.{family}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
+def families() -> dict[str, Family]:
+    """The families present in this build, by name."""
+    out: dict[str, Family] = {}
+    for fam in FAMILIES:
+        module = _load(fam)
+        if module is not None and hasattr(module, "VARIANTS"):
+            out[fam] = cast(Family, module)
+    return out
+
+
+def variants() -> dict[str, Variant]:
+    """Every variant by id."""
+    return {v.id: v for fam in families().values() for v in fam.VARIANTS}
+
+
+def family_of(variant_or_id: Variant | str) -> Family:
+    """The family module that runs a variant."""
+    variant = get_variant(variant_or_id) if isinstance(variant_or_id, str) else variant_or_id
+    fam = families().get(variant.family)
+    if fam is None:
+        raise UnknownGame(f"no engine for game family {variant.family!r}")
+    return fam
+
+
+def get_variant(variant_id: str) -> Variant:
+    """The variant with that id, or the family's first variant if a family name is given."""
+    all_variants = variants()
+    if variant_id in all_variants:
+        return all_variants[variant_id]
+    fam = families().get(variant_id)
+    if fam is not None and fam.VARIANTS:
+        return fam.VARIANTS[0]
+    known = ", ".join(sorted(all_variants))
+    raise UnknownGame(f"unknown game {variant_id!r}; known: {known}")
+
+
+def new_game(variant_id: str, seats: int = 1) -> Engine:
+    variant = get_variant(variant_id)
+    return family_of(variant).new_game(variant, seats)
+
+
+AutoplayFn = Callable[[Engine, int], Action | None]
