@@ -77,6 +77,11 @@ class Variant:
     rules: Any
     seats: int = 1
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # What the outcome source must supply (the runtime builds shoes and wheels from these):
+    decks: int = 0  # cards: decks per shoe (0 = the game uses no cards)
+    jokers: int = 0  # jokers per shoe (pai gow: 1)
+    new_shoe_each_game: bool = True  # False: a continuing shoe with a cut card
+    zeros: int = 0  # roulette: 1 (single zero) or 2 (double zero)
 
 
 class Engine(Protocol):
