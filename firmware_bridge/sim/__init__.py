@@ -1,0 +1,1 @@
+"""Simulated devices: the same bytes as the hardware, driven by a seeded :class:`SimWorld`."""
