@@ -1,0 +1,92 @@
+"""The runtime's handle on the game log: appends records inside store transactions.
+
+Every write goes through :meth:`LogBook.transaction`, which opens one SQLite
+transaction for log records and ledger rows together and rolls the in-memory
+chain head back if the transaction fails, so the head never runs ahead of disk.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from certification.log import sqlite_store
+from certification.log.chain import JournalWriter
+from certification.log.keys import KeyStore, SigningKey, public_pem
+from kiosk_ui.store.db import Database
+
+
+def wall_clock_us() -> int:
+    return time.time_ns() // 1000
+
+
+class LogBook:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        checkpoint_every: int = 1000,
+        clock: Callable[[], int] = wall_clock_us,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.keys = KeyStore(db.directory)
+        key = self.keys.current()
+        if key is None:
+            key = SigningKey.generate()
+            self.keys.save(key)
+        with db.lock:
+            seq, head, leaves = sqlite_store.head(db.conn)
+        self.writer = JournalWriter(
+            key,
+            head_seq=seq,
+            head_hash=head,
+            pending_leaves=leaves,
+            checkpoint_every=checkpoint_every,
+        )
+        if seq == 0:
+            with self.transaction() as conn:
+                sqlite_store.insert(conn, self.writer.start(self.clock()))
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.db.transaction() as conn:
+            mark = self.writer.mark()
+            try:
+                yield conn
+            except BaseException:
+                self.writer.reset(mark)
+                raise
+
+    def append(
+        self,
+        conn: sqlite3.Connection,
+        source: str,
+        type_: str,
+        body: Mapping[str, Any],
+        game: str = "",
+    ) -> int:
+        """Append one record (and a checkpoint if due); return the record's seq."""
+        records = self.writer.append(self.clock(), source, type_, body, game)
+        sqlite_store.insert(conn, records)
+        return records[0].seq
+
+    def checkpoint(self, conn: sqlite3.Connection) -> None:
+        if self.writer.unsigned:
+            sqlite_store.insert(conn, [self.writer.checkpoint(self.clock())])
+
+    def rotate_key(self, operator: str) -> str:
+        """Make a new signing key, recorded in the log and signed by the old one."""
+        new_key = SigningKey.generate()
+        with self.transaction() as conn:
+            sqlite_store.insert(
+                conn, self.writer.rotate(new_key, self.clock(), f"operator:{operator}")
+            )
+            self.keys.save(new_key)
+        return new_key.key_id
+
+    def public_key_pem(self) -> str:
+        return public_pem(self.writer.key.public)

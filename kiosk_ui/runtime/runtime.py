@@ -1,0 +1,338 @@
+"""The appliance's runtime: store, log, wallets, tables, recovery, history and audit."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from certification.log import sqlite_store
+from games import catalog
+from games.core.engine import Engine
+from games.core.records import Event, decode
+from kiosk_ui.errors import AuditError, InsufficientFunds, SeatError, TableError
+from kiosk_ui.runtime.logbook import LogBook
+from kiosk_ui.runtime.outcomes import OutcomeSource
+from kiosk_ui.runtime.table import ActResult, Outstanding, Table, decode_action, dumps
+from kiosk_ui.store import ledger
+from kiosk_ui.store.db import Database
+from kiosk_ui.store.ledger import Posting
+
+HISTORY_LIMIT = 500
+
+
+@dataclass
+class Replayed:
+    """A game folded from its log: the engine state and whether it matched the log."""
+
+    game: str
+    variant: str
+    table: str
+    engine: Engine
+    matches: bool
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    seats: dict[int, str] = field(default_factory=dict)
+    mismatch: str = ""
+
+
+@dataclass(frozen=True)
+class Recovery:
+    game: str
+    table: str
+    outcome: str  # "resumed" or "voided"
+    reason: str
+
+
+class Runtime:
+    def __init__(
+        self,
+        store_dir: str | Path,
+        *,
+        synchronous: str = "FULL",
+        checkpoint_every: int = 1000,
+    ) -> None:
+        self.db = Database(store_dir, synchronous=synchronous)
+        self.log = LogBook(self.db, checkpoint_every=checkpoint_every)
+        self.tables: dict[str, Table] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- players and wallets -------------------------------------------------
+
+    def create_player(self, name: str, player_id: str | None = None) -> str:
+        pid = player_id or uuid.uuid4().hex[:12]
+        with self.log.transaction() as conn:
+            conn.execute(
+                "INSERT INTO players (id, name, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (pid, name, self.log.clock()),
+            )
+        return pid
+
+    def player_exists(self, player: str) -> bool:
+        with self.db.lock:
+            row = self.db.conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone()
+        return row is not None
+
+    def balance(self, player: str) -> int:
+        with self.db.lock:
+            return ledger.balance(self.db.conn, ledger.wallet(player))
+
+    def cash_in(self, player: str, amount: int, operator: str) -> int:
+        return self._cash("cash-in", player, amount, operator)
+
+    def cash_out(self, player: str, amount: int, operator: str) -> int:
+        return self._cash("cash-out", player, amount, operator)
+
+    def _cash(self, kind: str, player: str, amount: int, operator: str) -> int:
+        if not isinstance(amount, int) or amount <= 0:
+            raise ValueError("amount must be a positive number of cents")
+        if not self.player_exists(player):
+            raise SeatError(f"no player {player!r}")
+        sign = 1 if kind == "cash-in" else -1
+        with self.log.transaction() as conn:
+            seq = self.log.append(
+                conn, f"operator:{operator}", kind, {"player": player, "amount": amount}
+            )
+            ledger.post(
+                conn,
+                kind,
+                [
+                    Posting(ledger.CASH, -sign * amount),
+                    Posting(ledger.wallet(player), sign * amount),
+                ],
+                ts=self.log.clock(),
+                memo=f"by {operator}",
+                log_seq=seq,
+            )
+            return ledger.balance(conn, ledger.wallet(player))
+
+    # --- tables --------------------------------------------------------------
+
+    def open_table(self, table_id: str, variant_id: str, source: OutcomeSource) -> Table:
+        if table_id in self.tables:
+            raise TableError(f"table {table_id} is already open")
+        variant = catalog.get_variant(variant_id)
+        table = Table(self, table_id, variant, catalog.family_of(variant), source)
+        with self.log.transaction() as conn:
+            self.log.append(
+                conn,
+                "runtime",
+                "table-open",
+                {"table": table_id, "variant": variant.id, "source": source.name},
+            )
+        self.tables[table_id] = table
+        return table
+
+    def table(self, table_id: str) -> Table:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise TableError(f"no open table {table_id!r}") from None
+
+    def next_game_id(self, conn: sqlite3.Connection, table_id: str) -> str:
+        (n,) = conn.execute("SELECT COUNT(*) FROM games WHERE table_id = ?", (table_id,)).fetchone()
+        return f"{table_id}-{int(n) + 1:06d}"
+
+    # --- idempotency ---------------------------------------------------------
+
+    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+        with self.db.lock:
+            row = self.db.conn.execute(
+                "SELECT response FROM idempotency WHERE key = ?", (key,)
+            ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def store_response(self, conn: sqlite3.Connection, key: str, result: ActResult) -> None:
+        conn.execute(
+            "INSERT INTO idempotency (key, response) VALUES (?, ?)", (key, dumps(asdict(result)))
+        )
+
+    # --- replay and recovery -------------------------------------------------
+
+    def _game_records(self, game: str) -> Iterator[dict[str, Any]]:
+        with self.db.lock:
+            lines = list(sqlite_store.game_lines(self.db.conn, game))
+        for line in lines:
+            yield json.loads(line)
+
+    def replay(self, game: str) -> Replayed | None:
+        """Fold a game's logged actions through a fresh engine; compare with logged events."""
+        records = list(self._game_records(game))
+        start = next((r for r in records if r["type"] == "game-start"), None)
+        if start is None:
+            return None
+        body = start["body"]
+        variant = catalog.get_variant(body["variant"])
+        seats = {int(k): str(v) for k, v in body.get("seats", {}).items()}
+        engine = catalog.family_of(variant).new_game(variant, max(variant.seats, 1))
+        out = Replayed(game, variant.id, body["table"], engine, True, seats=seats)
+        expected: list[dict[str, Any]] = []
+        produced: list[dict[str, Any]] = []
+        for rec in records:
+            if rec["type"] == "action":
+                out.actions.append(rec["body"])
+                try:
+                    produced += [e.encode() for e in engine.apply(decode_action(rec["body"]))]
+                except Exception as exc:  # a replay that cannot proceed does not match
+                    out.matches, out.mismatch = False, f"action seq {rec['seq']}: {exc}"
+                    break
+            elif rec["type"] == "event":
+                expected.append(rec["body"])
+        if out.matches and produced != expected:
+            out.matches = False
+            first = next(
+                (i for i, (a, b) in enumerate(zip(produced, expected, strict=False)) if a != b),
+                min(len(produced), len(expected)),
+            )
+            out.mismatch = f"event {first + 1} differs from the log"
+        out.events = expected
+        return out
+
+    def recover(self) -> list[Recovery]:
+        """Resume or void every game left open by a crash (see kiosk_ui.runtime.table)."""
+        with self.db.lock:
+            open_games = self.db.conn.execute(
+                "SELECT id, table_id FROM games WHERE status IN ('open', 'suspended') ORDER BY id"
+            ).fetchall()
+        done: list[Recovery] = []
+        for game, table_id in open_games:
+            rep = self.replay(game)
+            table = self.tables.get(table_id)
+            if rep is not None and rep.matches and table is not None:
+                if rep.engine.is_over:
+                    with self.log.transaction() as conn:
+                        table.restore(game, rep.engine, rep.seats)
+                        table._finish(conn)
+                    done.append(Recovery(game, table_id, "resumed", "settled on restart"))
+                    continue
+                table.restore(game, rep.engine, rep.seats)
+                with self.log.transaction() as conn:
+                    self.log.append(conn, "runtime", "game-resumed", {"after": "restart"}, game)
+                done.append(Recovery(game, table_id, "resumed", "replayed from the log"))
+            else:
+                why = (
+                    "table not open"
+                    if table is None
+                    else (rep.mismatch if rep else "no game-start record")
+                )
+                self.void(game, reason=f"replay failed: {why}", by="runtime")
+                done.append(Recovery(game, table_id, "voided", why))
+        return done
+
+    def void(self, game: str, *, reason: str, by: str) -> dict[str, int]:
+        """Return every stake still on the layout for ``game`` and close it as voided."""
+        outstanding = Outstanding()
+        seats: dict[int, str] = {}
+        table_id = ""
+        for rec in self._game_records(game):
+            if rec["type"] == "game-start":
+                table_id = rec["body"]["table"]
+                seats = {int(k): str(v) for k, v in rec["body"].get("seats", {}).items()}
+            elif rec["type"] == "event":
+                ev = decode(rec["body"])
+                if isinstance(ev, Event):
+                    outstanding.apply(ev)
+        with self.db.lock:
+            for seat, player in self.db.conn.execute(
+                "SELECT seat, player FROM game_seats WHERE game = ?", (game,)
+            ):
+                seats[int(seat)] = str(player)
+        returned: dict[str, int] = {}
+        with self.log.transaction() as conn:
+            status = conn.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
+            if status is None or status[0] in ("settled", "voided"):
+                raise TableError(f"game {game} is not open")
+            seq = self.log.append(
+                conn, by, "game-void", {"reason": reason, "stakes": _stakes(outstanding)}, game
+            )
+            for (seat, bet), amount in sorted(outstanding.stakes.items()):
+                if amount <= 0:
+                    continue
+                player = seats[seat]
+                ledger.post(
+                    conn,
+                    "void-return",
+                    [
+                        Posting(ledger.stakes(table_id), -amount),
+                        Posting(ledger.wallet(player), amount),
+                    ],
+                    ts=self.log.clock(),
+                    game=game,
+                    memo=f"seat {seat} {bet} returned: {reason}",
+                    log_seq=seq,
+                )
+                returned[f"{seat}:{bet}"] = amount
+            self.log.append(conn, by, "game-end", {"status": "voided", "returned": returned}, game)
+            conn.execute(
+                "UPDATE games SET status='voided', ended=? WHERE id=?", (self.log.clock(), game)
+            )
+            self.log.checkpoint(conn)
+        table = self.tables.get(table_id)
+        if table is not None and table.game == game:
+            table.engine, table.game = None, None
+        return returned
+
+    # --- history and audit ---------------------------------------------------
+
+    def history(self, player: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+        """The player's last ``limit`` games, newest first, with net result (cents)."""
+        with self.db.lock:
+            rows = self.db.conn.execute(
+                "SELECT g.id, g.variant, g.table_id, g.status, g.started, g.ended, "
+                "SUM(s.staked), SUM(s.net) FROM game_seats s JOIN games g ON g.id = s.game "
+                "WHERE s.player = ? AND g.status IN ('settled', 'voided') "
+                "GROUP BY g.id ORDER BY g.ended DESC, g.id DESC LIMIT ?",
+                (player, limit),
+            ).fetchall()
+        return [
+            {
+                "game": r[0],
+                "variant": r[1],
+                "table": r[2],
+                "status": r[3],
+                "started": r[4],
+                "ended": r[5],
+                "staked": int(r[6] or 0),
+                "net": int(r[7] or 0) if r[3] == "settled" else 0,
+            }
+            for r in rows
+        ]
+
+    def audit(self) -> dict[str, Any]:
+        """Ledger balances, and every settled game appears once in the log."""
+        with self.db.lock:
+            conn = self.db.conn
+            report = ledger.audit(conn)
+            ends: dict[str, int] = {}
+            for (line,) in conn.execute("SELECT data FROM log WHERE type = 'game-end'"):
+                game = json.loads(line)["game"]
+                ends[game] = ends.get(game, 0) + 1
+            for game, status in conn.execute(
+                "SELECT id, status FROM games WHERE status IN ('settled','voided') ORDER BY id"
+            ):
+                n = ends.get(game, 0)
+                if n != 1:
+                    raise AuditError(f"game {game} ({status}) has {n} game-end records in the log")
+            extra = sorted(set(ends) - {g for (g,) in conn.execute("SELECT id FROM games")})
+            if extra:
+                raise AuditError(f"game {extra[0]} is in the log but not in the store")
+            stake_total = sum(b for n, b in ledger.balances(conn, "stakes:").items())
+            (open_games,) = conn.execute(
+                "SELECT COUNT(*) FROM games WHERE status IN ('open','suspended')"
+            ).fetchone()
+            if open_games == 0 and stake_total != 0:
+                raise AuditError(f"no game is open but {stake_total} cents remain on the layout")
+        return {**asdict(report), "games_settled": len(ends), "open_games": int(open_games)}
+
+
+def _stakes(o: Outstanding) -> dict[str, int]:
+    return {f"{s}:{b}": a for (s, b), a in sorted(o.stakes.items()) if a}
+
+
+__all__ = ["InsufficientFunds", "Recovery", "Replayed", "Runtime"]

@@ -1,0 +1,347 @@
+"""One table: seats, the current game's engine, its outcome source, and every write.
+
+Each request is one store transaction that holds the player's action, the
+engine's events, any cards or dice the source supplied, and the ledger rows
+those events imply. If anything fails, the transaction rolls back and the
+engine is rebuilt from the log, so memory, ledger and log never disagree.
+
+Crash rule (documented in docs/architecture.md): a game whose log replays
+through the engine to exactly the logged events is *resumed* at the point it
+stopped (same cards, same pending decision); one whose replay does not match
+(for example after a software change) is *voided*: every stake still on the
+layout is returned and the void is logged. A settled game is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from games.catalog import Family
+from games.core.engine import Engine, Variant
+from games.core.errors import IllegalAction
+from games.core.records import (
+    Action,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    CardShown,
+    Event,
+    PlaceBet,
+    decode,
+)
+from kiosk_ui.errors import SeatError, TableSuspended
+from kiosk_ui.runtime.money import post_event
+from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
+
+if TYPE_CHECKING:
+    from kiosk_ui.runtime.runtime import Runtime
+
+
+@dataclass
+class ActResult:
+    """What a request returns: the game, the events this seat may see, its view, balance."""
+
+    game: str
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    balance: int
+    over: bool
+
+
+@dataclass
+class Outstanding:
+    """Stakes still on the layout per (seat, bet), folded from a game's money events."""
+
+    stakes: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def apply(self, ev: Event) -> None:
+        if isinstance(ev, BetPlaced):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) + ev.amount
+        elif isinstance(ev, BetReturned):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) - ev.amount
+        elif isinstance(ev, BetSettled):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) - ev.stake
+
+
+def visible_to(event: Event, seat: int | None) -> bool:
+    """Cards shown only to another seat (or to nobody yet) never leave the server."""
+    if isinstance(event, CardShown):
+        return event.to == "all" or (seat is not None and event.to == str(seat))
+    return True
+
+
+class Table:
+    def __init__(
+        self,
+        runtime: Runtime,
+        table_id: str,
+        variant: Variant,
+        family: Family,
+        source: OutcomeSource,
+    ) -> None:
+        self.rt = runtime
+        self.id = table_id
+        self.variant = variant
+        self.family = family
+        self.source = source
+        self.seats: dict[int, str] = {}
+        self.engine: Engine | None = None
+        self.game: str | None = None
+        self.suspended: str | None = None
+        self.lock = threading.RLock()
+
+    # --- seats ---------------------------------------------------------------
+
+    def sit(self, seat: int, player: str) -> None:
+        if not 1 <= seat <= max(self.variant.seats, 1):
+            raise SeatError(f"table {self.id} has seats 1..{self.variant.seats}, not {seat}")
+        with self.lock:
+            holder = self.seats.get(seat)
+            if holder not in (None, player):
+                raise SeatError(f"seat {seat} at table {self.id} is taken")
+            self.seats[seat] = player
+
+    def player_at(self, seat: int) -> str:
+        player = self.seats.get(seat)
+        if player is None:
+            raise SeatError(f"no player in seat {seat} at table {self.id}")
+        return player
+
+    # --- playing -------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        with self.lock:
+            base: dict[str, Any] = {
+                "table": self.id,
+                "variant": self.variant.id,
+                "game": self.game,
+                "suspended": self.suspended,
+            }
+            if self.engine is not None:
+                base["state"] = self.engine.view(seat)
+                base["over"] = self.engine.is_over
+                base["legal"] = sorted(self.engine.legal_actions(seat)) if seat else []
+            else:
+                base["state"] = None
+                base["over"] = True
+                base["legal"] = ["place-bet"] if seat else []
+            return base
+
+    def act(self, action: Action, *, idempotency_key: str | None = None) -> ActResult:
+        """Apply one seat's action, then let the source deal until a player must act."""
+        seat = action.seat
+        if seat is None:
+            raise SeatError("a player action needs a seat")
+        player = self.player_at(seat)
+        with self.lock:
+            if idempotency_key:
+                done = self.rt.idempotent_response(idempotency_key)
+                if done is not None:
+                    return ActResult(**done)
+            if self.suspended:
+                raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
+            try:
+                with self.rt.log.transaction() as conn:
+                    if self.engine is None or self.engine.is_over:
+                        if not isinstance(action, PlaceBet):
+                            raise IllegalAction("place a bet to start a game")
+                        self._start_game(conn)
+                    assert self.engine is not None and self.game is not None
+                    self.engine.verify(action)
+                    events = self._apply(conn, action, f"seat:{seat}")
+                    if not self.source.blocking:
+                        events += self._drive(conn)
+                    elif self.engine.is_over:
+                        self._finish(conn)
+                    result = self._result(conn, seat, player, events)
+                    if idempotency_key:
+                        self.rt.store_response(conn, idempotency_key, result)
+            except OutcomeFault as exc:
+                self._rebuild()
+                self.suspend(str(exc))
+                raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
+            except BaseException:
+                self._rebuild()
+                raise
+            return result
+
+    def advance(self) -> list[dict[str, Any]]:
+        """For a blocking (device) source: wait for and apply outcomes until players act."""
+        out: list[Event] = []
+        with self.lock:
+            while self.engine is not None and self.game is not None and self.engine.needs():
+                need = self.engine.needs()
+                assert need is not None
+                try:
+                    action, info = self.source.supply(self.rt.db.conn, self.game, need)
+                    with self.rt.log.transaction() as conn:
+                        out += self._apply(conn, action, self.source.name, info)
+                        if self.engine.is_over:
+                            self._finish(conn)
+                except OutcomeFault as exc:
+                    self.suspend(str(exc))
+                    raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
+                except BaseException:
+                    self._rebuild()
+                    raise
+        return [e.encode() for e in out]
+
+    def suspend(self, reason: str) -> None:
+        with self.lock:
+            self.suspended = reason
+            with self.rt.log.transaction() as conn:
+                self.rt.log.append(
+                    conn,
+                    "runtime",
+                    "table-suspended",
+                    {"table": self.id, "reason": reason},
+                    self.game or "",
+                )
+                if self.game:
+                    conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
+
+    def resume(self, operator: str) -> None:
+        with self.lock, self.rt.log.transaction() as conn:
+            self.rt.log.append(
+                conn, f"operator:{operator}", "table-resumed", {"table": self.id}, self.game or ""
+            )
+            if self.game:
+                conn.execute("UPDATE games SET status='open' WHERE id=?", (self.game,))
+            self.suspended = None
+
+    # --- internals -----------------------------------------------------------
+
+    def _start_game(self, conn: sqlite3.Connection) -> None:
+        game = self.rt.next_game_id(conn, self.id)
+        engine = self.family.new_game(self.variant, max(self.variant.seats, 1))
+        ts = self.rt.log.clock()
+        conn.execute(
+            "INSERT INTO games (id, table_id, variant, status, started, source) "
+            "VALUES (?, ?, ?, 'open', ?, ?)",
+            (game, self.id, self.variant.id, ts, self.source.name),
+        )
+        info = self.source.start_game(conn, game, self.variant)
+        self.rt.log.append(
+            conn,
+            "runtime",
+            "game-start",
+            {"table": self.id, "variant": self.variant.id, "seats": _seats(self.seats), **info},
+            game,
+        )
+        self.engine, self.game = engine, game
+
+    def _apply(
+        self,
+        conn: sqlite3.Connection,
+        action: Action,
+        source: str,
+        info: Mapping[str, Any] | None = None,
+    ) -> list[Event]:
+        assert self.engine is not None and self.game is not None
+        body = action.encode()
+        if info:
+            body["_draw"] = dict(info)
+        seq = self.rt.log.append(conn, source, "action", body, self.game)
+        events = list(self.engine.apply(action))
+        ts = self.rt.log.clock()
+        for ev in events:
+            ev_seq = self.rt.log.append(conn, "engine", "event", ev.encode(), self.game)
+            seat = getattr(ev, "seat", None)
+            if isinstance(ev, BetPlaced | BetReturned | BetSettled) and seat is not None:
+                player = self.player_at(seat)
+                net = post_event(
+                    conn, ev, table=self.id, game=self.game, player=player, ts=ts, log_seq=ev_seq
+                )
+                staked = ev.amount if isinstance(ev, BetPlaced) else 0
+                staked -= ev.amount if isinstance(ev, BetReturned) else 0
+                conn.execute(
+                    "INSERT INTO game_seats (game, seat, player, staked, net) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game, seat) DO UPDATE SET "
+                    "staked = staked + excluded.staked, net = net + excluded.net",
+                    (self.game, seat, player, staked, net),
+                )
+        del seq
+        return events
+
+    def _drive(self, conn: sqlite3.Connection) -> list[Event]:
+        assert self.engine is not None and self.game is not None
+        events: list[Event] = []
+        while (need := self.engine.needs()) is not None:
+            action, info = self.source.supply(conn, self.game, need)
+            events += self._apply(conn, action, self.source.name, info)
+        if self.engine.is_over:
+            self._finish(conn)
+        return events
+
+    def _finish(self, conn: sqlite3.Connection) -> None:
+        assert self.game is not None
+        info = self.source.end_game(conn, self.game)
+        nets = {
+            str(seat): net
+            for seat, net in conn.execute(
+                "SELECT seat, net FROM game_seats WHERE game = ? ORDER BY seat", (self.game,)
+            )
+        }
+        self.rt.log.append(
+            conn, "runtime", "game-end", {"status": "settled", "net": nets, **info}, self.game
+        )
+        conn.execute(
+            "UPDATE games SET status='settled', ended=? WHERE id=?",
+            (self.rt.log.clock(), self.game),
+        )
+        self.rt.log.checkpoint(conn)
+
+    def _result(
+        self, conn: sqlite3.Connection, seat: int, player: str, events: list[Event]
+    ) -> ActResult:
+        assert self.engine is not None and self.game is not None
+        from kiosk_ui.store import ledger
+
+        return ActResult(
+            game=self.game,
+            events=[e.encode() for e in events if visible_to(e, seat)],
+            view=self.view(seat),
+            balance=ledger.balance(conn, ledger.wallet(player)),
+            over=self.engine.is_over,
+        )
+
+    def _rebuild(self) -> None:
+        """Restore the engine from the log after a failed transaction."""
+        if self.game is None:
+            self.engine = None
+            return
+        replayed = self.rt.replay(self.game)
+        if replayed is None:  # the game never reached the log
+            self.engine, self.game = None, None
+        else:
+            self.engine = replayed.engine
+
+    def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
+        with self.lock:
+            self.game, self.engine = game, engine
+            for seat, player in seats.items():
+                self.seats.setdefault(seat, player)
+
+
+def _seats(seats: Mapping[int, str]) -> dict[str, str]:
+    return {str(k): v for k, v in sorted(seats.items())}
+
+
+def decode_action(data: dict[str, Any]) -> Action:
+    body = {k: v for k, v in data.items() if not k.startswith("_")}
+    rec = decode(body)
+    if not isinstance(rec, Action):
+        raise ValueError(f"not an action: {data.get('kind')!r}")
+    return rec
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
