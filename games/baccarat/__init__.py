@@ -1,0 +1,78 @@
+"""Baccarat family: Pinnacle baccarat, EZ Baccarat and player-banked California baccarat.
+
+Rules come from the casino's pages (``shared/rules/000_*`` for Pinnacle, ``004_*``
+for EZ and the California game) and, where a page is silent, from the standard
+named in each pay table (``paytables/*.toml``). The family contract
+(:mod:`games.catalog`):
+
+``VARIANTS``
+    the three tables, loaded from their pay tables.
+``new_game(variant, seats=1, *, hand=0)``
+    a :class:`~games.baccarat.engine.BaccaratRound` for hand number ``hand``
+    (player-banked tables rotate the bank by it).
+``house_edge(variant)``
+    exact edges by enumeration over the full shoe (:mod:`games.baccarat.exact`).
+``simulate(variant, rounds, seed)``
+    vectorised Monte Carlo (:mod:`games.baccarat.simulate`).
+``autoplay(engine, seat)``
+    the scripted player (:mod:`games.baccarat.autoplay`).
+
+>>> [v.id for v in VARIANTS]
+['baccarat-pinnacle', 'baccarat-ez', 'baccarat-california']
+>>> f"{float(house_edge(VARIANTS[0])['banker'].edge):.4%}"
+'1.0558%'
+"""
+
+from __future__ import annotations
+
+from games.baccarat.autoplay import autoplay
+from games.baccarat.engine import BaccaratRound, DealerMode, Phase
+from games.baccarat.exact import bet_returns, coup_counts
+from games.baccarat.paytable import BaccaratRules, load_packaged, loads
+from games.baccarat.rules import Outcome, Winner, banker_draws, play_out, point, score
+from games.baccarat.simulate import simulate
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+
+VARIANTS: tuple[Variant, ...] = tuple(
+    load_packaged(name) for name in ("pinnacle", "ez", "california")
+)
+
+
+def new_game(variant: Variant, seats: int = 1, *, hand: int = 0) -> BaccaratRound:
+    """A fresh coup; on a player-banked table ``seats`` must be at least 2."""
+    return BaccaratRound(variant, seats, hand=hand)
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """The exact house edge of every bet (the bank itself has none: it takes the other side)."""
+    rules = variant.rules
+    if not isinstance(rules, BaccaratRules):
+        raise TypeError(f"{variant.id} is not a baccarat variant")
+    method = f"enumeration over the {rules.decks}-deck shoe by point-value composition"
+    return {
+        bet: HouseEdge(edge=-ret, exact=True, method=method)
+        for bet, ret in bet_returns(rules).items()
+    }
+
+
+__all__ = [
+    "VARIANTS",
+    "BaccaratRound",
+    "BaccaratRules",
+    "DealerMode",
+    "Outcome",
+    "Phase",
+    "Winner",
+    "autoplay",
+    "banker_draws",
+    "coup_counts",
+    "house_edge",
+    "load_packaged",
+    "loads",
+    "new_game",
+    "play_out",
+    "point",
+    "score",
+    "simulate",
+]

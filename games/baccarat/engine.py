@@ -1,0 +1,429 @@
+"""The baccarat round: a pure state machine from first bet to settled coup.
+
+One :class:`BaccaratRound` is one coup (one "game" on the Pinnacle page). It
+never draws a card itself: after :class:`~games.core.records.Deal` it asks, via
+:meth:`BaccaratRound.needs`, for each card in dealing order (player, banker,
+player, banker, then any third cards) and takes it as a
+:class:`~games.core.records.DealCard` action. An rng shoe, a physical shoe, a
+test or the log replayer feeds it the same way.
+
+Dealer modes (page 000, "Banker as Dealer / Player as Dealer"): in ``banker``
+mode the runtime feeds cards as fast as it likes; in ``player`` mode the seat
+that chose it is prompted for each card (``"deal-card"`` is then that seat's
+legal action, and it may send the DealCard itself). The engine is the same in
+both: it waits for each card.
+
+Seat positions (page 000: "Your choice of seat does not affect anything other
+than your view of the table") are kept for the view only.
+
+Player-banked tables (page 004): the bank passes to the next seat every
+``bank_rotation_hands`` hands (``hand`` counts from 0). The banking seat may post
+a ``bank`` and may not bet otherwise that hand. At the deal the bank covers whole
+wagers in seat order from its left while each wager's greatest possible win fits
+in what remains; the house covers the rest. The bank's own settlement is the sum
+of what the covered wagers lose, minus what they win.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import StrEnum
+from typing import Any
+
+from games.baccarat.paytable import BANK_BET, BaccaratRules, rules_of
+from games.baccarat.rules import Outcome, Winner, next_target, score
+from games.core.cards import Card
+from games.core.engine import Need, NeedKind, Variant
+from games.core.errors import BetRefused, IllegalAction
+from games.core.money import Cents, commission, format_cents, pay
+from games.core.records import (
+    Action,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    CardShown,
+    Deal,
+    DealCard,
+    Decide,
+    Event,
+    Message,
+    PlaceBet,
+    RemoveBet,
+    RoundOver,
+)
+
+
+def percent(basis_points: int) -> str:
+    """``500`` -> ``'5%'``, ``125`` -> ``'1.25%'`` (integers only)."""
+    whole, frac = divmod(basis_points, 100)
+    return f"{whole}%" if not frac else f"{whole}.{frac:02d}".rstrip("0") + "%"
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"
+    OVER = "over"
+
+
+class DealerMode(StrEnum):
+    BANKER = "banker"  # the banker (the game) deals: the default
+    PLAYER = "player"  # the player deals each card
+
+
+class BaccaratRound:
+    """One baccarat coup for ``seats`` seats (numbered from 0)."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        seats: int = 1,
+        *,
+        hand: int = 0,
+        dealer: DealerMode = DealerMode.BANKER,
+        dealing_seat: int = 0,
+        positions: dict[int, int] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.rules: BaccaratRules = rules_of(variant)
+        if not 1 <= seats <= self.rules.positions:
+            raise ValueError(f"{variant.id}: seats must be 1..{self.rules.positions}")
+        if self.rules.player_banked and seats < 2:
+            raise ValueError(f"{variant.id}: a player-banked table needs at least 2 seats")
+        if hand < 0:
+            raise ValueError("hand must not be negative")
+        self.seats = seats
+        self.hand = hand
+        self.dealer = DealerMode(dealer)
+        self.dealing_seat = dealing_seat
+        self.positions: dict[int, int] = dict(positions or {s: s + 1 for s in range(seats)})
+        self.bank_seat: int | None = (
+            (hand // self.rules.bank_rotation_hands) % seats if self.rules.player_banked else None
+        )
+        self.phase = Phase.BETTING
+        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._player: list[Card] = []
+        self._banker: list[Card] = []
+        self._covered: list[tuple[int, str]] = []
+        self._settlements: list[BetSettled] = []
+
+    # --- what is wanted -----------------------------------------------------
+
+    def needs(self) -> Need | None:
+        if self.phase is not Phase.DEALING:
+            return None
+        target = next_target(self._player, self._banker)
+        if target is None:  # pragma: no cover - settled as soon as the last card lands
+            return None
+        return Need(kind=NeedKind.CARD, target=target)
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        if not 0 <= seat < self.seats:
+            return frozenset()
+        if self.phase is Phase.BETTING:
+            names = {"place-bet", "dealer", "position"}
+            if self._bets[seat]:
+                names.add("remove-bet")
+            if self._has_wagers():
+                names.add("deal")
+            return frozenset(names)
+        if (
+            self.phase is Phase.DEALING
+            and self.dealer is DealerMode.PLAYER
+            and seat == self.dealing_seat
+        ):
+            return frozenset({"deal-card"})
+        return frozenset()
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def bets(self) -> dict[int, dict[str, int]]:
+        """A copy of the bets on the table, by seat."""
+        return {s: dict(b) for s, b in self._bets.items()}
+
+    @property
+    def settlements(self) -> tuple[BetSettled, ...]:
+        return tuple(self._settlements)
+
+    def outcome(self) -> Outcome | None:
+        """The finished coup, or None while it is in play."""
+        if self.phase is not Phase.OVER:
+            return None
+        return Outcome(player=tuple(self._player), banker=tuple(self._banker))
+
+    # --- verify / can / apply --------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        """Raise IllegalAction (BetRefused for bets) with the reason; change nothing."""
+        if isinstance(action, DealCard):
+            self._verify_card(action)
+            return
+        seat = self._seat_of(action)
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
+        if isinstance(action, PlaceBet):
+            self._verify_place(seat, action)
+        elif isinstance(action, RemoveBet):
+            self._verify_remove(seat, action)
+        elif isinstance(action, Deal):
+            if not self._has_wagers():
+                raise IllegalAction("place a bet before dealing")
+        elif isinstance(action, Decide):
+            self._verify_decide(action)
+        else:
+            raise IllegalAction(f"baccarat has no action {action.kind!r}")
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        self.verify(action)
+        if isinstance(action, PlaceBet):
+            seat = self._seat_of(action)
+            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
+            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+        if isinstance(action, RemoveBet):
+            seat = self._seat_of(action)
+            current = self._bets[seat][action.bet]
+            amount = action.amount or current
+            if amount == current:
+                del self._bets[seat][action.bet]
+            else:
+                self._bets[seat][action.bet] = current - amount
+            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+        if isinstance(action, Decide):
+            return self._apply_decide(action)
+        if isinstance(action, Deal):
+            self.phase = Phase.DEALING
+            return self._cover_wagers()
+        assert isinstance(action, DealCard)
+        return self._apply_card(action)
+
+    # --- view -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees (the same for every seat: baccarat has no hidden cards).
+
+        Only cards already dealt appear; the shoe and the cards to come never do.
+        """
+        need = self.needs()
+        out: dict[str, Any] = {
+            "game": self.variant.id,
+            "hand": self.hand,
+            "phase": str(self.phase),
+            "seat": seat,
+            "position": self.positions.get(seat) if seat is not None else None,
+            "dealer": str(self.dealer),
+            "dealing_seat": self.dealing_seat if self.dealer is DealerMode.PLAYER else None,
+            "bank_seat": self.bank_seat,
+            "player": [str(c) for c in self._player],
+            "banker": [str(c) for c in self._banker],
+            "player_score": score(self._player) if self._player else None,
+            "banker_score": score(self._banker) if self._banker else None,
+            "next_card_to": need.target if need else None,
+            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "result": None,
+            "settlements": [s.encode() for s in self._settlements],
+        }
+        done = self.outcome()
+        if done is not None:
+            out["result"] = done.describe()
+        return out
+
+    def next_round(self) -> BaccaratRound:
+        """A fresh round for the next hand: same seats, dealer mode and positions."""
+        if not self.is_over:
+            raise IllegalAction("the current round is not over")
+        return BaccaratRound(
+            self.variant,
+            self.seats,
+            hand=self.hand + 1,
+            dealer=self.dealer,
+            dealing_seat=self.dealing_seat,
+            positions=self.positions,
+        )
+
+    # --- internals ----------------------------------------------------------------
+
+    def _seat_of(self, action: Action) -> int:
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.seats:
+            raise IllegalAction(
+                f"{action.kind}: no seat {seat!r} at this table (0..{self.seats - 1})"
+            )
+        return seat
+
+    def _has_wagers(self) -> bool:
+        return any(b != BANK_BET for seat in self._bets.values() for b in seat)
+
+    def _verify_place(self, seat: int, action: PlaceBet) -> None:
+        if action.bet not in self.rules.pays:
+            raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
+        if action.amount <= 0:
+            raise BetRefused("a bet must be a positive amount")
+        if action.bet == BANK_BET and seat != self.bank_seat:
+            raise BetRefused(f"only the banking seat ({self.bank_seat}) may post the bank")
+        if action.bet != BANK_BET and seat == self.bank_seat:
+            raise BetRefused("the banking seat covers the table this hand and may not bet")
+        total = self._bets[seat].get(action.bet, 0) + action.amount
+        reason = self.variant.limits[action.bet].check(total)
+        if reason is not None:
+            raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+
+    def _verify_remove(self, seat: int, action: RemoveBet) -> None:
+        current = self._bets[seat].get(action.bet)
+        if current is None:
+            raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
+        if action.amount < 0 or action.amount > current:
+            raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
+        remaining = current - (action.amount or current)
+        if remaining:
+            reason = self.variant.limits[action.bet].check(remaining)
+            if reason is not None:
+                raise BetRefused(f"{action.bet} bet would be left at {remaining} cents: {reason}")
+
+    def _verify_decide(self, action: Decide) -> None:
+        if action.decision == "dealer":
+            if action.arg not in {m.value for m in DealerMode}:
+                raise IllegalAction(f"dealer must be 'banker' or 'player', not {action.arg!r}")
+        elif action.decision == "position":
+            if not action.arg.isdigit() or not 1 <= int(action.arg) <= self.rules.positions:
+                raise IllegalAction(f"position must be 1..{self.rules.positions}")
+        else:
+            raise IllegalAction(f"baccarat has no decision {action.decision!r}")
+
+    def _apply_decide(self, action: Decide) -> tuple[Event, ...]:
+        seat = self._seat_of(action)
+        if action.decision == "dealer":
+            self.dealer = DealerMode(action.arg)
+            self.dealing_seat = seat
+            who = "you deal" if self.dealer is DealerMode.PLAYER else "the banker deals"
+            return (Message(text=f"seat {seat}: {who} the cards"),)
+        self.positions[seat] = int(action.arg)
+        return (Message(text=f"seat {seat} sits at position {action.arg}"),)
+
+    def _verify_card(self, action: DealCard) -> None:
+        need = self.needs()
+        if need is None:
+            raise IllegalAction("no card is wanted now")
+        if action.seat is not None and not (
+            self.dealer is DealerMode.PLAYER and action.seat == self.dealing_seat
+        ):
+            raise IllegalAction(f"seat {action.seat} is not dealing the cards")
+        if action.card.is_joker:
+            raise IllegalAction("there is no joker in a baccarat shoe")
+        seen = Counter(self._player + self._banker)
+        if seen[action.card] >= self.rules.decks:
+            raise IllegalAction(
+                f"a {self.rules.decks}-deck shoe holds only {self.rules.decks} of {action.card}"
+            )
+
+    def _cover_wagers(self) -> tuple[Event, ...]:
+        events: list[Event] = [Message(text="no more bets")]
+        if self.bank_seat is None:
+            return tuple(events)
+        remaining = self._bets[self.bank_seat].get(BANK_BET, 0)
+        order = [(self.bank_seat + i) % self.seats for i in range(1, self.seats)]
+        for seat in order:
+            for bet, stake in self._bets[seat].items():
+                exposure = pay(Cents(stake), self.rules.pays[bet])
+                if exposure <= remaining:
+                    remaining -= exposure
+                    self._covered.append((seat, bet))
+        covered = ", ".join(f"seat {s} {b}" for s, b in self._covered) or "nothing"
+        events.append(
+            Message(
+                text=f"seat {self.bank_seat} banks: covers {covered}; the house covers the rest"
+            )
+        )
+        return tuple(events)
+
+    def _apply_card(self, action: DealCard) -> tuple[Event, ...]:
+        need = self.needs()
+        assert need is not None
+        (self._player if need.target == "player" else self._banker).append(action.card)
+        events: list[Event] = [CardShown(card=action.card, hand=need.target)]
+        if next_target(self._player, self._banker) is None:
+            events.extend(self._settle())
+        return tuple(events)
+
+    def _settle(self) -> list[Event]:
+        self.phase = Phase.OVER
+        outcome = self.outcome()
+        assert outcome is not None
+        events: list[Event] = []
+        bank_net = 0
+        for seat in range(self.seats):
+            for bet, stake in self._bets[seat].items():
+                if bet == BANK_BET:
+                    continue
+                settled = self._settle_bet(seat, bet, stake, outcome)
+                if (seat, bet) in self._covered:
+                    bank_net -= settled.net
+                self._settlements.append(settled)
+        if self.bank_seat is not None and BANK_BET in self._bets[self.bank_seat]:
+            bank = self._bets[self.bank_seat][BANK_BET]
+            result = "win" if bank_net > 0 else "lose" if bank_net < 0 else "push"
+            self._settlements.append(
+                BetSettled(
+                    seat=self.bank_seat,
+                    bet=BANK_BET,
+                    stake=bank,
+                    returned=bank + bank_net,
+                    result=result,
+                    note=f"bank {'+' if bank_net >= 0 else '-'}{format_cents(abs(bank_net))} "
+                    f"from {len(self._covered)} covered wagers",
+                )
+            )
+        events.extend(self._settlements)
+        events.append(Message(text=outcome.describe()))
+        events.append(RoundOver(summary=outcome.describe()))
+        return events
+
+    def _settle_bet(self, seat: int, bet: str, stake: int, o: Outcome) -> BetSettled:
+        ratio = self.rules.pays[bet]
+        winner = o.winner
+        scores = f"player {o.player_score} vs banker {o.banker_score}"
+
+        def settled(result: str, returned: int, fee: int = 0, why: str = "") -> BetSettled:
+            return BetSettled(
+                seat=seat,
+                bet=bet,
+                stake=stake,
+                returned=returned,
+                commission=fee,
+                result=result,
+                note=f"{scores}; {why}" if why else scores,
+            )
+
+        def win(why: str) -> BetSettled:
+            return settled("win", stake + pay(Cents(stake), ratio), why=f"{why}, pays {ratio}")
+
+        if bet in ("player", "banker"):
+            if winner is Winner.TIE:
+                return settled("push", stake, why="tie: player and banker bets push")
+            if winner.value != bet:
+                return settled("lose", 0)
+            if bet == "banker" and o.dragon_seven and self.rules.banker_three_card_seven_pushes:
+                return settled("push", stake, why="banker wins with a three-card 7: push")
+            if bet == "banker" and self.rules.banker_commission_bp:
+                won = pay(Cents(stake), ratio)
+                fee = commission(
+                    won, self.rules.banker_commission_bp, self.rules.commission_rounding
+                )
+                pct = percent(self.rules.banker_commission_bp)
+                return settled("win", stake + won, fee, f"pays {ratio} less {pct} commission")
+            return win(f"{bet} wins")
+        if bet == "tie":
+            return win("tie") if winner is Winner.TIE else settled("lose", 0)
+        if bet == "dragon7":
+            return win("Dragon 7") if o.dragon_seven else settled("lose", 0)
+        if bet == "panda8":
+            return win("Panda 8") if o.panda_eight else settled("lose", 0)
+        raise AssertionError(bet)  # pragma: no cover - bets are validated when placed

@@ -1,0 +1,264 @@
+"""Baccarat tables as data: the TOML files in ``paytables/``, loaded and validated.
+
+Each file (``spec = 1``) names its source page, and says so wherever the page is
+silent and a standard fills the gap. :func:`load_table` turns a file into a
+frozen :class:`BaccaratRules` plus the :class:`~games.core.engine.Variant` built
+on it; anything malformed raises :class:`~games.core.errors.PaytableError` with
+the file and key in a one-line message, and nothing is half-loaded.
+
+Schema (every key required unless marked optional)::
+
+    spec = 1
+    id, title, source = "..."
+    notes = ["..."]                       # optional
+    [rules]
+    decks = 6                             # 1..8
+    new_shoe_each_game = true
+    banker_three_card_seven_pushes = false
+    player_banked = false
+    bank_rotation_hands = 0               # > 0 only when player_banked
+    positions = 7                         # seats to choose from (view only)
+    seats = 1                             # players at the table
+    [commission]
+    banker_bp = 500                       # basis points of a winning banker bet's win
+    rounding = "up"                       # games.core.money.Rounding value
+    [bets.<name>]                         # player, banker, tie, dragon7, panda8, bank
+    pays = "8:1"                          # win:stake ("0:1" for bank, which pays by result)
+    minimum = 100                         # cents
+    maximum = 50000
+    increment = 100
+    [declared_rtp_bp]                     # optional: bet -> return to player, basis points
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from games.core.engine import BetLimit, Variant
+from games.core.errors import PaytableError
+from games.core.money import Ratio, Rounding
+
+SPEC = 1
+MAIN_BETS = ("player", "banker", "tie")
+SIDE_BETS = ("dragon7", "panda8")
+BANK_BET = "bank"
+KNOWN_BETS = (*MAIN_BETS, *SIDE_BETS, BANK_BET)
+MAX_DECKS = 8  # exact enumeration keeps counts in int64 up to 8 decks
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratRules:
+    """One baccarat table's rules, as loaded from its pay table."""
+
+    decks: int
+    new_shoe_each_game: bool
+    banker_commission_bp: int
+    commission_rounding: Rounding
+    banker_three_card_seven_pushes: bool
+    player_banked: bool
+    bank_rotation_hands: int
+    positions: int
+    pays: Mapping[str, Ratio] = field(default_factory=lambda: MappingProxyType({}))
+    declared_rtp_bp: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        return tuple(b for b in KNOWN_BETS if b in self.pays)
+
+
+def parse_ratio(text: object, where: str) -> Ratio:
+    """``"8:1"`` -> ``Ratio(8, 1)``; PaytableError on anything else."""
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise PaytableError(f"{where}: pays must be a string like '8:1', got {text!r}")
+    num_s, den_s = text.split(":")
+    if not (num_s.strip().isdigit() and den_s.strip().isdigit()):
+        raise PaytableError(f"{where}: pays must be two whole numbers like '8:1', got {text!r}")
+    num, den = int(num_s), int(den_s)
+    if den == 0:
+        raise PaytableError(f"{where}: pays has a zero denominator: {text!r}")
+    return Ratio(num, den)
+
+
+class _Table:
+    """Reads typed values out of a parsed TOML mapping, naming the key on error."""
+
+    def __init__(self, data: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+        unknown = set(data) - allowed
+        if unknown:
+            raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
+        self.data, self.where = data, where
+
+    def get(self, key: str, kind: type, default: Any = None, required: bool = True) -> Any:
+        if key not in self.data:
+            if required:
+                raise PaytableError(f"{self.where}: missing key {key!r}")
+            return default
+        value = self.data[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise PaytableError(f"{self.where}: {key} must be an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise PaytableError(f"{self.where}: {key} must be {kind.__name__}, got {value!r}")
+        return value
+
+
+def _limit(bet: Mapping[str, Any], where: str) -> BetLimit:
+    t = _Table(bet, where, {"pays", "minimum", "maximum", "increment", "source"})
+    minimum = t.get("minimum", int)
+    maximum = t.get("maximum", int)
+    increment = t.get("increment", int)
+    if increment <= 0:
+        raise PaytableError(f"{where}: increment must be positive")
+    if minimum <= 0 or maximum < minimum:
+        raise PaytableError(f"{where}: need 0 < minimum <= maximum, got {minimum}..{maximum}")
+    if minimum % increment or maximum % increment:
+        raise PaytableError(f"{where}: minimum and maximum must be multiples of the increment")
+    t.get("source", str, required=False)
+    return BetLimit(minimum=minimum, maximum=maximum, increment=increment)
+
+
+def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Variant]:
+    """Validate a parsed pay-table mapping and build its rules and variant."""
+    top = _Table(
+        data,
+        where,
+        {
+            "spec",
+            "id",
+            "title",
+            "source",
+            "notes",
+            "rules",
+            "commission",
+            "bets",
+            "declared_rtp_bp",
+        },
+    )
+    spec = top.get("spec", int)
+    if spec != SPEC:
+        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
+    vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
+    notes = top.get("notes", list, default=[], required=False)
+    if not all(isinstance(n, str) for n in notes):
+        raise PaytableError(f"{where}: notes must be strings")
+
+    r = _Table(
+        top.get("rules", dict),
+        f"{where}: [rules]",
+        {
+            "decks",
+            "new_shoe_each_game",
+            "banker_three_card_seven_pushes",
+            "player_banked",
+            "bank_rotation_hands",
+            "positions",
+            "seats",
+        },
+    )
+    decks = r.get("decks", int)
+    if not 1 <= decks <= MAX_DECKS:
+        raise PaytableError(f"{where}: [rules] decks must be 1..{MAX_DECKS}, got {decks}")
+    player_banked = r.get("player_banked", bool)
+    rotation = r.get("bank_rotation_hands", int)
+    if player_banked != (rotation > 0) or rotation < 0:
+        raise PaytableError(
+            f"{where}: [rules] bank_rotation_hands must be > 0 exactly when player_banked"
+        )
+    positions, seats = r.get("positions", int), r.get("seats", int)
+    if positions < 1 or seats < 1 or seats > positions:
+        raise PaytableError(f"{where}: [rules] need 1 <= seats <= positions")
+    if player_banked and seats < 2:
+        raise PaytableError(f"{where}: [rules] a player-banked table needs at least 2 seats")
+
+    c = _Table(top.get("commission", dict), f"{where}: [commission]", {"banker_bp", "rounding"})
+    bp = c.get("banker_bp", int)
+    if not 0 <= bp < 10_000:
+        raise PaytableError(f"{where}: [commission] banker_bp must be 0..9999, got {bp}")
+    rounding_s = c.get("rounding", str)
+    try:
+        rounding = Rounding(rounding_s)
+    except ValueError:
+        raise PaytableError(f"{where}: [commission] unknown rounding {rounding_s!r}") from None
+
+    bets = top.get("bets", dict)
+    unknown = set(bets) - set(KNOWN_BETS)
+    if unknown:
+        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}; known: {KNOWN_BETS}")
+    for needed in MAIN_BETS:
+        if needed not in bets:
+            raise PaytableError(f"{where}: bet {needed!r} is missing")
+    if (BANK_BET in bets) != player_banked:
+        raise PaytableError(f"{where}: a 'bank' bet exists exactly when the table is player-banked")
+    pays: dict[str, Ratio] = {}
+    limits: dict[str, BetLimit] = {}
+    for name in KNOWN_BETS:
+        if name not in bets:
+            continue
+        spot = bets[name]
+        if not isinstance(spot, dict):
+            raise PaytableError(f"{where}: [bets.{name}] must be a table")
+        pays[name] = parse_ratio(spot.get("pays"), f"{where}: [bets.{name}]")
+        limits[name] = _limit(spot, f"{where}: [bets.{name}]")
+        if name != BANK_BET and pays[name].num == 0:
+            raise PaytableError(f"{where}: [bets.{name}] pays nothing on a win")
+
+    declared_raw = top.get("declared_rtp_bp", dict, default={}, required=False)
+    declared: dict[str, int] = {}
+    for name, value in declared_raw.items():
+        if name not in pays or isinstance(value, bool) or not isinstance(value, int):
+            raise PaytableError(f"{where}: [declared_rtp_bp] {name} = {value!r} is not valid")
+        if not 0 < value <= 10_000:
+            raise PaytableError(f"{where}: [declared_rtp_bp] {name} must be 1..10000")
+        declared[name] = value
+
+    rules = BaccaratRules(
+        decks=decks,
+        new_shoe_each_game=r.get("new_shoe_each_game", bool),
+        banker_commission_bp=bp,
+        commission_rounding=rounding,
+        banker_three_card_seven_pushes=r.get("banker_three_card_seven_pushes", bool),
+        player_banked=player_banked,
+        bank_rotation_hands=rotation,
+        positions=positions,
+        pays=MappingProxyType(pays),
+        declared_rtp_bp=MappingProxyType(declared),
+    )
+    variant = Variant(
+        id=vid,
+        family="baccarat",
+        title=title,
+        source=source,
+        limits=MappingProxyType(limits),
+        rules=rules,
+        seats=seats,
+        notes=tuple(notes),
+        decks=decks,
+        new_shoe_each_game=rules.new_shoe_each_game,
+    )
+    return rules, variant
+
+
+def loads(text: str, where: str = "<string>") -> Variant:
+    """Parse and validate a pay table given as TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
+    return parse_table(data, where)[1]
+
+
+def load_packaged(name: str) -> Variant:
+    """Load ``paytables/<name>.toml`` shipped inside this package."""
+    path = resources.files("games.baccarat").joinpath("paytables", f"{name}.toml")
+    return loads(path.read_text(encoding="utf-8"), f"games/baccarat/paytables/{name}.toml")
+
+
+def rules_of(variant: Variant) -> BaccaratRules:
+    """The variant's rules, checked to be baccarat's."""
+    if not isinstance(variant.rules, BaccaratRules):
+        raise PaytableError(f"{variant.id}: not a baccarat variant")
+    return variant.rules
