@@ -90,6 +90,8 @@ class CardDrawn(DeviceEvent):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BurnCard(DeviceEvent):
     position: int
+    rank: str = ""  # the shoe reads a burn card too; "" if the reader could not
+    suit: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -91,7 +91,7 @@ class TrngModel:
 class SimTrngConfig:
     """Query keys of ``sim://trng`` (see docs/devices.md)."""
 
-    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {"fault": tuple(f.value for f in TrngFault)}
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]] = {"fault": tuple(f.value for f in TrngFault)}
 
     seed: int = 0
     fault: str = "none"

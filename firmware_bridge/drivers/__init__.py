@@ -1,0 +1,1 @@
+"""Device drivers: protocol decoding over an already-open port or USB device."""

@@ -1,0 +1,1 @@
+"""The framed serial protocol shared by every peripheral (docs/protocol.md)."""
