@@ -8,8 +8,14 @@ from collections import Counter
 
 import pytest
 
-from firmware_bridge import CardShoe, DeviceDisconnected, DeviceState, DiceReader, WheelReader
-from firmware_bridge import open_device
+from firmware_bridge import (
+    CardShoe,
+    DeviceDisconnected,
+    DeviceState,
+    DiceReader,
+    WheelReader,
+    open_device,
+)
 from firmware_bridge.hal import (
     BurnCard,
     CardDrawn,
