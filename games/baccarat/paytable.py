@@ -84,7 +84,7 @@ def parse_ratio(text: object, where: str) -> Ratio:
     return Ratio(num, den)
 
 
-class _Table:
+class TomlTable:
     """Reads typed values out of a parsed TOML mapping, naming the key on error."""
 
     def __init__(self, data: Mapping[str, Any], where: str, allowed: set[str]) -> None:
@@ -106,8 +106,8 @@ class _Table:
         return value
 
 
-def _limit(bet: Mapping[str, Any], where: str) -> BetLimit:
-    t = _Table(bet, where, {"pays", "minimum", "maximum", "increment", "source"})
+def parse_limit(bet: Mapping[str, Any], where: str) -> BetLimit:
+    t = TomlTable(bet, where, {"pays", "minimum", "maximum", "increment", "source"})
     minimum = t.get("minimum", int)
     maximum = t.get("maximum", int)
     increment = t.get("increment", int)
@@ -123,7 +123,7 @@ def _limit(bet: Mapping[str, Any], where: str) -> BetLimit:
 
 def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Variant]:
     """Validate a parsed pay-table mapping and build its rules and variant."""
-    top = _Table(
+    top = TomlTable(
         data,
         where,
         {
@@ -146,7 +146,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
     if not all(isinstance(n, str) for n in notes):
         raise PaytableError(f"{where}: notes must be strings")
 
-    r = _Table(
+    r = TomlTable(
         top.get("rules", dict),
         f"{where}: [rules]",
         {
@@ -174,7 +174,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
     if player_banked and seats < 2:
         raise PaytableError(f"{where}: [rules] a player-banked table needs at least 2 seats")
 
-    c = _Table(top.get("commission", dict), f"{where}: [commission]", {"banker_bp", "rounding"})
+    c = TomlTable(top.get("commission", dict), f"{where}: [commission]", {"banker_bp", "rounding"})
     bp = c.get("banker_bp", int)
     if not 0 <= bp < 10_000:
         raise PaytableError(f"{where}: [commission] banker_bp must be 0..9999, got {bp}")
@@ -202,7 +202,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
         if not isinstance(spot, dict):
             raise PaytableError(f"{where}: [bets.{name}] must be a table")
         pays[name] = parse_ratio(spot.get("pays"), f"{where}: [bets.{name}]")
-        limits[name] = _limit(spot, f"{where}: [bets.{name}]")
+        limits[name] = parse_limit(spot, f"{where}: [bets.{name}]")
         if name != BANK_BET and pays[name].num == 0:
             raise PaytableError(f"{where}: [bets.{name}] pays nothing on a win")
 
@@ -253,7 +253,7 @@ def loads(text: str, where: str = "<string>") -> Variant:
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.baccarat").joinpath("paytables", f"{name}.toml")
+    path = resources.files("games.baccarat").joinpath("paytables").joinpath(f"{name}.toml")
     return loads(path.read_text(encoding="utf-8"), f"games/baccarat/paytables/{name}.toml")
 
 

@@ -1,0 +1,352 @@
+"""The Casino War round: a pure state machine (standard rules, README gap 9).
+
+Order of play: seats place a ``main`` bet and/or a ``tie`` bet; after
+:class:`~games.core.records.Deal` the engine asks for one card per seat with a
+bet (in seat order, face up) and then the dealer's card. Tie bets and every
+seat whose card differs from the dealer's settle at once. A seat with a main
+bet that tied decides ``war`` (raising an amount equal to the bet: a ``raise``
+bet is placed) or ``surrender`` (half the bet back). When every tied seat has
+decided and some went to war, the engine asks for the burn cards (face down,
+``Need.hidden``: never shown to anyone), then one card per seat at war and one
+for the dealer. A seat's war card equal to or above the dealer's wins the
+raise even money and pushes the main bet (or pays it the tie-after-war bonus
+when the table has one, on a tie); a lower card loses both.
+
+Cards arrive only as :class:`~games.core.records.DealCard` actions; the engine
+draws nothing itself. Aces are high; suits do not matter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import StrEnum
+from typing import Any
+
+from games.core.cards import Card
+from games.core.engine import Need, NeedKind, Variant
+from games.core.errors import BetRefused, IllegalAction
+from games.core.money import Cents, format_cents, pay, split
+from games.core.records import (
+    Action,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    CardShown,
+    Deal,
+    DealCard,
+    Decide,
+    Event,
+    Message,
+    PlaceBet,
+    RemoveBet,
+    RoundOver,
+)
+from games.war.paytable import WarRules, rules_of
+
+PLAYER_BETS = ("main", "tie")
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"  # the first cards
+    DECIDING = "deciding"  # tied seats choose war or surrender
+    WAR = "war"  # burn cards, then the war cards
+    OVER = "over"
+
+
+class WarRound:
+    """One Casino War round for ``seats`` seats (numbered from 0)."""
+
+    def __init__(self, variant: Variant, seats: int = 1) -> None:
+        self.variant = variant
+        self.rules: WarRules = rules_of(variant)
+        if not 1 <= seats <= variant.seats:
+            raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
+        self.seats = seats
+        self.phase = Phase.BETTING
+        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._cards: dict[int, Card] = {}
+        self._dealer: Card | None = None
+        self._burned: list[Card] = []
+        self._war_cards: dict[int, Card] = {}
+        self._dealer_war: Card | None = None
+        self._pending: set[int] = set()  # tied seats yet to decide
+        self._at_war: list[int] = []
+        self._settlements: list[BetSettled] = []
+
+    # --- state ------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def bets(self) -> dict[int, dict[str, int]]:
+        return {s: dict(b) for s, b in self._bets.items()}
+
+    @property
+    def settlements(self) -> tuple[BetSettled, ...]:
+        return tuple(self._settlements)
+
+    def _active(self) -> list[int]:
+        return [s for s in range(self.seats) if self._bets[s]]
+
+    def needs(self) -> Need | None:
+        if self.phase is Phase.DEALING:
+            for seat in self._active():
+                if seat not in self._cards:
+                    return Need(kind=NeedKind.CARD, target=f"seat{seat}")
+            return Need(kind=NeedKind.CARD, target="dealer")
+        if self.phase is Phase.WAR:
+            if len(self._burned) < self.rules.burn_cards:
+                return Need(kind=NeedKind.CARD, target="burn", hidden=True)
+            for seat in self._at_war:
+                if seat not in self._war_cards:
+                    return Need(kind=NeedKind.CARD, target=f"seat{seat}")
+            return Need(kind=NeedKind.CARD, target="dealer")
+        return None
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        if not 0 <= seat < self.seats:
+            return frozenset()
+        if self.phase is Phase.BETTING:
+            names = {"place-bet"}
+            if self._bets[seat]:
+                names.add("remove-bet")
+            if any(self._bets.values()):
+                names.add("deal")
+            return frozenset(names)
+        if self.phase is Phase.DECIDING and seat in self._pending:
+            return frozenset({"war", "surrender"})
+        return frozenset()
+
+    # --- verify / can / apply ---------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        if isinstance(action, DealCard):
+            self._verify_card(action)
+            return
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.seats:
+            raise IllegalAction(f"{action.kind}: no seat {seat!r} at this table")
+        if isinstance(action, Decide):
+            if self.phase is not Phase.DECIDING or seat not in self._pending:
+                raise IllegalAction(f"seat {seat} has no war decision to make now")
+            if action.decision not in ("war", "surrender"):
+                raise IllegalAction(f"decide 'war' or 'surrender', not {action.decision!r}")
+            return
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
+        if isinstance(action, PlaceBet):
+            if action.bet not in PLAYER_BETS:
+                raise BetRefused(f"no {action.bet!r} bet to place (bets: main, tie)")
+            if action.amount <= 0:
+                raise BetRefused("a bet must be a positive amount")
+            total = self._bets[seat].get(action.bet, 0) + action.amount
+            reason = self.variant.limits[action.bet].check(total)
+            if reason is not None:
+                raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+        elif isinstance(action, RemoveBet):
+            current = self._bets[seat].get(action.bet)
+            if current is None:
+                raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
+            if action.amount < 0 or action.amount > current:
+                raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
+            left = current - (action.amount or current)
+            reason = self.variant.limits[action.bet].check(left) if left else None
+            if reason is not None:
+                raise BetRefused(f"{action.bet} bet would be left at {left} cents: {reason}")
+        elif isinstance(action, Deal):
+            if not any(self._bets.values()):
+                raise IllegalAction("place a bet before dealing")
+        else:
+            raise IllegalAction(f"Casino War has no action {action.kind!r}")
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        self.verify(action)
+        if isinstance(action, DealCard):
+            return self._apply_card(action.card)
+        seat = action.seat
+        assert seat is not None
+        if isinstance(action, PlaceBet):
+            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
+            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+        if isinstance(action, RemoveBet):
+            current = self._bets[seat][action.bet]
+            amount = action.amount or current
+            if amount == current:
+                del self._bets[seat][action.bet]
+            else:
+                self._bets[seat][action.bet] = current - amount
+            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+        if isinstance(action, Deal):
+            self.phase = Phase.DEALING
+            return (Message(text="no more bets"),)
+        assert isinstance(action, Decide)
+        return self._apply_decision(seat, action.decision)
+
+    # --- view ---------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Cards dealt face up so far; burned cards only as a count; never the shoe."""
+        need = self.needs()
+        return {
+            "game": self.variant.id,
+            "phase": str(self.phase),
+            "seat": seat,
+            "cards": {str(s): str(c) for s, c in self._cards.items()},
+            "dealer": str(self._dealer) if self._dealer else None,
+            "burned": len(self._burned),
+            "war_cards": {str(s): str(c) for s, c in self._war_cards.items()},
+            "dealer_war": str(self._dealer_war) if self._dealer_war else None,
+            "deciding": sorted(self._pending),
+            "at_war": list(self._at_war),
+            "next_card_to": need.target if need else None,
+            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "settlements": [s.encode() for s in self._settlements],
+        }
+
+    # --- internals ----------------------------------------------------------------
+
+    def _verify_card(self, action: DealCard) -> None:
+        if action.seat is not None:
+            raise IllegalAction("cards come from the card source, not from a seat")
+        if self.needs() is None:
+            raise IllegalAction("no card is wanted now")
+        if action.card.is_joker:
+            raise IllegalAction("there is no joker in a Casino War shoe")
+        seen = Counter(
+            [*self._cards.values(), *self._burned, *self._war_cards.values()]
+            + [c for c in (self._dealer, self._dealer_war) if c is not None]
+        )
+        if seen[action.card] >= self.rules.decks:
+            raise IllegalAction(
+                f"a {self.rules.decks}-deck shoe holds only {self.rules.decks} of {action.card}"
+            )
+
+    def _apply_card(self, card: Card) -> tuple[Event, ...]:
+        need = self.needs()
+        assert need is not None
+        if need.target == "burn":
+            self._burned.append(card)
+            return (Message(text=f"burn card {len(self._burned)} of {self.rules.burn_cards}"),)
+        events: list[Event] = [CardShown(card=card, hand=need.target)]
+        if self.phase is Phase.DEALING:
+            if need.target == "dealer":
+                self._dealer = card
+                events.extend(self._resolve_first())
+            else:
+                self._cards[int(need.target[4:])] = card
+        else:
+            if need.target == "dealer":
+                self._dealer_war = card
+                events.extend(self._resolve_war())
+            else:
+                self._war_cards[int(need.target[4:])] = card
+        return tuple(events)
+
+    def _settle(
+        self, seat: int, bet: str, stake: int, result: str, returned: int, note: str
+    ) -> Event:
+        s = BetSettled(seat=seat, bet=bet, stake=stake, returned=returned, result=result, note=note)
+        self._settlements.append(s)
+        return s
+
+    def _resolve_first(self) -> list[Event]:
+        dealer = self._dealer
+        assert dealer is not None
+        events: list[Event] = []
+        for seat in self._active():
+            card = self._cards[seat]
+            vs = f"{card} vs dealer {dealer}"
+            if "tie" in self._bets[seat]:
+                stake = self._bets[seat]["tie"]
+                if card.rank == dealer.rank:
+                    won = pay(Cents(stake), self.rules.pays["tie"])
+                    events.append(
+                        self._settle(
+                            seat, "tie", stake, "win", stake + won,
+                            f"{vs}: tie, pays {self.rules.pays['tie']}",
+                        )
+                    )  # fmt: skip
+                else:
+                    events.append(self._settle(seat, "tie", stake, "lose", 0, f"{vs}: no tie"))
+            if "main" not in self._bets[seat]:
+                continue
+            stake = self._bets[seat]["main"]
+            if card.rank > dealer.rank:
+                won = pay(Cents(stake), self.rules.pays["main"])
+                events.append(self._settle(seat, "main", stake, "win", stake + won, f"{vs}: win"))
+            elif card.rank < dealer.rank:
+                events.append(self._settle(seat, "main", stake, "lose", 0, f"{vs}: lose"))
+            else:
+                self._pending.add(seat)
+                events.append(Message(text=f"seat {seat}: {vs} is a tie: war or surrender?"))
+        if self._pending:
+            self.phase = Phase.DECIDING
+        else:
+            events.extend(self._finish())
+        return events
+
+    def _apply_decision(self, seat: int, decision: str) -> tuple[Event, ...]:
+        self._pending.discard(seat)
+        stake = self._bets[seat]["main"]
+        events: list[Event] = []
+        if decision == "surrender":
+            half, _kept = split(Cents(stake), 2)  # the odd cent, if any, stays with the house
+            events.append(
+                self._settle(seat, "main", stake, "lose", half, "surrendered: half the bet back")
+            )
+        else:
+            self._bets[seat]["raise"] = stake
+            self._at_war.append(seat)
+            events.append(BetPlaced(seat=seat, bet="raise", amount=stake))
+            events.append(Message(text=f"seat {seat} goes to war"))
+        if not self._pending:
+            if self._at_war:
+                self._at_war.sort()
+                self.phase = Phase.WAR
+            else:
+                events.extend(self._finish())
+        return tuple(events)
+
+    def _resolve_war(self) -> list[Event]:
+        dealer = self._dealer_war
+        assert dealer is not None
+        events: list[Event] = []
+        bonus = self.rules.tie_after_war_bonus
+        for seat in self._at_war:
+            card = self._war_cards[seat]
+            stake = self._bets[seat]["main"]
+            raised = self._bets[seat]["raise"]
+            vs = f"war: {card} vs dealer {dealer}"
+            if card.rank >= dealer.rank:
+                raise_win = pay(Cents(raised), self.rules.pays["raise"])
+                if card.rank == dealer.rank and bonus.num:
+                    won = pay(Cents(stake), bonus)
+                    events.append(
+                        self._settle(seat, "main", stake, "win", stake + won, f"{vs}: tie bonus")
+                    )
+                else:
+                    events.append(self._settle(seat, "main", stake, "push", stake, f"{vs}: push"))
+                events.append(
+                    self._settle(seat, "raise", raised, "win", raised + raise_win, f"{vs}: win")
+                )
+            else:
+                events.append(self._settle(seat, "main", stake, "lose", 0, f"{vs}: lose"))
+                events.append(self._settle(seat, "raise", raised, "lose", 0, f"{vs}: lose"))
+        events.extend(self._finish())
+        return events
+
+    def _finish(self) -> list[Event]:
+        self.phase = Phase.OVER
+        net = sum(s.net for s in self._settlements)
+        summary = f"round over: players net {'+' if net >= 0 else '-'}{format_cents(abs(net))}"
+        return [RoundOver(summary=summary)]
