@@ -1,0 +1,148 @@
+"""Blackjack: Pinnacle ($500), Pinnacle High Stakes ($5,000) and 21st Century with Buster Bet.
+
+The family-module contract of :mod:`games.catalog`:
+
+``VARIANTS``
+    the three tables, loaded and validated from ``data/*.toml`` (``spec = 1``; each names its
+    rules page; gaps filled by a standard rule are listed in the table's ``notes``).
+``new_game(variant, seats=1)``
+    a fresh :class:`~games.blackjack.engine.BlackjackRound`.
+``house_edge(variant)``
+    ``main`` (Pinnacle tables: recursive composition-dependent analysis of the basic-strategy
+    chart, float64, ``exact=False``; 21st Century: simulation, ``exact=False``),
+    ``insurance`` (exact) and ``buster`` (exact, 21st Century).
+``simulate(variant, rounds, seed)``
+    the vectorised NumPy simulator (:mod:`games.blackjack.simulate`).
+``autoplay(engine, seat)``
+    the scripted player: bets the table minimum on the main spot, deals, declines insurance
+    and even money (basic strategy never takes either), then plays the table's strategy
+    chart (``data/strategy_*.toml``): split when the chart says P and a split is allowed,
+    double when it says D/Ds and a double is allowed (always for the full bet), surrender when
+    it says R and surrender is allowed, otherwise hit or stand as the chart says.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+from games.blackjack.analysis import buster_edge, insurance_edge, main_edge
+from games.blackjack.engine import BlackjackRound, Phase
+from games.blackjack.hand import can_split_cards, points
+from games.blackjack.rules import Rules, load_variants
+from games.blackjack.simulation import simulate
+from games.blackjack.strategy import choose, load_chart
+from games.catalog import HouseEdge
+from games.core.engine import Engine, Variant
+from games.core.records import Action, Deal, Decide, PlaceBet
+
+VARIANTS: tuple[Variant, ...] = load_variants()
+
+#: rounds and seed of the simulation behind 21st Century's main-bet figure
+MAIN_SIM_ROUNDS = 2_000_000
+MAIN_SIM_SEED = 20261130
+
+__all__ = [
+    "MAIN_SIM_ROUNDS",
+    "MAIN_SIM_SEED",
+    "VARIANTS",
+    "BlackjackRound",
+    "autoplay",
+    "house_edge",
+    "new_game",
+    "simulate",
+]
+
+
+def new_game(variant: Variant, seats: int = 1) -> BlackjackRound:
+    return BlackjackRound(variant, seats)
+
+
+@functools.cache
+def _edges(variant_id: str) -> dict[str, HouseEdge]:
+    variant = next(v for v in VARIANTS if v.id == variant_id)
+    rules: Rules = variant.rules
+    out: dict[str, HouseEdge] = {}
+    analysable = (
+        rules.surrender_min_total is None and not rules.bust_push_totals and rules.max_hands <= 2
+    )
+    if analysable:
+        edge = main_edge(rules)
+        out["main"] = HouseEdge(
+            edge=Fraction(round(edge * 10**9), 10**9),
+            exact=False,
+            method="recursive composition-dependent analysis of the basic-strategy chart "
+            f"({rules.strategy}), float64",
+            note="dealer probabilities from the shoe less the player's two cards and the up "
+            "card, given no dealer natural; player draws composition-dependent",
+        )
+    else:
+        sim = simulate(variant, MAIN_SIM_ROUNDS, MAIN_SIM_SEED).bets["main"]
+        out["main"] = HouseEdge(
+            edge=Fraction(round(-sim.mean * 10**6), 10**6),
+            exact=False,
+            method=f"simulation of {MAIN_SIM_ROUNDS:,} rounds (seed {MAIN_SIM_SEED}) "
+            f"playing the {rules.strategy} chart",
+            note=f"99.9% interval of the return: [{sim.ci_low:.5f}, {sim.ci_high:.5f}]",
+        )
+    out["insurance"] = HouseEdge(
+        edge=insurance_edge(rules),
+        exact=True,
+        method="enumeration of the player's two cards and the hole card over the shoe less "
+        "the dealer's ace",
+        note="per unit of insurance wagered",
+    )
+    if rules.buster:
+        out["buster"] = HouseEdge(
+            edge=buster_edge(rules),
+            exact=True,
+            method="enumeration of every dealer drawing sequence from a full shoe",
+            note="the player's cards are not removed (side-bet convention)",
+        )
+    return out
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """House edge of each bet (positive favours the house), per unit of that bet."""
+    return dict(_edges(variant.id))
+
+
+def autoplay(engine: Engine, seat: int) -> Action | None:
+    """The scripted player's next action for ``seat`` (see the module docstring)."""
+    if not isinstance(engine, BlackjackRound):
+        raise TypeError("blackjack autoplay needs a blackjack round")
+    legal = engine.legal_actions(seat)
+    if not legal:
+        return None
+    st = engine.seat_state(seat)
+    if engine.phase is Phase.BETTING:
+        if not st.main:
+            return PlaceBet(seat=seat, bet="main", amount=engine.variant.limits["main"].minimum)
+        return Deal(seat=seat)
+    if engine.phase is Phase.INSURANCE:
+        return Decide(seat=seat, decision="no-insurance")
+    turn = engine.turn
+    if turn is None:
+        return None
+    _, h = turn
+    hand = st.hands[h]
+    rules: Rules = engine.variant.rules
+    total, soft = hand.total
+    pair = (
+        points(hand.cards[0])
+        if len(hand.cards) == 2 and can_split_cards(hand.cards[0], hand.cards[1], rules.split)
+        else None
+    )
+    up = engine.dealer_up
+    assert up is not None
+    decision = choose(
+        load_chart(rules.strategy),
+        total,
+        soft,
+        pair,
+        points(up),
+        can_double="double" in legal,
+        can_split="split" in legal,
+        can_surrender="surrender" in legal,
+    )
+    return Decide(seat=seat, decision=decision, hand=h)
