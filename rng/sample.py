@@ -1,0 +1,239 @@
+"""Unbiased draws from DRBG output: the :class:`Rng` every game uses.
+
+Every integer comes from rejection sampling, never from a modulus: to draw below
+``n`` we take ``k = (n - 1).bit_length()`` fresh bits and reject values ``>= n``
+(the probability of a rejection is below 1/2, so few words are needed). Rejected
+words are thrown away, and no byte of DRBG output is ever used twice: the facade
+reads its buffer strictly forward.
+
+Speed: output is pulled from the generator in 64 KiB blocks, and many draws at
+once (a shuffle, a roll of several dice, a sample) are done with NumPy: each
+pending draw gets eight fresh words (16-bit when every bound is at most 2**16,
+else 32-bit), each masked to ``k`` bits; the first word below its bound is taken and
+the rest discarded; draws whose eight words were all rejected go round again. That
+is the same rejection sampler, vectorised.
+
+Counting: ``usage()`` reports the draws made and the DRBG bytes consumed (rejected
+words included), so the game log can state what each round used.
+
+>>> rng = Rng(SeededBytes(seed=1))      # deterministic: for tests and examples only
+>>> 0 <= rng.randbelow(52) < 52
+True
+>>> sorted(rng.shoe(decks=1)) == list(range(52))
+True
+>>> len(rng.roll(3)), all(1 <= d <= 6 for d in rng.roll(3))
+(3, True)
+>>> rng.choice("abc") in "abc"
+True
+>>> sorted(rng.sample(range(10), 10)) == list(range(10))
+True
+>>> rng.usage().draws > 0
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from rng.ctr_drbg import CtrDrbg
+from rng.drbg import MAX_REQUEST_BYTES
+
+T = TypeVar("T")
+
+BLOCK_BYTES = 1 << 16  # pulled from the generator at a time
+CANDIDATES = 8  # words (16-bit, or 32-bit for bounds > 2**16) tried per draw per round
+JOKER = 52  # card index of the joker (games/core/cards.py convention)
+MAX_DECKS = 64
+
+
+class ByteGenerator(Protocol):
+    """Anything that returns ``n`` fresh bytes per call: the DRBG generator."""
+
+    def generate(self, n: int) -> bytes: ...
+
+
+class SeededBytes:
+    """NOT FOR PLAY: a CTR_DRBG seeded from a number, for doctests, tests and demos."""
+
+    def __init__(self, seed: int) -> None:
+        digest = hashlib.sha256(b"croupier seeded bytes" + str(seed).encode()).digest()
+        self._drbg = CtrDrbg(digest, digest[:16], b"NOT FOR PLAY")
+
+    def generate(self, n: int) -> bytes:
+        parts = []
+        while n > 0:
+            size = min(n, MAX_REQUEST_BYTES)
+            parts.append(self._drbg.generate(size))
+            n -= size
+        return b"".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Draws made and DRBG bytes consumed; subtract two snapshots to meter one game."""
+
+    draws: int
+    bytes: int
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(self.draws - other.draws, self.bytes - other.bytes)
+
+
+def _bit_lengths(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Vectorised ``int.bit_length`` for 0 <= values < 2**32."""
+    v = values.copy()
+    k = np.zeros_like(v)
+    for shift in (16, 8, 4, 2, 1):
+        high = v >> shift
+        has = high > 0
+        k += shift * has
+        v = np.where(has, high, v)
+    return k + (v > 0)
+
+
+def _mask_table() -> npt.NDArray[np.int64]:
+    """``(1 << (v).bit_length()) - 1`` for every v in 0..2**16-1 (the masks of small bounds)."""
+    table = np.zeros(1 << 16, dtype=np.int64)
+    for k in range(1, 17):
+        table[1 << (k - 1) : 1 << k] = (1 << k) - 1
+    return table
+
+
+_MASKS16 = _mask_table()
+
+
+def _masks(bounds: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The k-bit mask for each bound, k = (bound - 1).bit_length()."""
+    if int(bounds.max()) <= 1 << 16:
+        return _MASKS16[bounds - 1]
+    return (np.int64(1) << _bit_lengths(bounds - 1)) - 1
+
+
+class Rng:
+    """randbelow, shuffle, shoe, roll, choice, sample over one byte generator. Thread-safe."""
+
+    def __init__(self, source: ByteGenerator) -> None:
+        self._source = source
+        self._buf = b""
+        self._pos = 0
+        self._draws = 0
+        self._bytes = 0
+        self._lock = threading.RLock()
+
+    # -- raw bytes, strictly forward --------------------------------------------
+    def _take(self, n: int) -> bytes:
+        """The next ``n`` unused bytes; the buffer never moves backwards."""
+        if self._pos + n > len(self._buf):
+            rest = self._buf[self._pos :]
+            need = n - len(rest)
+            fresh = self._source.generate(max(BLOCK_BYTES, -(-need // BLOCK_BYTES) * BLOCK_BYTES))
+            self._buf, self._pos = rest + fresh, 0
+        out = self._buf[self._pos : self._pos + n]
+        self._pos += n
+        self._bytes += n
+        return out
+
+    def usage(self) -> Usage:
+        """Draws so far and bytes consumed so far (for the game log)."""
+        with self._lock:
+            return Usage(self._draws, self._bytes)
+
+    # -- single draws --------------------------------------------------------------
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` by rejection (no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"randbelow needs n >= 1, got {n}")
+        k = (n - 1).bit_length()
+        nbytes, mask = (k + 7) // 8, (1 << k) - 1
+        with self._lock:
+            self._draws += 1
+            if k == 0:
+                return 0
+            while True:
+                r = int.from_bytes(self._take(nbytes), "big") & mask
+                if r < n:
+                    return r
+
+    def _below_many(self, bounds: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """One uniform draw below each bound (1 <= bound <= 2**32), vectorised rejection."""
+        count = int(bounds.size)
+        out = np.zeros(count, dtype=np.int64)
+        if count == 0:
+            return out
+        masks = _masks(bounds)
+        wide = int(bounds.max()) > 1 << 16
+        dtype, width = ("<u4", 4) if wide else ("<u2", 2)
+        pending: npt.NDArray[np.int64] | None = None  # None: every draw is pending
+        with self._lock:
+            self._draws += count
+            while pending is None or pending.size:
+                rows = count if pending is None else int(pending.size)
+                words = np.frombuffer(self._take(width * CANDIDATES * rows), dtype=dtype)
+                cand = words.reshape(rows, CANDIDATES).astype(np.int64, copy=False)
+                b = bounds if pending is None else bounds[pending]
+                cand &= (masks if pending is None else masks[pending])[:, None]
+                ok = cand < b[:, None]
+                first = ok.argmax(axis=1)  # the first accepted candidate of each row
+                got = ok[np.arange(rows), first]
+                idx = np.arange(count) if pending is None else pending
+                out[idx[got]] = cand[got, first[got]]
+                pending = idx[~got]
+        return out
+
+    # -- the sampling API ---------------------------------------------------------
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates in place: position i swaps with a uniform j in [0, i]."""
+        n = len(items)
+        if n < 2:
+            return
+        if n > 1 << 32:
+            raise ValueError("shuffle supports at most 2**32 items")
+        js = self._below_many(np.arange(n, 1, -1, dtype=np.int64)).tolist()
+        for i, j in zip(range(n - 1, 0, -1), js, strict=True):
+            items[i], items[j] = items[j], items[i]
+
+    def shoe(self, decks: int, jokers: int = 0) -> list[int]:
+        """A shuffled shoe of card indices: ``(rank - 2) * 4 + suit`` for 2..A, 52 = joker."""
+        if not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"decks must be in 1..{MAX_DECKS}, got {decks}")
+        if not 0 <= jokers <= decks * 4:
+            raise ValueError(f"jokers must be in 0..{decks * 4}, got {jokers}")
+        cards = list(range(52)) * decks + [JOKER] * jokers
+        self.shuffle(cards)
+        return cards
+
+    def roll(self, dice: int, sides: int = 6) -> tuple[int, ...]:
+        """``dice`` independent fair dice with faces 1..sides."""
+        if not 1 <= dice <= 1000 or not 2 <= sides <= 1 << 32:
+            raise ValueError(f"roll needs 1..1000 dice of 2..2**32 sides, got {dice}d{sides}")
+        faces = self._below_many(np.full(dice, sides, dtype=np.int64)) + 1
+        return tuple(int(f) for f in faces)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        """One uniform element of a non-empty sequence."""
+        if not seq:
+            raise IndexError("cannot choose from an empty sequence")
+        return seq[self.randbelow(len(seq))]
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct positions of ``population``, in random order (partial Fisher-Yates)."""
+        n = len(population)
+        if not 0 <= k <= n:
+            raise ValueError(f"sample size {k} is outside 0..{n}")
+        if k == 0:
+            return []
+        if n > 1 << 32:
+            raise ValueError("sample supports populations of at most 2**32")
+        index = list(range(n))
+        rs = self._below_many(np.arange(n, n - k, -1, dtype=np.int64)).tolist()
+        for i, r in enumerate(rs):
+            j = i + r
+            index[i], index[j] = index[j], index[i]
+        return [population[index[i]] for i in range(k)]
