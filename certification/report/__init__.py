@@ -1,0 +1,1 @@
+"""Reports: JSON, the NIST ``finalAnalysisReport.txt`` layout, and one HTML page with plots."""

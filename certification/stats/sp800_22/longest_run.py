@@ -1,0 +1,53 @@
+"""Longest run of ones in a block (SP 800-22 2.4), with the tool's three block sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certification.stats.sp800_22.result import TestOutcome, single
+from certification.stats.sp800_22.sequence import Bits, Sequence, as_sequence
+from certification.stats.special import igamc
+
+#: (n below which it applies, K, M, V[0], class probabilities) as sts-2.1.2 has them
+_TABLES: tuple[tuple[int, int, int, int, tuple[float, ...]], ...] = (
+    (6272, 3, 8, 1, (0.21484375, 0.3671875, 0.23046875, 0.1875)),
+    (
+        750000,
+        5,
+        128,
+        4,
+        (0.1174035788, 0.242955959, 0.249363483, 0.17517706, 0.102701071, 0.112398847),
+    ),
+    (1 << 62, 6, 10000, 10, (0.0882, 0.2092, 0.2483, 0.1933, 0.1208, 0.0675, 0.0727)),
+)
+
+
+def longest_runs(blocks: np.ndarray) -> np.ndarray:
+    """Longest run of ones in each row of a 2-D 0/1 array."""
+    n_blocks, m = blocks.shape
+    padded = np.zeros((n_blocks, m + 2), dtype=np.int8)
+    padded[:, 1:-1] = blocks
+    edges = np.diff(padded.ravel())
+    starts = np.flatnonzero(edges == 1)
+    ends = np.flatnonzero(edges == -1)
+    out = np.zeros(n_blocks, dtype=np.int64)
+    if starts.size:
+        lengths = ends - starts
+        owner = starts // (m + 2)
+        np.maximum.at(out, owner, lengths)
+    return out
+
+
+def longest_run(bits: Bits | Sequence) -> TestOutcome:
+    seq = as_sequence(bits)
+    n = seq.n
+    if n < 128:
+        return single("LongestRun", None, note=f"n = {n} is too short (needs 128)")
+    _, k, m, v0, pi = next(t for t in _TABLES if n < t[0])
+    n_blocks = n // m
+    longest = longest_runs(seq.bits[: n_blocks * m].reshape(n_blocks, m))
+    classes = np.clip(longest - v0, 0, k)
+    nu = np.bincount(classes, minlength=k + 1)
+    expected = n_blocks * np.asarray(pi)
+    chi2 = float((((nu - expected) ** 2) / expected).sum())
+    return single("LongestRun", igamc(k / 2.0, chi2 / 2.0), chi2=chi2, nu=nu.tolist(), M=m, K=k)
