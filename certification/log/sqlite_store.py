@@ -39,7 +39,16 @@ def open_readonly(store_dir: str | Path) -> sqlite3.Connection:
     path = db_path(store_dir)
     if not path.exists():
         raise LogFormatError(f"no Croupier store at {store_dir} (missing {DB_NAME})")
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        # After a crash SQLite must first recover the write-ahead log, which a
+        # read-only handle cannot do; a query-only handle can, and changes no data.
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
 
 
 def insert(conn: sqlite3.Connection, records: Iterable[StoredRecord]) -> None:

@@ -14,6 +14,7 @@ drawn from ``rng`` at the moment they are needed.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import sqlite3
 from typing import Any, Protocol
 
@@ -38,8 +39,6 @@ class RandomOutcomeSource(Protocol):
     def roll(self, dice: int, sides: int = 6) -> tuple[int, ...]: ...
 
     def randbelow(self, n: int) -> int: ...
-
-    def randbytes(self, n: int) -> bytes: ...
 
 
 class OutcomeSource(Protocol):
@@ -83,7 +82,7 @@ class RngOutcomes:
             return {"source": self.name}
         order = self.rng.shoe(variant.decks, variant.jokers)
         cards = ",".join(map(str, order))
-        salt = self.rng.randbytes(16).hex()
+        salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
         conn.execute(
             "INSERT INTO shoes (game, cards, salt, next) VALUES (?, ?, ?, 0)", (game, cards, salt)
         )

@@ -6,38 +6,24 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from certification.log import sqlite_store
+from certification.log.replay import Replayed, replay_game
 from games import catalog
-from games.core.engine import Engine
 from games.core.records import Event, decode
-from kiosk_ui.errors import AuditError, InsufficientFunds, SeatError, TableError
+from kiosk_ui.errors import InsufficientFunds, SeatError, TableError
 from kiosk_ui.runtime.logbook import LogBook
 from kiosk_ui.runtime.outcomes import OutcomeSource
-from kiosk_ui.runtime.table import ActResult, Outstanding, Table, decode_action, dumps
+from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
 from kiosk_ui.store import ledger
+from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database
 from kiosk_ui.store.ledger import Posting
 
 HISTORY_LIMIT = 500
-
-
-@dataclass
-class Replayed:
-    """A game folded from its log: the engine state and whether it matched the log."""
-
-    game: str
-    variant: str
-    table: str
-    engine: Engine
-    matches: bool
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    seats: dict[int, str] = field(default_factory=dict)
-    mismatch: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,36 +149,7 @@ class Runtime:
 
     def replay(self, game: str) -> Replayed | None:
         """Fold a game's logged actions through a fresh engine; compare with logged events."""
-        records = list(self._game_records(game))
-        start = next((r for r in records if r["type"] == "game-start"), None)
-        if start is None:
-            return None
-        body = start["body"]
-        variant = catalog.get_variant(body["variant"])
-        seats = {int(k): str(v) for k, v in body.get("seats", {}).items()}
-        engine = catalog.family_of(variant).new_game(variant, max(variant.seats, 1))
-        out = Replayed(game, variant.id, body["table"], engine, True, seats=seats)
-        expected: list[dict[str, Any]] = []
-        produced: list[dict[str, Any]] = []
-        for rec in records:
-            if rec["type"] == "action":
-                out.actions.append(rec["body"])
-                try:
-                    produced += [e.encode() for e in engine.apply(decode_action(rec["body"]))]
-                except Exception as exc:  # a replay that cannot proceed does not match
-                    out.matches, out.mismatch = False, f"action seq {rec['seq']}: {exc}"
-                    break
-            elif rec["type"] == "event":
-                expected.append(rec["body"])
-        if out.matches and produced != expected:
-            out.matches = False
-            first = next(
-                (i for i, (a, b) in enumerate(zip(produced, expected, strict=False)) if a != b),
-                min(len(produced), len(expected)),
-            )
-            out.mismatch = f"event {first + 1} differs from the log"
-        out.events = expected
-        return out
+        return replay_game(self._game_records(game))
 
     def recover(self) -> list[Recovery]:
         """Resume or void every game left open by a crash (see kiosk_ui.runtime.table)."""
@@ -280,6 +237,24 @@ class Runtime:
 
     # --- history and audit ---------------------------------------------------
 
+    def finished_games(self, table_id: str) -> int:
+        with self.db.lock:
+            (n,) = self.db.conn.execute(
+                "SELECT COUNT(*) FROM games WHERE table_id = ? AND status = 'settled'",
+                (table_id,),
+            ).fetchone()
+        return int(n)
+
+    def seat_totals(self, table_id: str) -> dict[str, int]:
+        """Total staked and net over a table's settled games (for RTP reports)."""
+        with self.db.lock:
+            staked, net = self.db.conn.execute(
+                "SELECT COALESCE(SUM(s.staked), 0), COALESCE(SUM(s.net), 0) FROM game_seats s "
+                "JOIN games g ON g.id = s.game WHERE g.table_id = ? AND g.status = 'settled'",
+                (table_id,),
+            ).fetchone()
+        return {"staked": int(staked), "net": int(net), "returned": int(staked) + int(net)}
+
     def history(self, player: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
         """The player's last ``limit`` games, newest first, with net result (cents)."""
         with self.db.lock:
@@ -305,30 +280,9 @@ class Runtime:
         ]
 
     def audit(self) -> dict[str, Any]:
-        """Ledger balances, and every settled game appears once in the log."""
+        """Ledger balances, and every finished game appears once in the log."""
         with self.db.lock:
-            conn = self.db.conn
-            report = ledger.audit(conn)
-            ends: dict[str, int] = {}
-            for (line,) in conn.execute("SELECT data FROM log WHERE type = 'game-end'"):
-                game = json.loads(line)["game"]
-                ends[game] = ends.get(game, 0) + 1
-            for game, status in conn.execute(
-                "SELECT id, status FROM games WHERE status IN ('settled','voided') ORDER BY id"
-            ):
-                n = ends.get(game, 0)
-                if n != 1:
-                    raise AuditError(f"game {game} ({status}) has {n} game-end records in the log")
-            extra = sorted(set(ends) - {g for (g,) in conn.execute("SELECT id FROM games")})
-            if extra:
-                raise AuditError(f"game {extra[0]} is in the log but not in the store")
-            stake_total = sum(b for n, b in ledger.balances(conn, "stakes:").items())
-            (open_games,) = conn.execute(
-                "SELECT COUNT(*) FROM games WHERE status IN ('open','suspended')"
-            ).fetchone()
-            if open_games == 0 and stake_total != 0:
-                raise AuditError(f"no game is open but {stake_total} cents remain on the layout")
-        return {**asdict(report), "games_settled": len(ends), "open_games": int(open_games)}
+            return audit_connection(self.db.conn)
 
 
 def _stakes(o: Outstanding) -> dict[str, int]:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from games.catalog import Family
 from games.core.engine import Engine, Variant
-from games.core.errors import IllegalAction
 from games.core.records import (
     Action,
     BetPlaced,
@@ -31,8 +30,6 @@ from games.core.records import (
     BetSettled,
     CardShown,
     Event,
-    PlaceBet,
-    decode,
 )
 from kiosk_ui.errors import SeatError, TableSuspended
 from kiosk_ui.runtime.money import post_event
@@ -101,8 +98,10 @@ class Table:
     # --- seats ---------------------------------------------------------------
 
     def sit(self, seat: int, player: str) -> None:
-        if not 1 <= seat <= max(self.variant.seats, 1):
-            raise SeatError(f"table {self.id} has seats 1..{self.variant.seats}, not {seat}")
+        if not 0 <= seat < max(self.variant.seats, 1):
+            raise SeatError(
+                f"table {self.id} has seats 0..{max(self.variant.seats, 1) - 1}, not {seat}"
+            )
         with self.lock:
             holder = self.seats.get(seat)
             if holder not in (None, player):
@@ -128,11 +127,11 @@ class Table:
             if self.engine is not None:
                 base["state"] = self.engine.view(seat)
                 base["over"] = self.engine.is_over
-                base["legal"] = sorted(self.engine.legal_actions(seat)) if seat else []
+                base["legal"] = sorted(self.engine.legal_actions(seat)) if seat is not None else []
             else:
                 base["state"] = None
                 base["over"] = True
-                base["legal"] = ["place-bet"] if seat else []
+                base["legal"] = ["place-bet"] if seat is not None else []
             return base
 
     def act(self, action: Action, *, idempotency_key: str | None = None) -> ActResult:
@@ -150,9 +149,8 @@ class Table:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
             try:
                 with self.rt.log.transaction() as conn:
-                    if self.engine is None or self.engine.is_over:
-                        if not isinstance(action, PlaceBet):
-                            raise IllegalAction("place a bet to start a game")
+                    self.current_engine()
+                    if self.game is None:
                         self._start_game(conn)
                     assert self.engine is not None and self.game is not None
                     self.engine.verify(action)
@@ -219,9 +217,21 @@ class Table:
 
     # --- internals -----------------------------------------------------------
 
+    def current_engine(self) -> Engine:
+        """The engine the next action applies to: a fresh one once the last game is over.
+
+        A fresh engine becomes a logged game only when its first action succeeds.
+        """
+        with self.lock:
+            if self.engine is None or self.engine.is_over:
+                self.engine = self.family.new_game(self.variant, max(self.variant.seats, 1))
+                self.game = None
+            return self.engine
+
     def _start_game(self, conn: sqlite3.Connection) -> None:
         game = self.rt.next_game_id(conn, self.id)
-        engine = self.family.new_game(self.variant, max(self.variant.seats, 1))
+        engine = self.engine
+        assert engine is not None
         ts = self.rt.log.clock()
         conn.execute(
             "INSERT INTO games (id, table_id, variant, status, started, source) "
@@ -316,7 +326,7 @@ class Table:
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
         if self.game is None:
-            self.engine = None
+            self.engine = None  # a fresh engine is made on the next request
             return
         replayed = self.rt.replay(self.game)
         if replayed is None:  # the game never reached the log
@@ -333,14 +343,6 @@ class Table:
 
 def _seats(seats: Mapping[int, str]) -> dict[str, str]:
     return {str(k): v for k, v in sorted(seats.items())}
-
-
-def decode_action(data: dict[str, Any]) -> Action:
-    body = {k: v for k, v in data.items() if not k.startswith("_")}
-    rec = decode(body)
-    if not isinstance(rec, Action):
-        raise ValueError(f"not an action: {data.get('kind')!r}")
-    return rec
 
 
 def dumps(obj: Any) -> str:

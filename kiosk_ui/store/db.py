@@ -108,7 +108,8 @@ class Database:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute(f"PRAGMA synchronous={synchronous}")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self.conn.executescript(SCHEMA)
+            # One transaction: a kill during first start leaves no half-made schema.
+            self.conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA + "\nCOMMIT;")
             row = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 self.conn.execute(

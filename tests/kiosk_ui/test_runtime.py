@@ -1,0 +1,135 @@
+"""The table runtime on a real SQLite store: ledger, log, history, recall, recovery."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from certification.log import sqlite_store
+from certification.log.verify import verify_lines
+from games.core.errors import IllegalAction
+from games.core.records import Deal, PlaceBet
+from kiosk_ui.errors import InsufficientFunds, SeatError
+from kiosk_ui.runtime.autoplay import play_round
+from kiosk_ui.runtime.runtime import Runtime
+
+from .conftest import seeded_outcomes
+
+
+def play_rounds(rt: Runtime, table_id: str, player: str, rounds: int) -> None:
+    table = rt.table(table_id)
+    for _ in range(rounds):
+        play_round(table, 0)
+
+
+def test_rounds_balance_and_the_log_verifies(runtime: Runtime, tmp_path: Path) -> None:
+    player = runtime.create_player("Ann")
+    runtime.cash_in(player, 100_000, operator="cage")
+    table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(7))
+    table.sit(0, player)
+    play_rounds(runtime, "bac-1", player, 30)
+    report = runtime.audit()
+    assert report["total"] == 0
+    assert report["games_settled"] == 30
+    # Every credit is accounted for: the player's balance + house + commission = cash-in.
+    assert runtime.balance(player) + report["house"] + report["commission"] == 100_000
+    lines = sqlite_store.lines(runtime.db.conn)
+    verify_lines(lines, [runtime.log.writer.key.public])
+    hist = runtime.history(player)
+    assert len(hist) == 30
+    assert hist[0]["game"] > hist[-1]["game"]  # newest first
+    assert sum(h["net"] for h in hist) == runtime.balance(player) - 100_000
+
+
+def test_recall_reproduces_every_settlement(runtime: Runtime) -> None:
+    player = runtime.create_player("Bo")
+    runtime.cash_in(player, 50_000, operator="cage")
+    runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(3)).sit(0, player)
+    play_rounds(runtime, "bac-1", player, 10)
+    for h in runtime.history(player):
+        rep = runtime.replay(h["game"])
+        assert rep is not None
+        assert rep.matches, rep.mismatch
+        settled = [e for e in rep.events if e["kind"] == "bet-settled"]
+        assert sum(e["returned"] - e["commission"] - e["stake"] for e in settled) == h["net"]
+
+
+def test_bet_above_balance_is_refused_and_changes_nothing(runtime: Runtime) -> None:
+    player = runtime.create_player("Cy")
+    runtime.cash_in(player, 1_000, operator="cage")
+    table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(1))
+    table.sit(0, player)
+    before = len(sqlite_store.lines(runtime.db.conn))
+    with pytest.raises(InsufficientFunds):
+        table.act(PlaceBet(seat=0, bet="banker", amount=5_000))
+    assert runtime.balance(player) == 1_000
+    assert len(sqlite_store.lines(runtime.db.conn)) == before
+    table.act(PlaceBet(seat=0, bet="banker", amount=1_000))
+    assert runtime.balance(player) == 0
+
+
+def test_illegal_action_changes_nothing(runtime: Runtime) -> None:
+    player = runtime.create_player("Di")
+    runtime.cash_in(player, 10_000, operator="cage")
+    table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(1))
+    table.sit(0, player)
+    with pytest.raises(IllegalAction):
+        table.act(Deal(seat=0))  # no bet yet
+    with pytest.raises(SeatError):
+        table.act(PlaceBet(seat=3, bet="banker", amount=500))
+    assert runtime.balance(player) == 10_000
+    runtime.audit()
+
+
+def test_idempotency_key_settles_once(runtime: Runtime) -> None:
+    player = runtime.create_player("Ed")
+    runtime.cash_in(player, 10_000, operator="cage")
+    table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(5))
+    table.sit(0, player)
+    first = table.act(PlaceBet(seat=0, bet="player", amount=1_000), idempotency_key="k1")
+    again = table.act(PlaceBet(seat=0, bet="player", amount=1_000), idempotency_key="k1")
+    assert again.balance == first.balance == 9_000
+    assert runtime.balance(player) == 9_000
+
+
+def test_restart_resumes_the_open_game_exactly(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL")
+    player = rt.create_player("Flo")
+    rt.cash_in(player, 10_000, operator="cage")
+    table = rt.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(9))
+    table.sit(0, player)
+    table.act(PlaceBet(seat=0, bet="banker", amount=2_000))
+    view_before = table.view(0)
+    rt.close()  # the process "dies" between bet and deal
+
+    rt2 = Runtime(store, synchronous="NORMAL")
+    table2 = rt2.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(9))
+    recovered = rt2.recover()
+    assert [r.outcome for r in recovered] == ["resumed"]
+    assert table2.view(0)["state"] == view_before["state"]
+    res = table2.act(Deal(seat=0))
+    assert res.over
+    rt2.audit()
+    rt2.close()
+
+
+def test_void_returns_stakes(runtime: Runtime) -> None:
+    player = runtime.create_player("Gus")
+    runtime.cash_in(player, 10_000, operator="cage")
+    table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(2))
+    table.sit(0, player)
+    table.act(PlaceBet(seat=0, bet="tie", amount=1_000))
+    assert table.game is not None
+    returned = runtime.void(table.game, reason="operator test", by="operator:sam")
+    assert returned == {"0:tie": 1_000}
+    assert runtime.balance(player) == 10_000
+    runtime.audit()
+    ends = [
+        json.loads(x)["body"]
+        for x in sqlite_store.lines(runtime.db.conn)
+        if json.loads(x)["type"] == "game-end"
+    ]
+    assert ends[-1]["status"] == "voided"
