@@ -66,6 +66,7 @@ __all__ = [
     "Winner",
     "autoplay",
     "banker_draws",
+    "bet_returns",
     "coup_counts",
     "house_edge",
     "load_packaged",

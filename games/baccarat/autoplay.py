@@ -2,8 +2,9 @@
 
 Each round the seat bets the table minimum on the banker (the bet with the
 lowest house edge), then deals. On a player-banked table, the banking seat
-posts the smallest bank the table allows and lets the others deal. It never
-deals cards itself: the card source does, whatever the dealer mode.
+posts the smallest bank the table allows and lets the others deal; the others
+wait for the bank to be posted before they deal. It never deals cards itself:
+the card source does, whatever the dealer mode.
 """
 
 from __future__ import annotations
@@ -27,4 +28,6 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         return None
     if not bets:
         return PlaceBet(seat=seat, bet="banker", amount=engine.variant.limits["banker"].minimum)
+    if engine.bank_seat is not None and BANK_BET not in engine.bets[engine.bank_seat]:
+        return None  # wait for the bank
     return Deal(seat=seat)
