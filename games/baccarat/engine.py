@@ -18,7 +18,8 @@ than your view of the table") are kept for the view only.
 
 Player-banked tables (page 004): the bank passes to the next seat every
 ``bank_rotation_hands`` hands (``hand`` counts from 0). The banking seat may post
-a ``bank`` and may not bet otherwise that hand. At the deal the bank covers whole
+a ``bank`` and then may not bet otherwise that hand, or decline the bank by
+betting like any other seat (the house then banks everything). At the deal the bank covers whole
 wagers in seat order from its left while each wager's greatest possible win fits
 in what remains; the house covers the rest. The bank's own settlement is the sum
 of what the covered wagers lose, minus what they win.
@@ -269,7 +270,9 @@ class BaccaratRound:
             raise BetRefused("a bet must be a positive amount")
         if action.bet == BANK_BET and seat != self.bank_seat:
             raise BetRefused(f"only the banking seat ({self.bank_seat}) may post the bank")
-        if action.bet != BANK_BET and seat == self.bank_seat:
+        if action.bet == BANK_BET and any(b != BANK_BET for b in self._bets[seat]):
+            raise BetRefused("this seat has wagers, so it declined the bank this hand")
+        if action.bet != BANK_BET and BANK_BET in self._bets[seat]:
             raise BetRefused("the banking seat covers the table this hand and may not bet")
         total = self._bets[seat].get(action.bet, 0) + action.amount
         reason = self.variant.limits[action.bet].check(total)

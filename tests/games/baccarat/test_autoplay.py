@@ -26,14 +26,11 @@ def run_round(game: bac.BaccaratRound, seed: int) -> list[BetSettled]:
                 e for e in game.apply(DealCard(card=next(cards))) if isinstance(e, BetSettled)
             ]
             continue
-        acted = False
-        for seat in range(game.seats):
-            action = bac.autoplay(game, seat)
-            if action is not None:
-                game.apply(action)
-                acted = True
-                break
-        assert acted, "autoplay stalled"
+        # every seat gets to bet before anyone deals
+        actions = [a for seat in range(game.seats) if (a := bac.autoplay(game, seat)) is not None]
+        assert actions, "autoplay stalled"
+        bets = [a for a in actions if isinstance(a, PlaceBet)]
+        game.apply(bets[0] if bets else actions[0])
     raise AssertionError("round did not finish")
 
 
@@ -52,9 +49,39 @@ def test_autoplay_on_a_player_banked_table_over_several_hands() -> None:
     for hand in range(6):
         settled = run_round(game, hand)
         banks.append(game.bank_seat)
-        assert any(s.bet == "bank" for s in settled)
+        # the scripted banking seat declines the bank and bets; the house covers everything
+        assert sorted((s.seat, s.bet) for s in settled) == [
+            (0, "banker"),
+            (1, "banker"),
+            (2, "banker"),
+        ]
         game = game.next_round()
     assert banks == [0, 0, 1, 1, 2, 2]
+
+
+def test_one_scripted_seat_finishes_a_player_banked_round() -> None:
+    """The runtime drives a single seat through a fresh table: seat 0 holds the bank."""
+    game = bac.new_game(VARIANTS["baccarat-california"], 7)
+    assert game.bank_seat == 0
+    settled = []
+    cards = iter(Card.from_index(i) for i in range(0, 52, 5))
+    while not game.is_over:
+        if game.needs() is not None:
+            settled += [
+                e for e in game.apply(DealCard(card=next(cards))) if isinstance(e, BetSettled)
+            ]
+        else:
+            action = bac.autoplay(game, 0)
+            assert action is not None
+            game.apply(action)
+    assert [(s.seat, s.bet) for s in settled] == [(0, "banker")]
+
+
+def test_autoplay_leaves_a_posted_bank_alone() -> None:
+    game = bac.new_game(VARIANTS["baccarat-california"], 2)
+    game.apply(PlaceBet(seat=0, bet="bank", amount=10_000))
+    assert bac.autoplay(game, 0) is None
+    assert bac.autoplay(game, 1) == PlaceBet(seat=1, bet="banker", amount=100)
 
 
 def test_autoplay_refuses_other_engines() -> None:

@@ -307,3 +307,33 @@ def test_new_game_checks_seats() -> None:
         bac.new_game(VARIANTS["baccarat-ez"], 8)
     with pytest.raises(ValueError, match="at least 2 seats"):
         bac.new_game(VARIANTS["baccarat-california"], 1)
+
+
+def test_player_banked_coverage_worked_example(deal: Feed) -> None:
+    """Bank $20 at seat 0: seat 1 player $10 (covered, $10 left), seat 2 tie $5 (greatest win
+    $40 does not fit: the house covers it), seat 2 banker $10 (covered, $0 left)."""
+    game = bac.new_game(VARIANTS["baccarat-california"], 3)
+    assert game.bank_seat == 0
+    game.apply(PlaceBet(seat=0, bet="bank", amount=2000))
+    with pytest.raises(BetRefused, match="covers the table"):
+        game.apply(PlaceBet(seat=0, bet="player", amount=100))
+    game.apply(PlaceBet(seat=1, bet="player", amount=1000))
+    game.apply(PlaceBet(seat=2, bet="tie", amount=500))
+    game.apply(PlaceBet(seat=2, bet="banker", amount=1000))
+    msgs = [e.text for e in game.apply(Deal(seat=1)) if hasattr(e, "text")]
+    assert any("covers seat 1 player, seat 2 banker" in m for m in msgs)
+    s = settled(deal(game, "9c 8d Kh Ks"))  # player natural 9 wins
+    assert (s[1, "player"].net, s[2, "banker"].net, s[2, "tie"].net) == (1000, -1000, -500)
+    # the bank pays the covered player win and takes the covered banker loss: net 0
+    assert (s[0, "bank"].stake, s[0, "bank"].returned, s[0, "bank"].result) == (2000, 2000, "push")
+
+
+def test_the_banking_seat_may_decline_by_betting() -> None:
+    game = bac.new_game(VARIANTS["baccarat-california"], 2, hand=2)
+    assert game.bank_seat == 1
+    game.apply(PlaceBet(seat=1, bet="banker", amount=100))
+    with pytest.raises(BetRefused, match="declined the bank"):
+        game.apply(PlaceBet(seat=1, bet="bank", amount=1000))
+    with pytest.raises(BetRefused, match=r"only the banking seat \(1\)"):
+        game.apply(PlaceBet(seat=0, bet="bank", amount=1000))
+    assert game.bets == {0: {}, 1: {"banker": 100}}
