@@ -127,7 +127,8 @@ def _play(variant_index: int, seed: int, seats: int, check_illegal: bool) -> Non
             if need.hidden:
                 hole = card
                 if any(isinstance(e, CardShown) and e.card == card for e in events):
-                    assert game.is_over  # turned over at once only on a peeked natural
+                    # turned over at once only when no player decision remains
+                    assert game.phase in (Phase.DEALER, Phase.OVER)
         else:
             events = game.apply(_legal_step(game, rng, seats))
         for e in events:
