@@ -21,7 +21,7 @@ from firmware_bridge.errors import ConfigError
 class BackendConfig(Protocol):
     """What a backend config dataclass offers: the allowed values of enumerated keys."""
 
-    CHOICES: ClassVar[Mapping[str, tuple[object, ...]]]
+    CHOICES: ClassVar[dict[str, tuple[object, ...]]]
 
 
 C = TypeVar("C", bound=BackendConfig)

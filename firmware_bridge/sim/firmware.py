@@ -135,6 +135,9 @@ class Firmware:
             return True
         return False
 
+    def baud_changed(self, baud: int, now: float) -> None:
+        """The framed peripherals ignore the line rate (a USB CDC-ACM link)."""
+
     # -- host -> device ---------------------------------------------------------
     def receive(self, data: bytes, now: float) -> None:
         """Process bytes from the host."""

@@ -67,5 +67,8 @@ class SimPort:
                 return b""
             self.clock.advance(max(wake - now, 1e-6))
 
+    def reset_input_buffer(self) -> None:
+        self._rx.clear()
+
     def close(self) -> None:
         self._open = False

@@ -1,0 +1,161 @@
+"""``pty://KIND?...``: a simulator served on a real pseudo-terminal, opened with pyserial.
+
+The device returned is the hardware driver on a real ``serial.Serial``; it also
+owns the :class:`~firmware_bridge.sim.pty_server.PtyServer` (stopped on close) and
+offers ``inject(fault)``. The serving thread uses the real clock. The pty is reached
+through a symlink in a private temporary directory, so an unplug/replug keeps the
+name the driver reconnects to.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+from firmware_bridge.base import BaseDevice
+from firmware_bridge.config import build_config
+from firmware_bridge.drivers.dice import DiceDriver
+from firmware_bridge.drivers.shoe import ShoeDriver
+from firmware_bridge.drivers.wheel import WheelDriver
+from firmware_bridge.errors import ConfigError
+from firmware_bridge.hal import Device
+from firmware_bridge.sim.configs import SimDiceConfig, SimShoeConfig, SimWheelConfig
+from firmware_bridge.sim.pty_server import PtyServer, Served
+from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.transport.serial import open_serial
+from firmware_bridge.url import DeviceUrl
+
+
+class _Served:
+    """Owns the pty server of a pty:// device: injection and shutdown."""
+
+    server: PtyServer
+    _tmpdir: Path
+
+    def inject(self, fault: str) -> None:
+        """Inject ``fault`` into the simulator behind the pty."""
+        self.server.inject(fault)
+
+    def _stop_server(self) -> None:
+        self.server.stop()
+        shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+
+def serve(device: Served, name: str) -> tuple[PtyServer, Path]:
+    """Start ``device`` on a pty reached through ``<tmpdir>/<name>``."""
+    tmpdir = Path(tempfile.mkdtemp(prefix="croupier-pty-"))
+    server = PtyServer(device, link_path=tmpdir / name)
+    server.start()
+    return server, tmpdir
+
+
+class PtyShoe(_Served, ShoeDriver):
+    """The shoe driver talking to a simulated shoe through a pty."""
+
+    Config = SimShoeConfig
+
+    def __init__(self, url: str, config: SimShoeConfig) -> None:
+        self.shoe, fw = config.build(SimWorld(config.seed, RealClock()))
+        self.server, self._tmpdir = serve(fw, "shoe")
+        path = self.server.path
+        try:
+            super().__init__(url, lambda: open_serial(path), RealClock(), config.link_settings())
+        except BaseException:
+            self._stop_server()
+            raise
+        if config.fault != "none":
+            self.inject(config.fault)
+
+    def _close(self) -> None:
+        super()._close()
+        self._stop_server()
+
+
+class PtyDice(_Served, DiceDriver):
+    """The dice driver talking to a simulated dice reader through a pty."""
+
+    Config = SimDiceConfig
+
+    def __init__(self, url: str, config: SimDiceConfig) -> None:
+        self.reader, fw = config.build(SimWorld(config.seed, RealClock()))
+        self.server, self._tmpdir = serve(fw, "dice")
+        path = self.server.path
+        try:
+            super().__init__(
+                url,
+                lambda: open_serial(path),
+                RealClock(),
+                config.link_settings(),
+                dice=config.dice,
+            )
+        except BaseException:
+            self._stop_server()
+            raise
+        if config.fault != "none":
+            self.inject(config.fault)
+
+    def _close(self) -> None:
+        super()._close()
+        self._stop_server()
+
+
+class PtyWheel(_Served, WheelDriver):
+    """The wheel driver talking to a simulated wheel reader through a pty."""
+
+    Config = SimWheelConfig
+
+    def __init__(self, url: str, config: SimWheelConfig) -> None:
+        self.wheel, fw = config.build(SimWorld(config.seed, RealClock()))
+        self.server, self._tmpdir = serve(fw, "wheel")
+        path = self.server.path
+        try:
+            super().__init__(
+                url,
+                lambda: open_serial(path),
+                RealClock(),
+                config.link_settings(),
+                zeros=config.zeros,
+            )
+        except BaseException:
+            self._stop_server()
+            raise
+        if config.fault != "none":
+            self.inject(config.fault)
+
+    def _close(self) -> None:
+        super()._close()
+        self._stop_server()
+
+
+class _PtyClass(Protocol):
+    Config: type
+
+    def __call__(self, url: str, config: object) -> BaseDevice: ...
+
+
+KINDS: dict[str, tuple[str, str]] = {
+    "trng": ("firmware_bridge.sim.serial_trng", "PtyTrng"),
+    "shoe": ("firmware_bridge.sim.pty_backend", "PtyShoe"),
+    "dice": ("firmware_bridge.sim.pty_backend", "PtyDice"),
+    "wheel": ("firmware_bridge.sim.pty_backend", "PtyWheel"),
+}
+
+
+class PtyBackend:
+    """Open a pty-served simulator."""
+
+    @classmethod
+    def open(cls, url: DeviceUrl, overrides: Mapping[str, object]) -> Device:
+        from firmware_bridge.sim.backend import sim_class
+
+        kind = url.target.strip("/")
+        dev_cls = sim_class("pty", kind, KINDS)
+        if not hasattr(dev_cls, "Config"):
+            raise ConfigError(f"pty://{kind}: not servable on a pty")
+        config: object = build_config(
+            dev_cls.Config, f"pty://{kind}", {}, {**url.query, **overrides}
+        )
+        return dev_cls(url.text, config)

@@ -1,0 +1,1 @@
+"""Transports: opening real serial ports (pyserial) and USB devices (pyusb) with clear errors."""
