@@ -23,6 +23,7 @@ from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.records import Action, DealCard, RollDice, SpinResult
 from kiosk_ui.errors import TableError
+from rng.errors import RngError
 
 
 class OutcomeFault(TableError):
@@ -80,7 +81,10 @@ class RngOutcomes:
         self._zeros[game] = variant.zeros
         if not variant.decks:
             return {"source": self.name}
-        order = self.rng.shoe(variant.decks, variant.jokers)
+        try:
+            order = self.rng.shoe(variant.decks, variant.jokers)
+        except RngError as exc:
+            raise OutcomeFault(f"RNG: {exc}") from None
         cards = ",".join(map(str, order))
         salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
         conn.execute(
@@ -94,6 +98,14 @@ class RngOutcomes:
         }
 
     def supply(
+        self, conn: sqlite3.Connection, game: str, need: Need
+    ) -> tuple[Action, dict[str, Any]]:
+        try:
+            return self._supply(conn, game, need)
+        except RngError as exc:  # a failed health test or halted source: never an outcome
+            raise OutcomeFault(f"RNG: {exc}") from None
+
+    def _supply(
         self, conn: sqlite3.Connection, game: str, need: Need
     ) -> tuple[Action, dict[str, Any]]:
         if need.kind is NeedKind.CARD:

@@ -172,21 +172,36 @@ class Table:
             return result
 
     def advance(self) -> list[dict[str, Any]]:
-        """For a blocking (device) source: wait for and apply outcomes until players act."""
+        """For a blocking (device) source: wait for outcomes and apply them until players act.
+
+        The wait happens outside the table lock, so views and other requests are served
+        while the device is read; the outcome is applied only if the game is still the
+        one that asked for it.
+        """
         out: list[Event] = []
-        with self.lock:
-            while self.engine is not None and self.game is not None and self.engine.needs():
-                need = self.engine.needs()
-                assert need is not None
+        while True:
+            with self.lock:
+                engine, game = self.engine, self.game
+                need = engine.needs() if engine is not None and game is not None else None
+                if engine is None or game is None or need is None or self.suspended:
+                    break
+            try:
+                action, info = self.source.supply(self.rt.db.conn, game, need)
+            except OutcomeFault as exc:
+                self.suspend(str(exc))
+                raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
+            with self.lock:
+                if self.game != game or self.engine is not engine or engine.needs() != need:
+                    # Voided or suspended meanwhile: the physical outcome is logged, not used.
+                    with self.rt.log.transaction() as conn:
+                        body = {"action": action.encode(), **info}
+                        self.rt.log.append(conn, self.source.name, "outcome-unused", body, game)
+                    break
                 try:
-                    action, info = self.source.supply(self.rt.db.conn, self.game, need)
                     with self.rt.log.transaction() as conn:
                         out += self._apply(conn, action, self.source.name, info)
-                        if self.engine.is_over:
+                        if engine.is_over:
                             self._finish(conn)
-                except OutcomeFault as exc:
-                    self.suspend(str(exc))
-                    raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
                 except BaseException:
                     self._rebuild()
                     raise

@@ -1,0 +1,121 @@
+"""The FastAPI application: a thin adapter from HTTP to the table runtime.
+
+``create_app(settings)`` builds the :class:`~kiosk_ui.appliance.Appliance` in the
+lifespan and puts it in ``app.state``; routes translate requests into domain
+actions and back, and never hold rules logic. Every error leaves as JSON
+``{"error": {"code", "message"}}`` with a stable code; no traceback is sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, UnknownGame
+from kiosk_ui.appliance import Appliance
+from kiosk_ui.errors import (
+    AuthError,
+    InsufficientFunds,
+    KioskError,
+    SeatError,
+    TableError,
+    TableSuspended,
+)
+from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.live import Broadcaster
+from kiosk_ui.settings import Settings
+
+log = logging.getLogger("kiosk_ui")
+
+
+def _status_and_code(exc: Exception) -> tuple[int, str]:
+    if isinstance(exc, AuthError):
+        return (403 if "may not" in str(exc) else 401), "auth"
+    if isinstance(exc, TableSuspended):
+        return 423, "table-suspended"
+    if isinstance(exc, InsufficientFunds):
+        return 409, "insufficient-funds"
+    if isinstance(exc, FoulHand):
+        return 409, "foul-hand"
+    if isinstance(exc, BetRefused):
+        return 409, "bet-refused"
+    if isinstance(exc, UnknownGame):
+        return 404, "unknown-game"
+    if isinstance(exc, IllegalAction):
+        return 409, "illegal-action"
+    if isinstance(exc, SeatError):
+        return 409, "seat"
+    if isinstance(exc, TableError) and "no open table" in str(exc):
+        return 404, "no-such-table"
+    if isinstance(exc, KioskError):
+        return 409, exc.code
+    if isinstance(exc, GameError):
+        return 409, "game"
+    return 500, "internal"
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(
+    settings: Settings, *, on_ready: Callable[[str | None], None] | None = None
+) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        appliance = Appliance(settings)
+        app.state.appliance = appliance
+        app.state.tokens = PlayerTokens(settings.store)
+        app.state.live = Broadcaster()
+        app.state.live.start_device_tables(appliance)
+        if on_ready is not None:
+            on_ready(appliance.generated_password)
+        try:
+            yield
+        finally:
+            app.state.live.stop()
+            appliance.close()
+
+    app = FastAPI(
+        title="Croupier",
+        version="0.1.0",
+        summary="Casino table appliance: tables, wallets, history and the operator console.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        msg = first.get("msg", "invalid request")
+        return error_response(422, "invalid-request", f"{where}: {msg}" if where else msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+    async def _domain(request: Request, exc: Exception) -> JSONResponse:
+        status, code = _status_and_code(exc)
+        if status == 500:
+            log.error("unexpected error on %s: %r", request.url.path, exc)
+            return error_response(500, code, "internal error; the operator has been alerted")
+        return error_response(status, code, str(exc))
+
+    # Domain errors are expected answers (4xx); anything else is a 500 with no traceback.
+    app.add_exception_handler(KioskError, _domain)
+    app.add_exception_handler(GameError, _domain)
+    app.add_exception_handler(Exception, _domain)
+
+    from kiosk_ui.routes import operator, pages, player
+
+    app.include_router(player.router)
+    app.include_router(operator.router)
+    app.include_router(pages.router)
+    return app

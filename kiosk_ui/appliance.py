@@ -1,0 +1,132 @@
+"""The running appliance: settings turned into a runtime, an RNG, devices and open tables.
+
+``create_app`` builds one of these in the FastAPI lifespan; the CLI and tests can
+build one directly. Every RNG alarm (fallback, halt) and every device fault is
+written to the game log, and a halted RNG or faulted device suspends the tables
+that depend on it with the reason shown to the operator.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from dataclasses import asdict
+from typing import Any
+
+from firmware_bridge import DeviceError, open_device
+from firmware_bridge.hal import DeviceState, DeviceStatus, EventDevice
+from games import catalog
+from kiosk_ui.auth import Operators
+from kiosk_ui.runtime.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
+from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.runtime.table import Table
+from kiosk_ui.settings import Settings
+from rng import Alarm, RngConfig, RngStack, open_rng
+
+log = logging.getLogger("kiosk_ui")
+
+
+class Appliance:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.runtime = Runtime(settings.store, synchronous=settings.synchronous)
+        self.operators = Operators(self.runtime)
+        self.generated_password = self.operators.bootstrap(
+            settings.operator_user, settings.operator_password
+        )
+        self.rng: RngStack = open_rng(
+            RngConfig.from_mapping(settings.rng), real_money=settings.real_money
+        )
+        self.rng.supply.subscribe(self._on_alarm)
+        self.devices: dict[str, EventDevice] = {}
+        self.device_errors: dict[str, str] = {}
+        for role, url in settings.devices.items():
+            try:
+                dev = open_device(url)
+            except DeviceError as exc:
+                self.device_errors[role] = str(exc)
+                continue
+            if isinstance(dev, EventDevice):
+                self.devices[role] = dev
+        self.lock = threading.RLock()
+        self._open_tables()
+        self.recoveries = self.runtime.recover()
+
+    # --- tables --------------------------------------------------------------
+
+    def _source(self, role: str) -> OutcomeSource:
+        if role == "rng":
+            return RngOutcomes(self.rng.rng, f"rng:{self.rng.config.source}")
+        return DeviceOutcomes(self.devices[role])
+
+    def _open_tables(self) -> None:
+        wanted: list[tuple[str, str, str]] = []
+        if self.settings.all_variants:
+            wanted += [(v.id, v.id, "rng") for v in catalog.variants().values()]
+        wanted += [(t.id, t.variant, t.source) for t in self.settings.tables]
+        for table_id, variant, role in wanted:
+            if table_id in self.runtime.tables:
+                continue
+            table = self.runtime.open_table(table_id, variant, self._source_or_rng(role))
+            if role != "rng" and role not in self.devices:
+                table.suspend(f"device {role} unavailable: {self.device_errors.get(role, '')}")
+
+    def _source_or_rng(self, role: str) -> OutcomeSource:
+        return self._source(role if role == "rng" or role in self.devices else "rng")
+
+    def tables(self) -> list[Table]:
+        return list(self.runtime.tables.values())
+
+    # --- health --------------------------------------------------------------
+
+    def _on_alarm(self, alarm: Alarm) -> None:
+        with self.runtime.log.transaction() as conn:
+            self.runtime.log.append(conn, "rng", "rng-alarm", asdict(alarm))
+        if alarm.kind == "halt":
+            for table in self.tables():
+                if table.source.name.startswith("rng"):
+                    table.suspend(f"RNG halted: {alarm.message}")
+
+    def device_status(self) -> list[DeviceStatus]:
+        out: list[DeviceStatus] = []
+        for role, url in self.settings.devices.items():
+            dev = self.devices.get(role)
+            if dev is None:
+                out.append(
+                    DeviceStatus(
+                        url=url,
+                        role=role,
+                        state=DeviceState.DISCONNECTED,
+                        last_fault=self.device_errors.get(role),
+                    )
+                )
+            else:
+                out.append(dev.status())
+        return out
+
+    def rng_status(self) -> dict[str, Any]:
+        st = self.rng.status()
+        return {
+            "policy": st.supply.policy,
+            "active": st.supply.active,
+            "halted": st.supply.halted,
+            "alarms": [asdict(a) for a in st.supply.alarms],
+            "sources": [asdict(s) for s in st.supply.sources],
+            "generator": asdict(st.generator),
+            "draws": st.usage.draws,
+            "bytes": st.usage.bytes,
+        }
+
+    def close(self) -> None:
+        for dev in self.devices.values():
+            try:
+                dev.close()
+            except DeviceError:
+                log.warning("closing %s failed", dev.url)
+        self.rng.close()
+        self.runtime.close()
+
+
+def new_password() -> str:
+    return secrets.token_urlsafe(12)

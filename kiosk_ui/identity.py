@@ -1,0 +1,40 @@
+"""Player identity for kiosks: a signed token (cookie or header), no password.
+
+A kiosk or terminal session is bound to a player id; the token is the id with an
+HMAC-SHA-256 tag under a secret kept in the store (mode 0600), so a player cannot
+act as another by editing a cookie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+from kiosk_ui.errors import AuthError
+
+
+class PlayerTokens:
+    def __init__(self, store_dir: Path) -> None:
+        path = Path(store_dir) / "keys" / "player-token.key"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_hex(32))
+        self._key = bytes.fromhex(path.read_text().strip())
+
+    def issue(self, player: str) -> str:
+        tag = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{player}.{tag}"
+
+    def player(self, token: str | None) -> str:
+        if not token or "." not in token:
+            raise AuthError("no player session: open the lobby to start one")
+        player, tag = token.rsplit(".", 1)
+        good = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
+        if not hmac.compare_digest(tag, good):
+            raise AuthError("player session is not valid")
+        return player

@@ -1,0 +1,1 @@
+"""HTTP routes: player API, operator API, and the HTML pages."""

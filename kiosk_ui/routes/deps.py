@@ -1,0 +1,61 @@
+"""Dependency providers: the appliance, the calling player, the operator session."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Cookie, Depends, Header, Request
+
+from kiosk_ui.appliance import Appliance
+from kiosk_ui.auth import Session
+from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.live import Broadcaster
+
+PLAYER_COOKIE = "croupier_player"
+OPERATOR_COOKIE = "croupier_operator"
+
+
+def appliance(request: Request) -> Appliance:
+    app: Appliance = request.app.state.appliance
+    return app
+
+
+def live(request: Request) -> Broadcaster:
+    b: Broadcaster = request.app.state.live
+    return b
+
+
+def tokens(request: Request) -> PlayerTokens:
+    t: PlayerTokens = request.app.state.tokens
+    return t
+
+
+def player_id(
+    request: Request,
+    croupier_player: Annotated[str | None, Cookie()] = None,
+    x_player_token: Annotated[str | None, Header()] = None,
+) -> str:
+    """The player bound to this kiosk session (cookie) or API client (X-Player-Token)."""
+    pid = tokens(request).player(x_player_token or croupier_player)
+    if not appliance(request).runtime.player_exists(pid):
+        from kiosk_ui.errors import AuthError
+
+        raise AuthError("unknown player: start a new session in the lobby")
+    return pid
+
+
+def operator_session(
+    request: Request,
+    croupier_operator: Annotated[str | None, Cookie()] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Session:
+    token = croupier_operator
+    if authorization and authorization.lower().startswith("bearer "):
+        token = authorization[7:].strip()
+    return appliance(request).operators.session(token)
+
+
+ApplianceDep = Annotated[Appliance, Depends(appliance)]
+PlayerDep = Annotated[str, Depends(player_id)]
+OperatorDep = Annotated[Session, Depends(operator_session)]
+LiveDep = Annotated[Broadcaster, Depends(live)]

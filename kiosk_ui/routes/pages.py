@@ -1,0 +1,47 @@
+"""HTML pages: the lobby, a page per table, history, the operator console, device status.
+
+Pages are static HTML + JavaScript that talk to the JSON API; no rules logic lives
+here, and nothing hidden is rendered server-side.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+
+router = APIRouter(include_in_schema=False)
+
+_STATIC = resources.files("kiosk_ui").joinpath("static")
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(_STATIC.joinpath(name).read_text(encoding="utf-8"))
+
+
+@router.get("/")
+def lobby() -> HTMLResponse:
+    return _page("lobby.html")
+
+
+@router.get("/status")
+def status() -> HTMLResponse:
+    """The technician's status page: devices, RNG health, tables."""
+    return _page("status.html")
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    if "/" in name or name.startswith("."):
+        return Response(status_code=404)
+    path = _STATIC.joinpath(name)
+    if not path.is_file():
+        return Response(status_code=404)
+    media = {
+        "css": "text/css",
+        "js": "text/javascript",
+        "svg": "image/svg+xml",
+        "html": "text/html",
+    }.get(name.rsplit(".", 1)[-1], "application/octet-stream")
+    return Response(path.read_bytes(), media_type=media)

@@ -1,0 +1,224 @@
+"""Player API: lobby, session, table views and actions, history and recall."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+from certification.log import sqlite_store
+from certification.log.replay import render_recall, replay_game
+from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
+from kiosk_ui import schemas
+from kiosk_ui.errors import AuthError, TableError
+from kiosk_ui.routes.deps import PLAYER_COOKIE, ApplianceDep, LiveDep, PlayerDep, tokens
+from kiosk_ui.runtime.table import Table
+
+router = APIRouter(prefix="/api", tags=["player"])
+
+
+def table_out(t: Table) -> schemas.TableOut:
+    v = t.variant
+    return schemas.TableOut(
+        id=t.id,
+        variant=v.id,
+        family=v.family,
+        title=v.title,
+        source=t.source.name,
+        seats=max(v.seats, 1),
+        suspended=t.suspended,
+        limits={
+            k: schemas.BetLimitOut(minimum=b.minimum, maximum=b.maximum, increment=b.increment)
+            for k, b in v.limits.items()
+        },
+        notes=list(v.notes),
+    )
+
+
+@router.get("/health")
+def health(app: ApplianceDep) -> dict[str, Any]:
+    """Liveness and a one-line state for monitoring."""
+    rng = app.rng_status()
+    return {"ok": rng["halted"] is None, "rng": rng["active"], "tables": len(app.tables())}
+
+
+@router.get("/status")
+def status(app: ApplianceDep) -> dict[str, Any]:
+    """Device and RNG health for the technician's status page (no secrets, no outcomes)."""
+    devices = []
+    for st in app.device_status():
+        devices.append(
+            {
+                "role": st.role,
+                "url": st.url,
+                "state": str(st.state),
+                "model": st.model,
+                "serial_number": st.serial_number,
+                "firmware": st.firmware,
+                "last_fault": st.last_fault,
+                "counters": dict(st.counters),
+            }
+        )
+    rng = app.rng_status()
+    return {
+        "demo": app.settings.demo,
+        "devices": devices,
+        "rng": {k: rng[k] for k in ("policy", "active", "halted", "sources", "generator")},
+        "tables": [
+            {"id": t.id, "variant": t.variant.id, "source": t.source.name, "suspended": t.suspended}
+            for t in app.tables()
+        ],
+    }
+
+
+@router.get("/tables")
+def lobby(app: ApplianceDep) -> list[schemas.TableOut]:
+    """Every open table with its game, limits and state."""
+    return [table_out(t) for t in app.tables()]
+
+
+@router.post("/players", status_code=201)
+def new_player(
+    body: schemas.NewPlayer, request: Request, response: Response, app: ApplianceDep
+) -> dict[str, Any]:
+    """Start a player session on this kiosk (demo mode credits the demo amount)."""
+    pid = app.runtime.create_player(body.name)
+    if app.settings.demo and app.settings.demo_credit:
+        app.runtime.cash_in(pid, app.settings.demo_credit, operator="demo")
+    token = tokens(request).issue(pid)
+    response.set_cookie(PLAYER_COOKIE, token, httponly=True, samesite="strict")
+    return {
+        "token": token,
+        "player": schemas.PlayerOut(
+            id=pid, name=body.name, balance=app.runtime.balance(pid), demo=app.settings.demo
+        ).model_dump(),
+    }
+
+
+@router.get("/me")
+def me(app: ApplianceDep, player: PlayerDep) -> schemas.PlayerOut:
+    with app.runtime.db.lock:
+        row = app.runtime.db.conn.execute(
+            "SELECT name FROM players WHERE id = ?", (player,)
+        ).fetchone()
+    return schemas.PlayerOut(
+        id=player, name=row[0], balance=app.runtime.balance(player), demo=app.settings.demo
+    )
+
+
+@router.get("/tables/{table_id}")
+def table_view(
+    table_id: str,
+    app: ApplianceDep,
+    player: PlayerDep,
+    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+) -> dict[str, Any]:
+    """This seat's view: only what the rules let it see."""
+    table = app.runtime.table(table_id)
+    holder = table.seats.get(seat)
+    view = table.view(seat if holder == player else None)
+    view["seated"] = holder == player
+    view["seats"] = {str(k): ("you" if v == player else "taken") for k, v in table.seats.items()}
+    view["balance"] = app.runtime.balance(player)
+    return view
+
+
+@router.post("/tables/{table_id}/sit")
+def sit(
+    table_id: str,
+    app: ApplianceDep,
+    player: PlayerDep,
+    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+) -> dict[str, Any]:
+    table = app.runtime.table(table_id)
+    table.sit(seat, player)
+    return {"table": table_id, "seat": seat}
+
+
+def to_action(body: schemas.ActionIn) -> Action:
+    if body.kind == "place-bet":
+        return PlaceBet(seat=body.seat, bet=body.bet, amount=body.amount)
+    if body.kind == "remove-bet":
+        return RemoveBet(seat=body.seat, bet=body.bet, amount=body.amount)
+    if body.kind == "deal":
+        return Deal(seat=body.seat)
+    return Decide(seat=body.seat, decision=body.decision, arg=body.arg, hand=body.hand)
+
+
+@router.post("/tables/{table_id}/actions")
+async def act(
+    table_id: str,
+    body: schemas.ActionIn,
+    app: ApplianceDep,
+    player: PlayerDep,
+    live: LiveDep,
+    idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
+) -> schemas.ActOut:
+    """Apply one action for the caller's seat. Repeat a request with the same
+    Idempotency-Key and it is applied once; the first answer is returned again."""
+    table = app.runtime.table(table_id)
+    if table.seats.get(body.seat) != player:
+        await run_in_threadpool(table.sit, body.seat, player)
+    key = f"{player}:{idempotency_key}" if idempotency_key else None
+    result = await run_in_threadpool(table.act, to_action(body), idempotency_key=key)
+    public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
+    live.publish(table_id, {"type": "update", "events": public})
+    return schemas.ActOut(
+        game=result.game,
+        events=result.events,
+        view=result.view,
+        balance=result.balance,
+        over=result.over,
+    )
+
+
+@router.get("/history")
+def history(
+    app: ApplianceDep,
+    player: PlayerDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 500,
+) -> list[schemas.HistoryItem]:
+    """The last games (500 at most), newest first, with the net result of each."""
+    return [schemas.HistoryItem(**h) for h in app.runtime.history(player, limit)]
+
+
+@router.get("/history/{game}")
+def recall(game: str, app: ApplianceDep, player: PlayerDep) -> schemas.RecallOut:
+    """Replay one of the player's finished games from the signed log."""
+    if not any(h["game"] == game for h in app.runtime.history(player)):
+        raise TableError(f"no finished game {game!r} in your history")
+    with app.runtime.db.lock:
+        records = [json.loads(x) for x in sqlite_store.game_lines(app.runtime.db.conn, game)]
+    rep = replay_game(records)
+    if rep is None:
+        raise TableError(f"game {game} is not in the log")
+    return schemas.RecallOut(game=game, text=render_recall(rep), matches=rep.matches)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_feed(websocket: WebSocket, table_id: str) -> None:
+    """Pushes 'table changed' notices with public events; pages then refetch their view."""
+    app = websocket.app.state.appliance
+    if table_id not in app.runtime.tables:
+        await websocket.close(code=4404)
+        return
+    await websocket.accept()
+    live = websocket.app.state.live
+    q = live.subscribe(table_id)
+    try:
+        while True:
+            try:
+                msg = await asyncio.wait_for(q.get(), timeout=15)
+            except TimeoutError:
+                msg = {"type": "ping"}
+            await websocket.send_json(msg)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        live.unsubscribe(table_id, q)
+
+
+__all__ = ["AuthError", "router"]

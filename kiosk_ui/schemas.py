@@ -1,0 +1,137 @@
+"""Request and response bodies of the HTTP API (pydantic), separate from domain types.
+
+The OpenAPI schema generated from these is the contract with the kiosk pages,
+terminals and any third-party client. Amounts are integer cents everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Cents = int
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(Strict):
+    code: str = Field(description="stable machine-readable code, e.g. 'insufficient-funds'")
+    message: str = Field(description="a clear sentence for people")
+
+
+class ErrorResponse(Strict):
+    error: ErrorBody
+
+
+class BetLimitOut(Strict):
+    minimum: Cents
+    maximum: Cents
+    increment: Cents
+
+
+class TableOut(Strict):
+    id: str
+    variant: str
+    family: str
+    title: str
+    source: str
+    seats: int
+    suspended: str | None
+    limits: dict[str, BetLimitOut]
+    notes: list[str]
+
+
+class PlayerOut(Strict):
+    id: str
+    name: str
+    balance: Cents
+    demo: bool
+
+
+class NewPlayer(Strict):
+    name: str = Field(default="Guest", min_length=1, max_length=40)
+
+
+class ActionIn(Strict):
+    """One player action. ``kind`` picks which of the other fields apply."""
+
+    kind: Literal["place-bet", "remove-bet", "deal", "decide"]
+    seat: int = Field(default=0, ge=0, le=15)
+    bet: str = Field(default="", max_length=40)
+    amount: Cents = Field(default=0, ge=0, le=100_000_000)
+    decision: str = Field(default="", max_length=40)
+    arg: str = Field(default="", max_length=200)
+    hand: int = Field(default=0, ge=0, le=8)
+
+
+class ActOut(Strict):
+    game: str
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    balance: Cents
+    over: bool
+
+
+class HistoryItem(Strict):
+    game: str
+    variant: str
+    table: str
+    status: str
+    started: int
+    ended: int | None
+    staked: Cents
+    net: Cents
+
+
+class RecallOut(Strict):
+    game: str
+    text: str
+    matches: bool
+
+
+class Login(Strict):
+    user: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class SessionOut(Strict):
+    token: str
+    user: str
+    role: str
+    expires: float
+
+
+class CashIn(Strict):
+    amount: Cents = Field(gt=0, le=100_000_000)
+
+
+class VoidIn(Strict):
+    reason: str = Field(min_length=3, max_length=200)
+
+
+class SuspendIn(Strict):
+    reason: str = Field(min_length=3, max_length=200)
+
+
+class NewOperator(Strict):
+    user: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=8, max_length=256)
+    role: Literal["operator", "technician", "auditor"]
+
+
+class VerifyOut(Strict):
+    ok: bool
+    records: int
+    checkpoints: int
+    last_signed_seq: int
+    unsigned_tail: int
+    message: str
+
+
+class AuditOut(Strict):
+    ok: bool
+    message: str
+    report: dict[str, Any]

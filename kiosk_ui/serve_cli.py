@@ -1,0 +1,53 @@
+"""``croupier serve``: the tables and operator console over HTTP (uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (0 picks a free one)")
+    parser.add_argument("--config", type=Path, help="settings TOML (default: packaged demo)")
+    parser.add_argument("--store", type=Path, help="store directory (overrides the config)")
+    parser.set_defaults(handler=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import dataclasses
+    import socket
+
+    import uvicorn
+
+    from kiosk_ui.app import create_app
+    from kiosk_ui.settings import load
+
+    settings = load(args.config)
+    if args.store is not None:
+        settings = dataclasses.replace(settings, store=args.store)
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+
+    def ready(generated_password: str | None) -> None:
+        print(f"Croupier serving on http://{shown}:{port}/", flush=True)
+        print(f"  operator console: http://{shown}:{port}/operator   status: /status")
+        print(f"  store: {settings.store}   config: {settings.source_file}")
+        if generated_password:
+            print(
+                f"  first start: operator '{settings.operator_user}' password "
+                f"{generated_password} (change it in the console)"
+            )
+        print(flush=True)
+
+    app = create_app(settings, on_ready=ready)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0
