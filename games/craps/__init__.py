@@ -1,0 +1,97 @@
+"""Craps as on the Pinnacle casino page: every bet, exact odds, vectorised simulation.
+
+Modules: :mod:`~games.craps.bets` (bet spots and names), :mod:`~games.craps.paytable`
+(the TOML pay table, validated), :mod:`~games.craps.rules` (the variant),
+:mod:`~games.craps.resolve` (one roll, one bet: the rules), :mod:`~games.craps.engine`
+(the crap game), :mod:`~games.craps.report` ("What just happened?"),
+:mod:`~games.craps.odds` (exact edges), :mod:`~games.craps.sim` (NumPy simulation),
+:mod:`~games.craps.autoplay` (the scripted player).
+"""
+
+from __future__ import annotations
+
+from games.catalog import HouseEdge, SimulationResult
+from games.core.engine import Variant
+from games.craps.autoplay import autoplay
+from games.craps.bets import POINTS, BetKey, Kind, parse_bet
+from games.craps.engine import CrapsGame
+from games.craps.odds import all_bets, percent, starts, with_max_odds
+from games.craps.rules import CrapsRules, pinnacle_variant
+from games.craps.sim import simulate_bet
+
+VARIANTS: tuple[Variant, ...] = (pinnacle_variant(),)
+
+_METHOD = "exact: absorbing chain over the 36 dice pairs (fractions.Fraction)"
+
+
+def new_game(variant: Variant, seats: int = 1) -> CrapsGame:
+    """A new crap game from a clean table (no bets, table point off)."""
+    return CrapsGame(variant, seats)
+
+
+def _rules(variant: Variant) -> CrapsRules:
+    if not isinstance(variant.rules, CrapsRules):
+        raise TypeError(f"{variant.id} is not a craps variant")
+    return variant.rules
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """Exact edge of every bet per unit of the initial wager (pushes count as decisions).
+
+    The note gives the edge per roll (edge / expected rolls to settle). Two combined
+    lines back a line bet with the maximum odds on every point: ``pass+max-odds``
+    (per unit of the flat bet) and ``pass+max-odds/total`` (per unit of everything
+    wagered on average); likewise ``dont-pass+max-odds``.
+    """
+    t = _rules(variant).paytable
+    out: dict[str, HouseEdge] = {}
+    for name, m in all_bets(t).items():
+        out[name] = HouseEdge(
+            edge=m.edge,
+            exact=True,
+            method=_METHOD,
+            note=f"per roll {percent(m.edge_per_roll)}; expected rolls {m.rolls}; "
+            f"win {m.p_win}, lose {m.p_lose}, push {m.p_push}",
+        )
+    for flat in (Kind.PASS, Kind.DONT_PASS):
+        per_flat, per_total = with_max_odds(flat, t)
+        label = "3-4-5x odds" if flat is Kind.PASS else "6x lay odds"
+        out[f"{flat.value}+max-odds"] = HouseEdge(
+            edge=per_flat,
+            exact=True,
+            method=_METHOD,
+            note=f"{flat.value} with {label} on every point, per unit of the flat bet",
+        )
+        out[f"{flat.value}+max-odds/total"] = HouseEdge(
+            edge=per_total,
+            exact=True,
+            method=_METHOD,
+            note=f"{flat.value} with {label} on every point, per unit of total amount wagered",
+        )
+    return out
+
+
+def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+    """Each bet made ``rounds`` times and played to settlement on seeded NumPy dice."""
+    if rounds < 2:
+        raise ValueError("simulate needs at least 2 rounds")
+    t = _rules(variant).paytable
+    bets = {}
+    for i, (name, start) in enumerate(starts().items()):
+        bets[name] = simulate_bet(start, t, rounds, seed * 1000 + i)
+    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+
+
+__all__ = [
+    "POINTS",
+    "VARIANTS",
+    "BetKey",
+    "CrapsGame",
+    "CrapsRules",
+    "Kind",
+    "autoplay",
+    "house_edge",
+    "new_game",
+    "parse_bet",
+    "simulate",
+]
