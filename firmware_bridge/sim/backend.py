@@ -18,6 +18,7 @@ from firmware_bridge.url import DeviceUrl
 #: kind -> (module, class) of the in-process simulator
 KINDS: dict[str, tuple[str, str]] = {
     "trng": ("firmware_bridge.sim.trng", "SimTrng"),
+    "chaoskey": ("firmware_bridge.sim.usb_backend", "SimChaosKey"),
     "shoe": ("firmware_bridge.sim.inprocess", "SimShoe"),
     "dice": ("firmware_bridge.sim.inprocess", "SimDice"),
     "wheel": ("firmware_bridge.sim.inprocess", "SimWheel"),
