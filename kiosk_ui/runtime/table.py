@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.catalog import Family
-from games.core.engine import Engine, Variant
+from games.core.engine import Engine, Need, Variant
 from games.core.records import (
     Action,
     BetPlaced,
@@ -199,7 +199,7 @@ class Table:
                     break
                 try:
                     with self.rt.log.transaction() as conn:
-                        out += self._apply(conn, action, self.source.name, info)
+                        out += self._apply(conn, action, self.source.name, _draw_info(need, info))
                         if engine.is_over:
                             self._finish(conn)
                 except BaseException:
@@ -301,7 +301,7 @@ class Table:
         events: list[Event] = []
         while (need := self.engine.needs()) is not None:
             action, info = self.source.supply(conn, self.game, need)
-            events += self._apply(conn, action, self.source.name, info)
+            events += self._apply(conn, action, self.source.name, _draw_info(need, info))
         if self.engine.is_over:
             self._finish(conn)
         return events
@@ -354,6 +354,14 @@ class Table:
             self.game, self.engine = game, engine
             for seat, player in seats.items():
                 self.seats.setdefault(seat, player)
+
+
+def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:
+    """What the log records with a drawn outcome: where it came from, and if dealt face down."""
+    out = dict(info)
+    if need.hidden:
+        out["hidden"] = True
+    return out
 
 
 def _seats(seats: Mapping[int, str]) -> dict[str, str]:
