@@ -17,6 +17,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the real import happens inside the handlers
+    from rng.config import RngConfig
 
 CHUNK = 1 << 20
 
@@ -71,7 +75,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _config(args: argparse.Namespace):  # type: ignore[no-untyped-def]  # rng.config is lazy
+def _config(args: argparse.Namespace) -> RngConfig:
     import dataclasses
 
     from rng.config import RngConfig

@@ -89,3 +89,19 @@ def test_unknown_variants_are_refused() -> None:
         HmacDrbg(E32, N16, hash_name="MD5")
     with pytest.raises(DrbgInputError):
         CtrDrbg(E32, N16, cipher="TDEA")
+
+
+@pytest.mark.parametrize("module", ["drbg", "hmac_drbg", "ctr_drbg", "health", "sample"])
+def test_deterministic_core_imports_no_os_time_or_random(module: str) -> None:
+    """STYLE.md idiom C: entropy and time are injected, never fetched by the core."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).parents[2] / "rng" / f"{module}.py").read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    assert not imported & {"os", "time", "random", "secrets"}

@@ -1,0 +1,206 @@
+"""rng: DRBG bytes/s against /dev/urandom, shuffles/s and randbelow/s against the stdlib.
+
+Run: ``.venv/bin/python bench/bench_rng.py [--repeat 5] [--mb 200]``
+
+Side by side, in one run (medians of ``--repeat`` runs each):
+
+* bytes/s of ``croupier rng stream --source os --bytes N`` (a subprocess writing to a
+  pipe this script drains: the DRBG plus the CLI, start-up included) against
+  ``head -c N /dev/urandom`` into the same kind of pipe; and in-process, the CTR_DRBG
+  generator's ``generate(1 MiB)`` against ``read(1 MiB)`` from /dev/urandom;
+* shuffles/s of a 6-deck (312) and an 8-deck (416) shoe: ``Rng.shoe`` against
+  ``random.SystemRandom().shuffle`` and a Fisher-Yates over ``secrets.randbelow``;
+* ``Rng.randbelow(52)`` calls/s against ``secrets.randbelow(52)``.
+
+Targets (issue 3): shuffles at least 5x SystemRandom().shuffle, DRBG output within 2x
+of /dev/urandom. Writes bench/results/rng.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rng.config import RngConfig  # noqa: E402
+from rng.factory import open_rng  # noqa: E402
+
+MIB = 1 << 20
+
+
+def median_rate(fn: Callable[[], int], repeat: int) -> float:
+    """Median over ``repeat`` runs of (units done by ``fn``) / seconds."""
+    rates = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        units = fn()
+        rates.append(units / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def drain(cmd: list[str], n: int) -> int:
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE) as proc:
+        assert proc.stdout is not None
+        got = 0
+        while chunk := proc.stdout.read(MIB):
+            got += len(chunk)
+        if proc.wait() != 0 or got != n:
+            raise SystemExit(f"{cmd[0]} failed or wrote {got} of {n} bytes")
+    return n
+
+
+def secrets_shuffle(x: list[int]) -> None:
+    for i in range(len(x) - 1, 0, -1):
+        j = secrets.randbelow(i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--mb", type=int, default=200, help="MiB per byte-throughput run")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "rng.md")
+    args = ap.parse_args()
+    r, n = args.repeat, args.mb * MIB
+    rows: list[tuple[str, str, float, str]] = []  # (measure, who, rate, unit)
+
+    # -- bytes/s ---------------------------------------------------------------------
+    croupier = [sys.executable, "-m", "kiosk_ui.cli", "rng", "stream", "--source", "os"]
+    cli_drbg = median_rate(lambda: drain([*croupier, "--bytes", str(n)], n), r)
+    cli_urandom = median_rate(lambda: drain(["head", "-c", str(n), "/dev/urandom"], n), r)
+    rows += [
+        ("stream to a pipe", "croupier rng stream (CTR_DRBG)", cli_drbg, "MB/s"),
+        ("stream to a pipe", "head -c N /dev/urandom", cli_urandom, "MB/s"),
+    ]
+    stack = open_rng(RngConfig(source="os"), real_money=False)
+    gen = stack.generator
+
+    def drbg_run() -> int:
+        for _ in range(n // MIB):
+            gen.generate(MIB)
+        return n
+
+    def urandom_run() -> int:
+        with open("/dev/urandom", "rb", buffering=0) as f:
+            for _ in range(n // MIB):
+                f.read(MIB)
+        return n
+
+    in_drbg = median_rate(drbg_run, r)
+    in_urandom = median_rate(urandom_run, r)
+    rows += [
+        ("in process, 1 MiB reads", "DrbgGenerator.generate (CTR_DRBG)", in_drbg, "MB/s"),
+        ("in process, 1 MiB reads", "read /dev/urandom", in_urandom, "MB/s"),
+    ]
+
+    # -- shuffles/s ------------------------------------------------------------------
+    rng = stack.rng
+    system = random.SystemRandom()
+    shuffle_ratio = {}
+    for decks in (6, 8):
+        cards = list(range(52)) * decks
+        reps = 2000
+
+        def ours(decks: int = decks, reps: int = reps) -> int:
+            for _ in range(reps):
+                rng.shoe(decks)
+            return reps
+
+        def sysrandom(cards: list[int] = cards, reps: int = reps) -> int:
+            for _ in range(reps // 5):
+                system.shuffle(cards)
+            return reps // 5
+
+        def viasecrets(cards: list[int] = cards, reps: int = reps) -> int:
+            for _ in range(reps // 5):
+                secrets_shuffle(cards)
+            return reps // 5
+
+        a, b, c = median_rate(ours, r), median_rate(sysrandom, r), median_rate(viasecrets, r)
+        shuffle_ratio[decks] = a / b
+        label = f"{decks}-deck shoe ({52 * decks} cards)"
+        rows += [
+            (label, "Rng.shoe (rejection, batched, Fisher-Yates)", a, "shuffles/s"),
+            (label, "random.SystemRandom().shuffle", b, "shuffles/s"),
+            (label, "Fisher-Yates over secrets.randbelow", c, "shuffles/s"),
+        ]
+
+    # -- randbelow calls/s ------------------------------------------------------------
+    calls = 200_000
+
+    def ours_below() -> int:
+        for _ in range(calls):
+            rng.randbelow(52)
+        return calls
+
+    def secrets_below() -> int:
+        for _ in range(calls):
+            secrets.randbelow(52)
+        return calls
+
+    below_ours, below_secrets = median_rate(ours_below, r), median_rate(secrets_below, r)
+    rows += [
+        ("randbelow(52)", "Rng.randbelow", below_ours, "calls/s"),
+        ("randbelow(52)", "secrets.randbelow", below_secrets, "calls/s"),
+    ]
+    stack.close()
+
+    def fmt(rate: float, unit: str) -> str:
+        return f"{rate / 1e6:,.1f}" if unit == "MB/s" else f"{rate:,.0f}"
+
+    lines = [
+        "## rng: DRBG throughput, shuffles and randbelow against the standard peers",
+        "",
+        f"Command: `.venv/bin/python bench/bench_rng.py --repeat {r} --mb {args.mb}`  ",
+        f"Machine: {machine()}  ",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; every figure is the "
+        f"median of {r} runs.",
+        "",
+        "| measure | implementation | median rate | unit |",
+        "|---|---|---:|---|",
+    ]
+    lines += [f"| {m} | {who} | {fmt(rate, unit)} | {unit} |" for m, who, rate, unit in rows]
+    lines += [
+        "",
+        "| ratio | value | target |",
+        "|---|---:|---|",
+        f"| `rng stream` / `head -c /dev/urandom` (pipe) | {cli_drbg / cli_urandom:.2f} | >= 0.5 |",
+        f"| DRBG generate / read /dev/urandom (in process) | {in_drbg / in_urandom:.2f} | >= 0.5 |",
+        f"| 6-deck shoe: Rng.shoe / SystemRandom().shuffle | {shuffle_ratio[6]:.1f} | >= 5 |",
+        f"| 8-deck shoe: Rng.shoe / SystemRandom().shuffle | {shuffle_ratio[8]:.1f} | >= 5 |",
+        f"| randbelow: Rng / secrets | {below_ours / below_secrets:.2f} | (none) |",
+        "",
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
