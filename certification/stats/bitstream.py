@@ -73,6 +73,8 @@ def read_bits(
         data = p.read_bytes()
     except IsADirectoryError:
         raise InputFormatError(f"{p} is a directory, not a bit file") from None
+    except OSError as exc:
+        raise InputFormatError(f"cannot read {p}: {exc.strerror or exc}") from None
     bits, fmt = parse_bits(data, input_format)
     if bits.size == 0:
         raise InputFormatError(f"{p} holds no bits")

@@ -1,0 +1,223 @@
+"""``croupier certify``: the statistical batteries, game-outcome tests and full runs.
+
+Sub-commands::
+
+    croupier certify sp800-22 FILE [--sequences N --length BITS] [--input-format F] [--json]
+    croupier certify fips140-2 FILE [--input-format F] [--json]
+    croupier certify games [--game G] [--rounds N] [--source S] [--json]
+    croupier certify run --source {hw,os,sim} --out DIR [--sequences N --length BITS]
+    croupier certify sp800-90b ...   (registered by certification.sp800_90b.cli when present)
+
+Only the standard library is imported here; each handler imports what it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def _add_stream_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--input-format",
+        choices=("binary", "ascii"),
+        default=None,
+        help="raw bytes (MSB first) or ASCII '0'/'1'; detected when omitted",
+    )
+
+
+def _add_battery_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sequences", type=_positive, default=None, help="number of sequences")
+    p.add_argument(
+        "--length", type=_positive, default=None, help="bits per sequence (default 1,000,000)"
+    )
+    p.add_argument("--tests", default=None, help="comma-separated test names (default: all 15)")
+    p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    p.add_argument("--block-frequency-length", type=_positive, default=128, metavar="M")
+    p.add_argument("--non-overlapping-length", type=_positive, default=9, metavar="m")
+    p.add_argument("--overlapping-length", type=_positive, default=9, metavar="m")
+    p.add_argument("--approximate-entropy-length", type=_positive, default=10, metavar="m")
+    p.add_argument("--serial-length", type=_positive, default=16, metavar="m")
+    p.add_argument("--linear-complexity-length", type=_positive, default=500, metavar="M")
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the ``certify`` sub-commands to ``parser``."""
+    sub = parser.add_subparsers(dest="certify_command", metavar="SUBCOMMAND")
+
+    p = sub.add_parser(
+        "sp800-22",
+        help="NIST SP 800-22 Rev 1a battery with the tool's final analysis",
+        description="Run the 15 NIST SP 800-22 tests on a bit file, as sts-2.1.2 does.",
+    )
+    p.add_argument("file", type=Path, help="bit file (raw bytes or ASCII '0'/'1')")
+    _add_stream_options(p)
+    _add_battery_options(p)
+    p.add_argument("--json", action="store_true", help="print JSON instead of the NIST report")
+    p.set_defaults(handler=_sp800_22)
+
+    p = sub.add_parser(
+        "fips140-2",
+        help="FIPS 140-2 block tests, counted as rngtest reports them",
+        description="Monobit, poker, runs, long run and continuous run on 20,000-bit blocks.",
+    )
+    p.add_argument("file", type=Path, help="raw bytes (as piped to rngtest) or ASCII bits")
+    _add_stream_options(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=_fips140_2)
+
+    p = sub.add_parser(
+        "games",
+        help="game-outcome tests (GLI-11 style) and the return-to-player check of every game",
+        description="Shuffle, card, dice and roulette distribution tests on the appliance's "
+        "own output, and each game's simulated return against its exact house edge.",
+    )
+    p.add_argument("--game", default=None, help="one game family or variant (default: all)")
+    p.add_argument("--rounds", type=_positive, default=100_000, help="simulated rounds per game")
+    p.add_argument("--samples", type=_positive, default=20_000, help="shuffles / rolls / spins")
+    p.add_argument("--source", choices=("os", "sim"), default="os", help="entropy source")
+    p.add_argument("--seed", type=int, default=1, help="simulation seed (and sim source seed)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=_games)
+
+    p = sub.add_parser(
+        "run",
+        help="capture data from the rng, run every battery, write JSON, NIST text and HTML",
+        description="Capture from the appliance's rng and run SP 800-22, FIPS 140-2, the "
+        "game-outcome tests and RTP checks; interrupt and run again to resume.",
+    )
+    p.add_argument("--source", choices=("hw", "os", "sim"), required=True)
+    p.add_argument("--url", default="", help="device URL of the hardware RNG (--source hw)")
+    p.add_argument("--out", type=Path, required=True, help="report directory (resumable)")
+    p.add_argument("--sequences", type=_positive, default=100)
+    p.add_argument("--length", type=_positive, default=1_000_000)
+    p.add_argument("--rounds", type=_positive, default=100_000, help="RTP rounds per game")
+    p.add_argument("--samples", type=_positive, default=20_000, help="shuffles / rolls / spins")
+    p.add_argument("--seed", type=int, default=1, help="sim source seed and simulation seed")
+    p.add_argument("--jobs", type=_positive, default=1, help="worker processes for SP 800-22")
+    p.add_argument("--game", default=None, help="limit the RTP check to one game (default: all)")
+    p.set_defaults(handler=_run)
+
+    try:
+        importlib.import_module("certification.sp800_90b.cli").add_command(sub)
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("certification.sp800_90b.cli", "certification.sp800_90b"):
+            raise
+
+    parser.set_defaults(handler=lambda _args: _help(parser))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _params(args: argparse.Namespace) -> object:
+    from certification.stats.sp800_22.battery import Parameters
+
+    return Parameters(
+        block_frequency=args.block_frequency_length,
+        non_overlapping_template=args.non_overlapping_length,
+        overlapping_template=args.overlapping_length,
+        approximate_entropy=args.approximate_entropy_length,
+        serial=args.serial_length,
+        linear_complexity=args.linear_complexity_length,
+    )
+
+
+def _sp800_22(args: argparse.Namespace) -> int:
+    from certification.progress import Progress
+    from certification.report.json_report import dumps, sp800_22_document
+    from certification.report.nist_text import final_analysis_report
+    from certification.stats.bitstream import read_bits, split_sequences
+    from certification.stats.sp800_22.battery import Parameters, select_tests
+    from certification.stats.sp800_22.suite import run_suite
+
+    params = _params(args)
+    assert isinstance(params, Parameters)
+    tests = select_tests(args.tests.split(",")) if args.tests else None
+    bits, _fmt = read_bits(args.file, args.input_format)
+    sequences = split_sequences(bits, args.sequences, args.length)
+    with Progress(len(sequences), "SP 800-22") as bar:
+        result = run_suite(
+            sequences, params, tests, on_sequence=lambda _i, _r: bar.advance(), jobs=args.jobs
+        )
+    if args.json:
+        doc = sp800_22_document(result.summaries, result.sequences, result.length)
+        sys.stdout.write(dumps(doc) + "\n")
+    else:
+        sys.stdout.write(final_analysis_report(result.summaries, str(args.file)))
+    return 0
+
+
+def _fips140_2(args: argparse.Namespace) -> int:
+    import json
+
+    import numpy as np
+
+    from certification.errors import InputFormatError
+    from certification.stats.bitstream import detect_format, parse_bits
+    from certification.stats.fips140_2 import fips140_2
+
+    try:
+        data = args.file.read_bytes()
+    except IsADirectoryError:
+        raise InputFormatError(f"{args.file} is a directory, not a data file") from None
+    fmt = args.input_format or detect_format(data)
+    if fmt == "ascii":
+        bits, _ = parse_bits(data, "ascii")
+        data = np.packbits(bits[: bits.size - bits.size % 8]).tobytes()
+    report = fips140_2(data)
+    if args.json:
+        sys.stdout.write(json.dumps(report.as_dict(), indent=1) + "\n")
+    else:
+        sys.stdout.write(report.rngtest_text())
+    return 0 if report.passed else 1
+
+
+def _games(args: argparse.Namespace) -> int:
+    import json
+
+    from certification.outcomes import run_game_checks, source_rng
+
+    rng = source_rng(args.source, seed=args.seed)
+    report = run_game_checks(
+        rng, game=args.game, rounds=args.rounds, samples=args.samples, seed=args.seed
+    )
+    if args.json:
+        sys.stdout.write(json.dumps(report.as_dict(), indent=1) + "\n")
+    else:
+        sys.stdout.write(report.text())
+    return 0 if report.passed else 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    from certification.run import RunOptions, certify_run
+
+    options = RunOptions(
+        source=args.source,
+        url=args.url,
+        out=args.out,
+        sequences=args.sequences,
+        length=args.length,
+        rounds=args.rounds,
+        samples=args.samples,
+        seed=args.seed,
+        jobs=args.jobs,
+        game=args.game,
+    )
+    summary = certify_run(options)
+    sys.stdout.write(summary)
+    return 0

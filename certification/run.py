@@ -1,0 +1,249 @@
+"""``croupier certify run``: capture from the appliance's rng, run everything, write the report.
+
+The run directory holds, as it goes::
+
+    run.json               the options of the run (a resume must ask for the same)
+    data.bin               captured DRBG output, one sequence after another (MSB first)
+    sp800_22.jsonl         one line per completed sequence: its SP 800-22 p-values
+    report.json            everything, when the run completes
+    finalAnalysisReport.txt, fips140-2.txt, games.txt, report.html
+
+Each sequence is captured, appended to ``data.bin`` and flushed, then tested and its line
+appended to ``sp800_22.jsonl`` and flushed: that line is the checkpoint. Interrupted and
+started again with the same options, the run keeps every completed sequence, re-tests a
+captured one without a line, and captures only what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from certification.errors import CheckpointError, ParameterError
+from certification.progress import Progress
+
+CHECKPOINT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunOptions:
+    source: str
+    out: Path
+    url: str = ""
+    sequences: int = 100
+    length: int = 1_000_000
+    rounds: int = 100_000
+    samples: int = 20_000
+    seed: int = 1
+    jobs: int = 1
+    game: str | None = None
+
+    def identity(self) -> dict[str, object]:
+        """What must match for a resume: what the captured data and its checkpoint depend on."""
+        d = asdict(self)
+        d.pop("jobs")
+        for key in ("game", "rounds", "samples"):
+            d.pop(key)
+        d["out"] = str(self.out)
+        d["version"] = CHECKPOINT_VERSION
+        return d
+
+
+def _check_options(options: RunOptions) -> None:
+    if options.length % 8:
+        raise ParameterError(f"--length must be a multiple of 8 bits, got {options.length}")
+    if options.source == "hw" and not options.url:
+        raise ParameterError("--source hw needs --url (the hardware RNG's device URL)")
+
+
+def _open_dir(options: RunOptions) -> None:
+    out = options.out
+    if out.exists() and not out.is_dir():
+        raise CheckpointError(f"{out} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    meta = out / "run.json"
+    want = options.identity()
+    if meta.exists():
+        try:
+            have = json.loads(meta.read_text())
+        except (OSError, ValueError) as exc:
+            raise CheckpointError(f"{meta} is damaged: {exc}") from None
+        if have != want:
+            diff = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+            raise CheckpointError(
+                f"{out} holds a run with different options ({', '.join(diff)}); "
+                "use a new --out directory or the same options to resume"
+            )
+    else:
+        meta.write_text(json.dumps(want, indent=1) + "\n")
+
+
+def _load_checkpoint(path: Path) -> dict[int, list[Any]]:
+    done: dict[int, list[Any]] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text().splitlines():
+        try:
+            rec = json.loads(line)
+            index, values = int(rec["index"]), rec["rows"]
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short by an interruption: that sequence is re-tested
+        done[index] = values
+    return done
+
+
+def _append_line(path: Path, text: str) -> None:
+    with path.open("a") as fh:
+        fh.write(text + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def certify_run(options: RunOptions) -> str:
+    """Do (or resume) the run described by ``options``; return a short text summary."""
+    from certification.outcomes import rtp_convergence, run_game_checks, source_rng
+    from certification.report.html import render
+    from certification.report.json_report import sp800_22_document
+    from certification.report.nist_text import final_analysis_report
+    from certification.stats.fips140_2 import fips140_2
+    from certification.stats.sp800_22.final_analysis import final_analysis
+    from certification.stats.sp800_22.result import PValue
+    from certification.stats.sp800_22.suite import battery_rows
+    from rng import RngConfig, RngError, open_rng
+
+    _check_options(options)
+    _open_dir(options)
+    out = options.out
+    seq_bytes = options.length // 8
+    data_path = out / "data.bin"
+    ckpt_path = out / "sp800_22.jsonl"
+
+    try:
+        stack = open_rng(
+            RngConfig(
+                source=options.source,
+                url=options.url,
+                test_mode=options.source == "sim",
+                sim_seed=options.seed,
+            ),
+            real_money=False,
+        )
+    except RngError as exc:
+        from certification.errors import SourceError
+
+        raise SourceError(f"cannot open the {options.source} source: {exc}") from exc
+
+    captured = data_path.stat().st_size // seq_bytes if data_path.exists() else 0
+    captured = min(captured, options.sequences)
+    if data_path.exists() and data_path.stat().st_size != captured * seq_bytes:
+        os.truncate(data_path, captured * seq_bytes)  # drop a sequence cut short
+    done = _load_checkpoint(ckpt_path)
+    done = {i: v for i, v in done.items() if i < captured}
+
+    missing = options.sequences - captured
+    if missing:
+        with Progress(missing, "capture") as bar, data_path.open("ab") as out_fh:
+            for _ in range(missing):
+                for k in range(0, seq_bytes, 65536):
+                    out_fh.write(stack.generator.generate(min(65536, seq_bytes - k)))
+                out_fh.flush()
+                os.fsync(out_fh.fileno())
+                bar.advance()
+
+    def load(i: int) -> NDArray[np.uint8]:
+        with data_path.open("rb") as fh:
+            fh.seek(i * seq_bytes)
+            return np.unpackbits(np.frombuffer(fh.read(seq_bytes), dtype=np.uint8))
+
+    def record(i: int, rows: list[PValue]) -> None:
+        done[i] = [[r.test, r.variant, r.p_value] for r in rows]
+        _append_line(ckpt_path, json.dumps({"index": i, "rows": done[i]}))
+
+    todo = [i for i in range(options.sequences) if i not in done]
+    with Progress(options.sequences, "SP 800-22") as bar:
+        bar.advance(options.sequences - len(todo))
+        if options.jobs > 1 and len(todo) > 1:
+            with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+                window = 2 * options.jobs  # bounded look-ahead keeps memory small
+                pending = {i: pool.submit(battery_rows, load(i)) for i in todo[:window]}
+                for pos, i in enumerate(todo):
+                    nxt = pos + window
+                    if nxt < len(todo):
+                        pending[todo[nxt]] = pool.submit(battery_rows, load(todo[nxt]))
+                    record(i, pending.pop(i).result())
+                    bar.advance()
+        else:
+            for i in todo:
+                record(i, battery_rows(load(i)))
+                bar.advance()
+
+    per_sequence = [[PValue(t, v, p) for t, v, p in done[i]] for i in range(options.sequences)]
+    summaries = final_analysis(per_sequence)
+    nist_text = final_analysis_report(summaries, f"croupier rng ({options.source})")
+    (out / "finalAnalysisReport.txt").write_text(nist_text)
+
+    fips = fips140_2(data_path.read_bytes())
+    (out / "fips140-2.txt").write_text(fips.rngtest_text())
+
+    rng = source_rng(options.source, seed=options.seed, url=options.url)
+    games = run_game_checks(
+        rng, game=options.game, rounds=options.rounds, samples=options.samples, seed=options.seed
+    )
+    (out / "games.txt").write_text(games.text())
+
+    convergence: dict[str, list[tuple[int, dict[str, tuple[float, float]]]]] = {}
+    exact: dict[str, dict[str, float]] = {}
+    seen: set[str] = set()
+    for check in games.rtp:
+        family = check.variant.split("-")[0]
+        if family in seen:
+            continue
+        seen.add(family)
+        convergence[check.variant] = rtp_convergence(check.variant, options.rounds, options.seed)
+    for check in games.rtp:
+        exact.setdefault(check.variant, {})[check.bet] = check.expected_rtp
+
+    doc: dict[str, Any] = {
+        "run": options.identity(),
+        "sp800_22": sp800_22_document(summaries, options.sequences, options.length),
+        "fips140_2": fips.as_dict(),
+        "games": games.as_dict(),
+    }
+    (out / "report.json").write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
+    html = render(
+        title=f"Croupier certification run: {options.source} source",
+        meta={
+            "source": options.source,
+            "sequences x length": f"{options.sequences} x {options.length} bits",
+            "RTP rounds per game": options.rounds,
+            "shuffles / rolls / spins": options.samples,
+            "seed (sim source and simulations)": options.seed,
+        },
+        summaries=summaries,
+        nist_text=nist_text,
+        fips=fips.as_dict(),
+        games=games.as_dict(),
+        convergence={
+            k: [(n, {b: list(v) for b, v in m.items()}) for n, m in pts]
+            for k, pts in convergence.items()
+        },
+        exact_rtp=exact,
+    )
+    (out / "report.html").write_text(html)
+
+    failing = [s for s in summaries if s.sample_size and not (s.proportion_ok and s.uniformity_ok)]
+    lines = [
+        f"wrote {out}/report.html, report.json, finalAnalysisReport.txt, fips140-2.txt, games.txt",
+        f"SP 800-22: {len(summaries)} rows, {len(failing)} outside the NIST acceptance limits",
+        f"FIPS 140-2: {fips.successes} blocks passed, {fips.failures} failed",
+        f"games: {'passed' if games.passed else 'FAILED'} "
+        f"({len(games.checks)} distribution tests, {len(games.rtp)} RTP checks)",
+    ]
+    return "\n".join(lines) + "\n"
