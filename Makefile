@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install lint typecheck pytest browser bench clean
+.PHONY: run test install lint typecheck pytest system-deps bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,11 +21,16 @@ install: $(STAMP)
 run: install
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
-# Browser tests drive Debian's Chromium through Playwright; install it when missing.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Debian packages the tests drive for real: Chromium (browser tests through Playwright),
+# rng-tools5's rngtest and ent (the lab tools fed by `croupier rng stream`).
+SYSTEM_TOOLS := chromium:chromium rngtest:rng-tools5 ent:ent
+system-deps:
+	@missing=""; for pair in $(SYSTEM_TOOLS); do \
+	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium; }
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q $$missing; fi
 
 lint: install
 	$(BIN)/ruff check .
@@ -34,7 +39,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-pytest: install browser
+pytest: install system-deps
 	$(BIN)/pytest -n 2
 
 test: lint typecheck pytest
