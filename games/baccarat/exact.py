@@ -2,15 +2,18 @@
 
 A shoe of ``d`` decks holds ``16d`` cards worth 0 and ``4d`` of each of 1-9. The
 coup uses at most six cards, so every outcome is fixed by the point values of the
-first six cards dealt. We enumerate all ``10**6`` six-tuples of values (not card
-permutations) and weight each by the number of ordered card sequences that give
-it, drawing without replacement: ``prod(count[v_k] - #{j < k: v_j == v_k})``.
-Summing weights by outcome gives the published "combinations" (every coup counted
-as six cards, used or not), so the total is ``N (N-1) ... (N-5)`` for ``N`` cards.
+first six cards dealt. We count all six-tuples of values (not card permutations),
+each weighted by the number of ordered card sequences that give it, drawing
+without replacement: ``prod(count[v_k] - #{j < k: v_j == v_k})``. Summing weights
+by outcome gives the published "combinations" (every coup counted as six cards,
+used or not), so the total is ``N (N-1) ... (N-5)`` for ``N`` cards.
 
-The weights are exact integers in NumPy ``int64`` (the total for 8 decks is about
-5.0e15, far below 2**63), summed exactly, then turned into
-:class:`fractions.Fraction` probabilities and house edges.
+The first five values are a NumPy grid of 10**5 cells (broadcast axes, ``int64``).
+The sixth card matters only when both hands draw; there it is summed out in closed
+form: for an outcome indicator ``g``, ``sum_v6 (count[v6] - #{j<6: v_j = v6}) g(v6)
+= sum_v6 count[v6] g(v6) - sum_{j<6} g(v_j)``, a 10x10 table lookup minus five
+terms. Every count is an exact integer (the 8-deck total is about 5.0e15, far
+below 2**63); probabilities and edges are :class:`fractions.Fraction`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -76,55 +78,78 @@ def falling(n: int, k: int) -> int:
 def coup_counts(decks: int) -> CoupCounts:
     """Enumerate every six-card value sequence of a ``decks``-deck shoe (cached)."""
     counts = np.asarray(composition(decks), dtype=np.int64)
-    if falling(int(counts.sum()), 6) >= 2**62:
+    n = int(counts.sum())
+    if falling(n, 6) >= 2**62:
         raise ValueError(f"{decks} decks is too many for int64 enumeration")
-    shape = (10,) * 6
-    # v[k]: the value of the k-th card dealt, as an axis of a 10x10x10x10x10x10 grid;
-    # arrays broadcast, so each step only costs the axes it depends on.
-    v = [np.arange(10, dtype=np.int64).reshape((1,) * k + (10,) + (1,) * (5 - k)) for k in range(6)]
-    weight: Int64Array = np.ones((1,) * 6, dtype=np.int64)
-    for k in range(6):
+    shape = (10,) * 5
+    # v[k]: the value of the k-th card dealt (player, banker, player, banker, fifth card)
+    v = [np.arange(10, dtype=np.int64).reshape((1,) * k + (10,) + (1,) * (4 - k)) for k in range(5)]
+    weight: Int64Array = np.ones((1,) * 5, dtype=np.int64)
+    for k in range(5):
         available = counts[v[k]]
         for j in range(k):
             available = available - (v[j] == v[k])
         weight = weight * np.maximum(available, 0)
-    # dealing order: player, banker, player, banker, then the third cards
     p2 = (v[0] + v[2]) % 10
     b2 = (v[1] + v[3]) % 10
     natural = (p2 >= 8) | (b2 >= 8)
     p_draws = ~natural & (p2 <= 5)
-    p_third = np.where(p_draws, v[4], 10)
-    b_draws = ~natural & BANKER_DRAWS[b2, p_third]
-    b_third = np.where(p_draws, v[5], v[4])
-    p_final = np.where(p_draws, (p2 + v[4]) % 10, p2)
-    b_final = np.where(b_draws, (b2 + b_third) % 10, b2)
+    b_draws = ~natural & BANKER_DRAWS[b2, np.where(p_draws, v[4], 10)]
+    both = np.broadcast_to(p_draws & b_draws, shape)
+    pf = np.broadcast_to(np.where(p_draws, (p2 + v[4]) % 10, p2), shape)
+    # the banker's final score when it has at most the fifth card (both-draw cells come below)
+    bf = np.broadcast_to(np.where(b_draws & ~p_draws, (b2 + v[4]) % 10, b2), shape)
+    b2s = np.broadcast_to(b2, shape)
+    p_drew = np.broadcast_to(p_draws, shape)
+    b_drew = np.broadcast_to(b_draws, shape)
 
-    def flat(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        return np.broadcast_to(a, shape).ravel()
+    # cells where at most five cards are used: the sixth is any of the n - 5 left
+    single = {
+        "pw": pf > bf,
+        "bw": bf > pf,
+        "d7": (bf > pf) & (bf == 7) & b_drew,
+        "p8": (pf > bf) & (pf == 8) & p_drew,
+    }
+    # both draw: sum over the sixth card in closed form (module docstring)
+    pp = np.arange(10).reshape(10, 1, 1)
+    bb = np.arange(10).reshape(1, 10, 1)
+    six = np.arange(10).reshape(1, 1, 10)
+    b6 = (bb + six) % 10
+    per_six = {
+        "pw": pp > b6,
+        "bw": b6 > pp,
+        "d7": (b6 > pp) & (b6 == 7),
+        "p8": (pp > b6) & (pp == 8),
+    }
+    cell = (pf * 10 + b2s).ravel()
+    both_sum = {
+        k: (g * counts[six]).sum(axis=2).astype(np.int32).ravel().take(cell).reshape(shape)
+        for k, g in per_six.items()
+    }
+    for j in range(5):
+        bj = (b2s + v[j]) % 10
+        both_sum["pw"] = both_sum["pw"] - (pf > bj)
+        both_sum["bw"] = both_sum["bw"] - (bj > pf)
+        both_sum["d7"] = both_sum["d7"] - ((bj > pf) & (bj == 7))
+        both_sum["p8"] = both_sum["p8"] - ((pf > bj) & (pf == 8))
+    w = np.broadcast_to(weight, shape)
 
-    w = flat(weight)
-    diff = flat((p_final - b_final).astype(np.int8))
-    pw = diff > 0
-    bw = diff < 0
-    d7 = bw & flat(b_draws & (b_final == 7))
-    p8 = pw & flat(p_draws & (p_final == 8))
-    total = int(w.sum())
+    def count(key: str) -> int:
+        per_cell = np.where(both, both_sum[key], single[key] * (n - 5))
+        return int((w * per_cell).sum())
 
-    def count(mask: npt.NDArray[np.bool_]) -> int:
-        return int(w[mask].sum())
-
+    total = falling(n, 6)
+    player, banker = count("pw"), count("bw")
     result = CoupCounts(
         decks=decks,
         total=total,
-        player=count(pw),
-        banker=count(bw),
-        tie=count(~pw & ~bw),
-        banker_three_card_seven=count(d7),
-        player_three_card_eight=count(p8),
+        player=player,
+        banker=banker,
+        tie=total - player - banker,
+        banker_three_card_seven=count("d7"),
+        player_three_card_eight=count("p8"),
     )
-    if result.player + result.banker + result.tie != total or total != falling(
-        int(counts.sum()), 6
-    ):
+    if int(w.sum()) * (n - 5) != total:
         raise ArithmeticError("enumeration lost sequences")  # pragma: no cover
     return result
 
