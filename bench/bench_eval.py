@@ -1,0 +1,196 @@
+"""Poker evaluators: 7-card evaluations/s against phevaluator, treys and pokerkit.
+
+Run: ``.venv/bin/python bench/bench_eval.py [--hands 200000] [--repeat 5]``
+
+Side by side, in one run, on the same seeded random seven-card hands (medians of
+``--repeat`` timings each):
+
+* ``games.poker.batch.rank_batch`` on an ``(N, 7)`` index array (with and without
+  its duplicate-card check);
+* ``games.poker.rank7.rank7`` (the scalar public API on ``Card`` tuples) in a loop;
+* phevaluator ``evaluate_cards`` (its public single-hand API, on integer card ids,
+  its fastest input) in a loop; treys ``Evaluator.evaluate``; pokerkit
+  ``StandardHighHand.from_game`` (on a smaller sample: it is far slower);
+* agreement: every peer must order the hands exactly as we do (phevaluator and
+  treys rank 1 best .. 7462 worst, so ``7463 - theirs`` must equal ours; pokerkit
+  hands are compared pairwise along our sorted order);
+* the exhaustive category count of all 133,784,560 seven-card hands
+  (``games.poker.batch.exhaustive_counts7``), checked against the published counts.
+
+Targets (issue 4): batch at least 5x phevaluator's single-hand loop; the exhaustive
+count under 30 s. Writes bench/results/eval.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from games.core.cards import Card  # noqa: E402
+from games.poker.batch import batch_tables, exhaustive_counts7, rank_batch  # noqa: E402
+from games.poker.rank7 import rank7  # noqa: E402
+from games.poker.tables import tables  # noqa: E402
+
+NAMES = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}, NumPy {np.__version__}"
+    )
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=200_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--pokerkit-hands", type=int, default=5_000)
+    ap.add_argument("--exhaustive-repeat", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "eval.md")
+    args = ap.parse_args()
+
+    from phevaluator import evaluate_cards
+    from pokerkit import StandardHighHand
+    from treys import Card as TreysCard
+    from treys import Evaluator
+
+    rng = np.random.default_rng(20261130)
+    hands = np.argsort(rng.random((args.hands, 52)), axis=1)[:, :7].astype(np.int64)
+    as_ints = [tuple(int(i) for i in row) for row in hands]
+    as_cards = [tuple(Card.from_index(i) for i in row) for row in as_ints]
+    treys_cards = [[TreysCard.new(NAMES[i]) for i in row] for row in as_ints]
+    pk_n = min(args.pokerkit_hands, args.hands)
+    pk_text = ["".join(NAMES[i] for i in row) for row in as_ints[:pk_n]]
+
+    t0 = time.perf_counter()
+    tables()
+    batch_tables()
+    build = time.perf_counter() - t0
+
+    ours = rank_batch(hands)
+    results: dict[str, float] = {}
+    results["croupier rank_batch (checked)"] = median_time(lambda: rank_batch(hands), args.repeat)
+    results["croupier rank_batch (validate=False)"] = median_time(
+        lambda: rank_batch(hands, validate=False), args.repeat
+    )
+    results["croupier rank7 loop (Card tuples)"] = median_time(
+        lambda: [rank7(c) for c in as_cards], args.repeat
+    )
+    results["phevaluator evaluate_cards loop"] = median_time(
+        lambda: [evaluate_cards(*h) for h in as_ints], args.repeat
+    )
+    ev = Evaluator()
+    results["treys Evaluator.evaluate loop"] = median_time(
+        lambda: [ev.evaluate(h[:2], h[2:]) for h in treys_cards], args.repeat
+    )
+    pk_repeat = max(1, args.repeat // 2)
+    pk_time = median_time(
+        lambda: [StandardHighHand.from_game(t[:4], t[4:]) for t in pk_text], pk_repeat
+    )
+
+    # agreement on the ordering of the same hands
+    phe = np.array([7463 - evaluate_cards(*h) for h in as_ints])
+    trs = np.array([7463 - ev.evaluate(h[:2], h[2:]) for h in treys_cards])
+    agree = {
+        "phevaluator": int((phe == ours).sum()),
+        "treys": int((trs == ours).sum()),
+    }
+    pk_hands = [StandardHighHand.from_game(t[:4], t[4:]) for t in pk_text]
+    order = np.argsort(ours[:pk_n], kind="stable")
+    pk_ok = 0
+    for a, b in itertools.pairwise(order):
+        ha, hb = pk_hands[a], pk_hands[b]
+        same = ours[a] == ours[b]
+        pk_ok += (ha == hb) if same else (ha < hb)
+    agree["pokerkit"] = pk_ok
+
+    counts_file = ROOT / "tests" / "data" / "poker" / "category_counts.json"
+    published = json.loads(counts_file.read_text())["seven_card"]["counts"]
+    ex_times = []
+    ex_counts: dict[str, int] = {}
+    for _ in range(args.exhaustive_repeat):
+        t0 = time.perf_counter()
+        got = exhaustive_counts7()
+        ex_times.append(time.perf_counter() - t0)
+        ex_counts = {c.name: n for c, n in got.items() if n}
+    ex_median = statistics.median(ex_times)
+    counts_ok = ex_counts == published
+
+    n = args.hands
+    rates = {name: n / t for name, t in results.items()}
+    rates["pokerkit StandardHighHand.from_game loop"] = pk_n / pk_time
+    base = rates["phevaluator evaluate_cards loop"]
+    command = "    .venv/bin/python bench/bench_eval.py " + " ".join(sys.argv[1:])
+    lines = [
+        "## Poker evaluators: 7-card hands/s (bench/bench_eval.py)",
+        "",
+        f"Command (from the repo root):\n\n{command.rstrip()}\n",
+        f"Machine: {machine()}.",
+        "",
+        f"Same {n:,} seeded random 7-card hands for every evaluator (pokerkit: the first "
+        f"{pk_n:,}); medians of {args.repeat} runs. Table build (once per process): "
+        f"{build:.2f} s.",
+        "",
+        "| evaluator | hands/s | vs phevaluator loop |",
+        "|---|---:|---:|",
+    ]
+    for name, rate in rates.items():
+        lines.append(f"| {name} | {rate:,.0f} | {rate / base:.2f}x |")
+    batch_ratio = rates["croupier rank_batch (checked)"] / base
+    lines += [
+        "",
+        "Agreement on the ordering of these hands: "
+        + ", ".join(f"{k} {v:,}/{(pk_n - 1) if k == 'pokerkit' else n:,}" for k, v in agree.items())
+        + " (pokerkit: adjacent pairs in our sorted order compared with its own < and ==).",
+        "",
+        f"Exhaustive count of all 133,784,560 seven-card hands: median {ex_median:.2f} s over "
+        f"{args.exhaustive_repeat} runs (runs: {', '.join(f'{t:.2f}' for t in ex_times)} s); "
+        f"counts {'equal' if counts_ok else 'DIFFER FROM'} the published table "
+        "(tests/data/poker/category_counts.json).",
+        "",
+        f"Targets: batch >= 5x phevaluator loop: {batch_ratio:.1f}x "
+        f"({'met' if batch_ratio >= 5 else 'NOT met'}); exhaustive count < 30 s: "
+        f"{ex_median:.2f} s ({'met' if ex_median < 30 else 'NOT met'}).",
+        "",
+    ]
+    text = "\n".join(lines)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(text)
+    full = all(v == (pk_n - 1 if k == "pokerkit" else n) for k, v in agree.items())
+    return 0 if full and counts_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
