@@ -1,0 +1,225 @@
+"""The roulette engine: one round of bets settled by one winning number from the wheel.
+
+Actions: ``PlaceBet`` / ``RemoveBet`` while betting (bet names per
+:mod:`games.roulette.layout`, any number order accepted and stored in layout order),
+``Decide(seat, "spin")`` once bets are down, then ``SpinResult(number=...)`` from the
+wheel (``needs()`` is ``Need(kind=SPIN)``), which settles every bet and ends the round.
+With la partage an even-money bet on a zero gets half its stake back (the half is exact:
+stakes are whole dollars; an odd cent, if limits ever allowed one, stays with the house).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from games.core.engine import Need, NeedKind, Variant
+from games.core.errors import BetRefused, IllegalAction
+from games.core.money import Cents, Ratio, Rounding, format_cents, pay, split
+from games.core.records import (
+    Action,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    Decide,
+    Event,
+    Message,
+    PlaceBet,
+    RemoveBet,
+    RoundOver,
+    SpinResult,
+)
+from games.roulette.layout import Layout
+from games.roulette.paytable import RouletteRules
+from games.roulette.rules import outcome
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    SPINNING = "spinning"
+    OVER = "over"
+
+
+class RouletteRound:
+    """One roulette round at a table of ``seats`` seats."""
+
+    def __init__(self, variant: Variant, seats: int = 1) -> None:
+        if not isinstance(variant.rules, RouletteRules):
+            raise TypeError(f"{variant.id} is not a roulette variant")
+        if seats < 1:
+            raise ValueError("a table needs at least one seat")
+        self.variant = variant
+        self.rules: RouletteRules = variant.rules
+        self.layout = Layout(self.rules.wheel.zeros)
+        self._seats = seats
+        self._bets: dict[tuple[int, str], int] = {}
+        self._phase = Phase.BETTING
+        self._number: str | None = None
+        self._results: list[BetSettled] = []
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def number(self) -> str | None:
+        return self._number
+
+    def bets(self, seat: int) -> dict[str, int]:
+        return {name: v for (s, name), v in self._bets.items() if s == seat}
+
+    def on_table(self) -> int:
+        return sum(self._bets.values())
+
+    def needs(self) -> Need | None:
+        return Need(kind=NeedKind.SPIN) if self._phase is Phase.SPINNING else None
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        if self._phase is not Phase.BETTING or not 0 <= seat < self._seats:
+            return frozenset()
+        out = {"place-bet"}
+        if self.bets(seat):
+            out.add("remove-bet")
+        if self._bets:
+            out.add("spin")
+        return frozenset(out)
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, action: Action) -> None:
+        if self._phase is Phase.OVER:
+            raise IllegalAction("this roulette round is over; start the next round")
+        if isinstance(action, SpinResult):
+            if self._phase is not Phase.SPINNING:
+                raise IllegalAction("no spin is expected: press Spin first")
+            if action.seat is not None:
+                raise IllegalAction("the number comes from the wheel, not a seat")
+            if action.number not in self.layout.pockets:
+                raise IllegalAction(
+                    f"{action.number!r} is not a pocket of this wheel "
+                    f"({', '.join(self.layout.zeros)}, 1-36)"
+                )
+            return
+        seat = action.seat
+        if seat is None or not 0 <= seat < self._seats:
+            raise IllegalAction(f"no seat {seat!r} at this table ({self._seats} seats)")
+        if self._phase is Phase.SPINNING:
+            raise IllegalAction("the wheel is spinning; wait for the number")
+        if isinstance(action, PlaceBet):
+            self._check_place(seat, self.layout.canonical(action.bet), action.amount)
+        elif isinstance(action, RemoveBet):
+            self._check_remove(seat, self.layout.canonical(action.bet), action.amount)
+        elif isinstance(action, Decide):
+            if action.decision != "spin":
+                raise IllegalAction(f"roulette has no decision {action.decision!r}")
+            if not self._bets:
+                raise IllegalAction("place a bet before spinning")
+        else:
+            raise IllegalAction(f"roulette does not take {action.kind!r} actions")
+
+    def _check_place(self, seat: int, name: str, amount: int) -> None:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise BetRefused("a bet must be a positive whole number of cents")
+        limit = self.variant.limits[name]
+        total = self._bets.get((seat, name), 0) + amount
+        if amount % limit.increment:
+            raise BetRefused(f"{name} must be in increments of {format_cents(limit.increment)}")
+        if total < limit.minimum:
+            raise BetRefused(f"{name} minimum is {format_cents(limit.minimum)}")
+        if total > limit.maximum:
+            raise BetRefused(f"{format_cents(limit.maximum)} maximum on {name}")
+
+    def _check_remove(self, seat: int, name: str, amount: int) -> None:
+        current = self._bets.get((seat, name), 0)
+        if not current:
+            raise BetRefused(f"no {name} bet to remove")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise BetRefused("the amount to remove must be 0 (all) or a positive number of cents")
+        if amount > current:
+            raise BetRefused(f"cannot remove {format_cents(amount)} from {format_cents(current)}")
+        limit = self.variant.limits[name]
+        if 0 < amount < current and (amount % limit.increment or current - amount < limit.minimum):
+            raise BetRefused(
+                f"{name} may be reduced in steps of {format_cents(limit.increment)} "
+                f"down to the {format_cents(limit.minimum)} minimum"
+            )
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        self.verify(action)
+        if isinstance(action, SpinResult):
+            return self._settle(action.number)
+        assert action.seat is not None
+        seat = action.seat
+        if isinstance(action, PlaceBet):
+            key = (seat, self.layout.canonical(action.bet))
+            self._bets[key] = self._bets.get(key, 0) + action.amount
+            return (BetPlaced(seat=seat, bet=key[1], amount=action.amount),)
+        if isinstance(action, RemoveBet):
+            key = (seat, self.layout.canonical(action.bet))
+            take = action.amount or self._bets[key]
+            self._bets[key] -= take
+            if not self._bets[key]:
+                del self._bets[key]
+            return (BetReturned(seat=seat, bet=key[1], amount=take),)
+        self._phase = Phase.SPINNING
+        return (Message(text=f"seat {seat} spins the wheel"),)
+
+    def _settle(self, number: str) -> tuple[Event, ...]:
+        self._number = number
+        events: list[Event] = [Message(text=f"the ball lands on {number}")]
+        for (seat, name), stake in self._bets.items():
+            result, net = outcome(self.layout, self.rules, name, number)
+            if result == "win":
+                win = pay(Cents(stake), Ratio(net.numerator, net.denominator), Rounding.DOWN)
+                s = BetSettled(
+                    seat=seat,
+                    bet=name,
+                    stake=stake,
+                    returned=stake + win,
+                    result="win",
+                    note=f"pays {self.rules.pays[Layout.kind(name)]}",
+                )
+            elif net == -1:
+                s = BetSettled(seat=seat, bet=name, stake=stake, returned=0, result="lose")
+            else:
+                half, _odd_cent = split(Cents(stake), 2)
+                s = BetSettled(
+                    seat=seat,
+                    bet=name,
+                    stake=stake,
+                    returned=half,
+                    result="lose",
+                    note="la partage: half the stake returned on zero",
+                )
+            self._results.append(s)
+            events.append(s)
+        self._bets = {}
+        self._phase = Phase.OVER
+        events.append(RoundOver(summary=f"winning number {number}"))
+        return tuple(events)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": "roulette",
+            "variant": self.variant.id,
+            "wheel": list(self.layout.pockets),
+            "la_partage": self.rules.wheel.la_partage,
+            "phase": self._phase.value,
+            "number": self._number,
+            "results": [r.encode() for r in self._results if seat is None or r.seat == seat],
+        }
+        if seat is None:
+            out["bets"] = {str(s): self.bets(s) for s in range(self._seats)}
+        else:
+            out["bets"] = self.bets(seat)
+            out["legal"] = sorted(self.legal_actions(seat))
+        return out

@@ -1,0 +1,141 @@
+"""The roulette pay table and wheel variants, loaded from TOML and validated when loaded.
+
+>>> t = load_tables()
+>>> str(t.pays["split"]), [v.id for v in t.wheels]
+('17:1', ['roulette-single-zero', 'roulette-double-zero', 'roulette-la-partage'])
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from games.core.errors import PaytableError
+from games.core.money import Ratio
+
+SPEC = 1
+KINDS = (
+    "straight", "split", "street", "trio", "corner", "first-four", "top-line", "line",
+    "dozen", "column", "red", "black", "odd", "even", "low", "high",
+)  # fmt: skip
+#: how many numbers each kind covers (a fair pay is (37 - n)/n on a single-zero wheel)
+COVERS = {
+    "straight": 1, "split": 2, "street": 3, "trio": 3, "corner": 4, "first-four": 4,
+    "top-line": 5, "line": 6, "dozen": 12, "column": 12,
+    "red": 18, "black": 18, "odd": 18, "even": 18, "low": 18, "high": 18,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Wheel:
+    id: str
+    title: str
+    zeros: tuple[str, ...]
+    la_partage: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteTables:
+    source: str
+    standard: bool
+    minimum: int
+    maximum: int
+    increment: int
+    pays: Mapping[str, Ratio]
+    wheels: tuple[Wheel, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteRules:
+    """One table: its wheel and the shared pays."""
+
+    wheel: Wheel
+    pays: Mapping[str, Ratio]
+
+
+def _keys(where: str, table: Any, expected: set[str]) -> Mapping[str, Any]:
+    if not isinstance(table, dict):
+        raise PaytableError(f"{where}: expected a table")
+    if missing := expected - set(table):
+        raise PaytableError(f"{where}: missing {sorted(missing)}")
+    if unknown := set(table) - expected:
+        raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
+    return table
+
+
+def _ratio(where: str, text: Any) -> Ratio:
+    num, sep, den = text.partition(":") if isinstance(text, str) else ("", "", "")
+    if not (sep and num.strip().isdigit() and den.strip().isdigit()):
+        raise PaytableError(f"{where}: pay must look like '35:1', got {text!r}")
+    try:
+        return Ratio(int(num), int(den))
+    except ValueError as exc:
+        raise PaytableError(f"{where}: {exc}") from None
+
+
+def _positive(where: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise PaytableError(f"{where}: expected a positive integer, got {value!r}")
+    return value
+
+
+def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> RouletteTables:
+    _keys(name, data, {"spec", "game", "source", "standard", "limits", "pays", "variants"})
+    if data["spec"] != SPEC:
+        raise PaytableError(f"{name}: spec must be {SPEC}, got {data['spec']!r}")
+    if data["game"] != "roulette":
+        raise PaytableError(f"{name}: game must be 'roulette', got {data['game']!r}")
+    if not isinstance(data["source"], str) or not data["source"].strip():
+        raise PaytableError(f"{name}: source must name where the rules come from")
+    if not isinstance(data["standard"], bool):
+        raise PaytableError(f"{name}: standard must be true or false")
+    limits = _keys(f"{name} [limits]", data["limits"], {"minimum", "maximum", "increment"})
+    lim = {k: _positive(f"{name} [limits] {k}", v) for k, v in limits.items()}
+    if lim["minimum"] > lim["maximum"]:
+        raise PaytableError(f"{name} [limits]: minimum above maximum")
+    raw_pays = _keys(f"{name} [pays]", data["pays"], set(KINDS))
+    pays = {k: _ratio(f"{name} [pays] {k}", raw_pays[k]) for k in KINDS}
+    for kind, ratio in pays.items():
+        # a pay at or above the single-zero fair price (37 - n)/n would leave no house edge
+        if ratio.num * COVERS[kind] >= (37 - COVERS[kind]) * ratio.den:
+            raise PaytableError(f"{name} [pays] {kind}: {ratio} leaves the house no edge")
+    variants = data["variants"]
+    if not isinstance(variants, dict) or not variants:
+        raise PaytableError(f"{name}: [variants] must list at least one wheel")
+    wheels = []
+    for vid, raw in variants.items():
+        where = f"{name} [variants.{vid}]"
+        v = _keys(where, raw, {"title", "zeros", "la_partage"})
+        zeros = tuple(v["zeros"]) if isinstance(v["zeros"], list) else ()
+        if zeros not in (("0",), ("0", "00")):
+            raise PaytableError(f'{where}: zeros must be ["0"] or ["0", "00"]')
+        if not isinstance(v["la_partage"], bool) or not isinstance(v["title"], str):
+            raise PaytableError(f"{where}: title must be text and la_partage true or false")
+        if v["la_partage"] and zeros != ("0",):
+            raise PaytableError(f"{where}: la partage is a single-zero rule")
+        wheels.append(Wheel(id=vid, title=v["title"], zeros=zeros, la_partage=v["la_partage"]))
+    return RouletteTables(
+        source=data["source"],
+        standard=data["standard"],
+        minimum=lim["minimum"],
+        maximum=lim["maximum"],
+        increment=lim["increment"],
+        pays=pays,
+        wheels=tuple(wheels),
+    )
+
+
+def load_tables_text(text: str, name: str = "roulette tables") -> RouletteTables:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PaytableError(f"{name}: not valid TOML: {exc}") from None
+    return parse_tables(data, name)
+
+
+def load_tables(resource: str = "wheels.toml") -> RouletteTables:
+    text = resources.files("games.roulette").joinpath(resource).read_text(encoding="utf-8")
+    return load_tables_text(text, resource)

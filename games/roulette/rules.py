@@ -1,0 +1,32 @@
+"""What one spin does to one roulette bet: the standard rules as one pure function.
+
+>>> from games.roulette.paytable import load_tables
+>>> t = load_tables()
+>>> rules = RouletteRules(wheel=t.wheels[2], pays=t.pays)
+>>> outcome(Layout(("0",)), rules, "red", "0")
+('lose', Fraction(-1, 2))
+>>> outcome(Layout(("0",)), rules, "split-17-20", "20")
+('win', Fraction(17, 1))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from games.roulette.layout import EVEN_MONEY, Layout
+from games.roulette.paytable import RouletteRules
+
+__all__ = ["Layout", "RouletteRules", "outcome"]
+
+
+def outcome(layout: Layout, rules: RouletteRules, bet: str, number: str) -> tuple[str, Fraction]:
+    """(result, net per unit staked) of canonical bet ``bet`` when ``number`` wins.
+
+    La partage: an even-money bet loses only half its stake when a zero wins.
+    """
+    if number in layout.bets[bet]:
+        ratio = rules.pays[Layout.kind(bet)]
+        return "win", Fraction(ratio.num, ratio.den)
+    if rules.wheel.la_partage and number in layout.zeros and bet in EVEN_MONEY:
+        return "lose", Fraction(-1, 2)
+    return "lose", Fraction(-1)
