@@ -18,6 +18,7 @@ Each family is a package ``games.<family>`` whose ``__init__`` exposes:
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -131,9 +132,15 @@ def get_variant(variant_id: str) -> Variant:
     raise UnknownGame(f"unknown game {variant_id!r}; known: {known}")
 
 
-def new_game(variant_id: str, seats: int = 1) -> Engine:
-    variant = get_variant(variant_id)
-    return family_of(variant).new_game(variant, seats)
+def new_game(variant_id: str | Variant, seats: int = 1, *, hand: int = 0) -> Engine:
+    """A fresh engine. ``hand`` counts the table's previous games, for families whose
+    rules depend on it (the player-banked baccarat bank rotates every two hands);
+    families that take no hand number ignore it."""
+    variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
+    make = family_of(variant).new_game
+    if "hand" in inspect.signature(make).parameters:
+        return make(variant, seats, hand=hand)  # type: ignore[call-arg]
+    return make(variant, seats)
 
 
 AutoplayFn = Callable[[Engine, int], Action | None]

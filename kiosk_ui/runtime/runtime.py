@@ -121,6 +121,13 @@ class Runtime:
         except KeyError:
             raise TableError(f"no open table {table_id!r}") from None
 
+    def games_started(self, table_id: str) -> int:
+        with self.db.lock:
+            (n,) = self.db.conn.execute(
+                "SELECT COUNT(*) FROM games WHERE table_id = ?", (table_id,)
+            ).fetchone()
+        return int(n)
+
     def next_game_id(self, conn: sqlite3.Connection, table_id: str) -> str:
         (n,) = conn.execute("SELECT COUNT(*) FROM games WHERE table_id = ?", (table_id,)).fetchone()
         return f"{table_id}-{int(n) + 1:06d}"

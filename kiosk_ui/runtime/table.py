@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from games import catalog
 from games.catalog import Family
 from games.core.engine import Engine, Need, Variant
 from games.core.records import (
@@ -93,6 +94,7 @@ class Table:
         self.engine: Engine | None = None
         self.game: str | None = None
         self.suspended: str | None = None
+        self.hand = 0  # games started at this table before the current one
         self.lock = threading.RLock()
 
     # --- seats ---------------------------------------------------------------
@@ -239,7 +241,10 @@ class Table:
         """
         with self.lock:
             if self.engine is None or self.engine.is_over:
-                self.engine = self.family.new_game(self.variant, max(self.variant.seats, 1))
+                self.hand = self.rt.games_started(self.id)
+                self.engine = catalog.new_game(
+                    self.variant, max(self.variant.seats, 1), hand=self.hand
+                )
                 self.game = None
             return self.engine
 
@@ -258,7 +263,13 @@ class Table:
             conn,
             "runtime",
             "game-start",
-            {"table": self.id, "variant": self.variant.id, "seats": _seats(self.seats), **info},
+            {
+                "table": self.id,
+                "variant": self.variant.id,
+                "hand": self.hand,
+                "seats": _seats(self.seats),
+                **info,
+            },
             game,
         )
         self.engine, self.game = engine, game

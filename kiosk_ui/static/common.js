@@ -1,0 +1,166 @@
+// Shared by every player page: the API client, money, the header, cards and dice in SVG.
+// No rules live here: the server's view and its `legal` list decide what is shown.
+'use strict';
+
+const Croupier = (() => {
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  function money(cents, sign = false) {
+    const neg = cents < 0;
+    const abs = Math.abs(cents);
+    const text = '$' + Math.floor(abs / 100).toLocaleString('en-US') + '.' + String(abs % 100).padStart(2, '0');
+    if (neg) return '-' + text;
+    return sign && cents > 0 ? '+' + text : text;
+  }
+
+  function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else if (k === 'dataset') Object.assign(e.dataset, v);
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+    return e;
+  }
+
+  function svg(tag, attrs = {}, ...children) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    for (const c of children.flat()) if (c) e.append(c);
+    return e;
+  }
+
+  class ApiError extends Error {
+    constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+  }
+
+  async function api(method, path, body, headers = {}) {
+    const init = { method, headers: { ...headers }, credentials: 'same-origin' };
+    if (body !== undefined) {
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    let r;
+    try {
+      r = await fetch(path, init);
+    } catch (e) {
+      throw new ApiError(0, 'network', 'the table cannot be reached: check the connection');
+    }
+    const type = r.headers.get('content-type') || '';
+    const data = type.includes('json') ? await r.json() : await r.text();
+    if (!r.ok) {
+      const err = (data && data.error) || { code: 'http', message: `request failed (${r.status})` };
+      throw new ApiError(r.status, err.code, err.message);
+    }
+    return data;
+  }
+
+  async function ensurePlayer() {
+    try {
+      return await api('GET', '/api/me');
+    } catch (e) {
+      if (e.status !== 401) throw e;
+      await api('POST', '/api/players', { name: 'Guest' });
+      return api('GET', '/api/me');
+    }
+  }
+
+  function setBalance(cents) {
+    const b = document.getElementById('balance');
+    if (b) { b.textContent = money(cents); b.dataset.cents = String(cents); }
+  }
+
+  function notice(text, kind = 'error') {
+    const n = document.getElementById('notice');
+    if (!n) return;
+    n.textContent = text || '';
+    n.className = 'notice ' + kind;
+    n.hidden = !text;
+  }
+
+  // --- cards ----------------------------------------------------------------
+  const SUITS = { c: ['♣', 'black'], d: ['♦', 'red'], h: ['♥', 'red'], s: ['♠', 'black'] };
+  const RANKS = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
+
+  /** One card as SVG: 'Ah', 'Td', 'X' (joker); null is a face-down card. */
+  function card(code, opts = {}) {
+    const s = svg('svg', { viewBox: '0 0 60 84', class: 'card' + (opts.selected ? ' selected' : ''), role: 'img' });
+    if (!code) {
+      s.setAttribute('aria-label', 'face-down card');
+      s.dataset.card = 'back';
+      s.append(svg('rect', { x: 1, y: 1, width: 58, height: 82, rx: 6, class: 'back' }),
+        svg('rect', { x: 6, y: 6, width: 48, height: 72, rx: 4, class: 'back-inner' }));
+      return s;
+    }
+    s.dataset.card = code;
+    s.append(svg('rect', { x: 1, y: 1, width: 58, height: 82, rx: 6, class: 'face' }));
+    if (code === 'X' || code === 'Jk') {
+      s.setAttribute('aria-label', 'joker');
+      const t = svg('text', { x: 30, y: 50, 'text-anchor': 'middle', class: 'joker' });
+      t.textContent = 'JOKER';
+      s.append(t);
+      return s;
+    }
+    const rank = RANKS[code[0]] || code[0];
+    const [sym, color] = SUITS[code[1]] || ['?', 'black'];
+    s.setAttribute('aria-label', `${rank}${sym}`);
+    const corner = svg('text', { x: 6, y: 20, class: 'pip ' + color });
+    corner.textContent = rank;
+    const small = svg('text', { x: 6, y: 36, class: 'pip small ' + color });
+    small.textContent = sym;
+    const big = svg('text', { x: 32, y: 64, 'text-anchor': 'middle', class: 'suit ' + color });
+    big.textContent = sym;
+    s.append(corner, small, big);
+    return s;
+  }
+
+  function cards(list, opts = {}) {
+    const box = el('div', { class: 'cards' });
+    (list || []).forEach((c, i) => {
+      const node = card(c, { selected: opts.selected && opts.selected.has(i) });
+      if (opts.onclick && c) { node.classList.add('pickable'); node.addEventListener('click', () => opts.onclick(i, c)); }
+      box.append(node);
+    });
+    return box;
+  }
+
+  // --- dice -----------------------------------------------------------------
+  const PIPS = {
+    1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+    4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+    6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+  };
+
+  function die(face) {
+    const s = svg('svg', { viewBox: '0 0 48 48', class: 'die', role: 'img', 'aria-label': `die showing ${face}` });
+    s.dataset.face = String(face);
+    s.append(svg('rect', { x: 2, y: 2, width: 44, height: 44, rx: 8, class: 'die-face' }));
+    for (const [x, y] of PIPS[face] || []) s.append(svg('circle', { cx: x * 11 + 2, cy: y * 11 + 2, r: 4.2, class: 'die-pip' }));
+    return s;
+  }
+
+  function dice(faces) { return el('div', { class: 'dice' }, (faces || []).map(die)); }
+
+  function header(active) {
+    const links = [['/', 'Lobby'], ['/history', 'History']];
+    const nav = el('nav', {}, links.map(([href, text]) => el('a', { href, class: active === href ? 'active' : null, text })));
+    return el('header', {},
+      el('a', { href: '/', class: 'brand', text: 'CROUPIER' }), nav,
+      el('span', { class: 'balance-box' }, 'Balance ', el('strong', { id: 'balance', class: 'balance', text: '…' })));
+  }
+
+  function mountHeader(active) {
+    document.body.prepend(header(active));
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return 'k' + Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  return { money, el, svg, api, ApiError, ensurePlayer, setBalance, notice, card, cards, die, dice, mountHeader, uuid };
+})();
