@@ -185,6 +185,11 @@ def main() -> int:
     say(f"Command: `.venv/bin/python bench/bench_baccarat.py --repeat {args.repeat} "
         f"--rounds {args.rounds}`  ")  # fmt: skip
     say(f"Machine: {machine()}  ")
+    try:
+        load = Path("/proc/loadavg").read_text().split()[0]
+        say(f"Load average at start: {load} (other engineers' jobs share the 2 cores)  ")
+    except OSError:
+        pass
     say(f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; medians of "
         f"{args.repeat} runs, one process, one core.")  # fmt: skip
     say()
