@@ -22,7 +22,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import NewType
 
-from games.core.cards import Card
+from games.core.cards import DECK, Card
 from games.poker.category import Category
 from games.poker.errors import InvalidHand
 from games.poker.keys import CATEGORY_SHIFT, FIELD_BITS, WHEEL_LOW
@@ -32,6 +32,8 @@ HandRank = NewType("HandRank", int)
 
 #: number of distinct five-card hand values
 DISTINCT_HANDS = 7462
+
+_INDEX: dict[Card, int] = {c: c.index for c in DECK}
 
 _RANK_WORDS = {
     2: ("two", "twos"),
@@ -55,16 +57,16 @@ def check_cards(cards: Sequence[Card], sizes: tuple[int, ...]) -> tuple[int, ...
     if len(cards) not in sizes:
         want = " or ".join(str(n) for n in sizes)
         raise InvalidHand(f"a hand needs {want} cards, got {len(cards)}")
-    idx = []
-    for c in cards:
-        if not isinstance(c, Card):
-            raise InvalidHand(f"not a card: {c!r}")
-        if c.is_joker:
-            raise InvalidHand("the joker has no value in a standard hand")
-        idx.append(c.index)
+    try:
+        idx = tuple([_INDEX[c] for c in cards])
+    except (KeyError, TypeError):
+        for c in cards:
+            if not isinstance(c, Card):
+                raise InvalidHand(f"not a card: {c!r}") from None
+        raise InvalidHand("the joker has no value in a standard hand") from None
     if len(set(idx)) != len(idx):
         raise InvalidHand("duplicate card in hand: " + " ".join(str(c) for c in cards))
-    return tuple(idx)
+    return idx
 
 
 def rank_indices(idx: Sequence[int]) -> HandRank:

@@ -84,5 +84,7 @@ def test_bad_hands_are_refused(cards: str, message: str) -> None:
 def test_joker_and_bad_rank_refused() -> None:
     with pytest.raises(InvalidHand, match="joker"):
         rank5((*parse_cards("Ah Kd Qc Jc"), JOKER))
+    with pytest.raises(InvalidHand, match="not a card: 'As'"):
+        rank5([*parse_cards("Ah Kd Qc Jc"), "As"])  # type: ignore[list-item]
     with pytest.raises(InvalidHand, match="not a hand rank"):
         category(7463)
