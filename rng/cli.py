@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the real import happens inside the handlers
     from rng.config import RngConfig
+    from rng.supply import Alarm
 
 CHUNK = 1 << 20
 
@@ -112,6 +113,12 @@ def _quiet_stdout() -> None:
     os.close(devnull)
 
 
+def _print_alarm(alarm: Alarm) -> None:
+    """Tell the person at the terminal about a switch (a halt arrives as the error line)."""
+    if alarm.kind != "halt":
+        print(f"croupier: rng alarm ({alarm.kind}): {alarm.message}", file=sys.stderr)
+
+
 def _stream(args: argparse.Namespace) -> int:
     from rng.errors import RngConfigError
     from rng.factory import build_supply, open_rng
@@ -128,7 +135,9 @@ def _stream(args: argparse.Namespace) -> int:
 
         closer = supply.close
     else:
-        stack = open_rng(config, real_money=False)
+        stack = open_rng(config, real_money=False, start=False)
+        stack.supply.subscribe(_print_alarm)
+        stack.generator.start()
         produce = stack.generator.generate
         closer = stack.close
     sys.stdout.flush()

@@ -28,6 +28,7 @@ from rng.errors import EntropyError, RngHalted
 from rng.sources import HealthCheckedSource, SourceStatus
 
 log = logging.getLogger("rng")
+log.addHandler(logging.NullHandler())  # a library: the application decides where logs go
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,10 +106,10 @@ class EntropySupply:
             self._alarm(
                 "fallback",
                 source.name,
-                f"{source.name} failed ({exc}); switched to {self.fallback.name}",
+                f"{exc}; switched to {self.fallback.name}",
             )
             return
-        self.halted = f"{source.name} failed under the {self.policy} policy: {exc}"
+        self.halted = f"{exc} [policy: {self.policy}]"
         self._alarm("halt", source.name, f"table stopped: {self.halted}")
         raise RngHalted(f"rng halted: {self.halted}") from exc
 

@@ -124,3 +124,31 @@ def test_closed_pipe_is_quiet() -> None:
 def test_bad_option_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rng", "stream", "--bytes", "-1", "--source", "os"]) == 2
     assert "--bytes must be >= 0" in capsys.readouterr().err
+
+
+def test_stream_from_a_simulated_hardware_trng_is_reproducible() -> None:
+    cmd = [*CROUPIER, "rng", "stream", "--source", "hw", "--url", "sim://trng?seed=4"]
+    first = subprocess.run([*cmd, "--bytes", "3000"], capture_output=True, check=True).stdout
+    again = subprocess.run([*cmd, "--bytes", "3000"], capture_output=True, check=True).stdout
+    assert len(first) == 3000 and first == again  # the simulated device is seeded
+
+
+def test_stream_stops_with_one_line_when_the_trng_is_stuck() -> None:
+    url = "sim://trng?seed=4&fault=stuck"
+    result = subprocess.run(
+        [*CROUPIER, "rng", "stream", "--source", "hw", "--url", url, "--bytes", "3000"],
+        capture_output=True,
+    )
+    assert result.returncode == 2 and result.stdout == b""
+    err = result.stderr.decode().strip().splitlines()
+    assert len(err) == 1 and "RCT" in err[0] and err[0].startswith("croupier: error:")
+
+
+def test_stream_fallback_says_so_on_stderr_and_keeps_streaming() -> None:
+    url = "sim://trng?seed=4&fault=biased"
+    args = ["--source", "hw", "--url", url, "--policy", "fallback", "--bytes", "3000"]
+    result = subprocess.run([*CROUPIER, "rng", "stream", *args], capture_output=True)
+    assert result.returncode == 0 and len(result.stdout) == 3000
+    err = result.stderr.decode().strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("croupier: rng alarm (fallback):")
+    assert "switched to os:" in err[0]

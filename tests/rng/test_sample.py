@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from rng.sample import Rng, SeededBytes
@@ -207,3 +209,28 @@ def test_concurrent_draws_never_share_bytes() -> None:
     stream = bytes(source.given)
     words = sorted(int.from_bytes(stream[4 * i : 4 * i + 4], "big") for i in range(20_000))
     assert served == words
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(min_value=1, max_value=2**200), seed=st.integers(0, 2**32))
+def test_randbelow_stays_in_range_for_any_bound(n: int, seed: int) -> None:
+    rng = Rng(SeededBytes(seed))
+    assert all(0 <= rng.randbelow(n) < n for _ in range(20))
+
+
+@settings(max_examples=60, deadline=None)
+@given(items=st.lists(st.integers(), max_size=300), seed=st.integers(0, 2**32))
+def test_shuffle_is_a_permutation(items: list[int], seed: int) -> None:
+    rng = Rng(SeededBytes(seed))
+    shuffled = list(items)
+    rng.shuffle(shuffled)
+    assert sorted(shuffled) == sorted(items)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_sample_draws_distinct_positions(data: st.DataObject, seed: int) -> None:
+    n = data.draw(st.integers(0, 500))
+    k = data.draw(st.integers(0, n))
+    picked = Rng(SeededBytes(seed)).sample(range(n), k)
+    assert len(picked) == k == len(set(picked)) and all(0 <= p < n for p in picked)
