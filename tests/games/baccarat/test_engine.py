@@ -337,3 +337,20 @@ def test_the_banking_seat_may_decline_by_betting() -> None:
     with pytest.raises(BetRefused, match=r"only the banking seat \(1\)"):
         game.apply(PlaceBet(seat=0, bet="bank", amount=1000))
     assert game.bets == {0: {}, 1: {"banker": 100}}
+
+
+@pytest.mark.parametrize(("rounding", "fee"), [("up", 7), ("down", 6), ("nearest", 6)])
+def test_commission_rounding_is_the_named_rule(deal: Feed, rounding: str, fee: int) -> None:
+    """A $1.25 banker win carries 6.25 cents of commission: the table's rule settles it."""
+    text = resources.files("games.baccarat").joinpath("paytables").joinpath("pinnacle.toml")
+    quarter = (
+        text.read_text()
+        .replace("increment = 100", "increment = 25")
+        .replace('rounding = "up"', f'rounding = "{rounding}"')
+    )
+    game = bac.new_game(loads(quarter))
+    game.apply(PlaceBet(seat=0, bet="banker", amount=125))
+    game.apply(Deal(seat=0))
+    s = settled(deal(game, "Kc 9d Kh Ks"))
+    assert (s[0, "banker"].returned, s[0, "banker"].commission) == (250, fee)
+    assert s[0, "banker"].net == 125 - fee
