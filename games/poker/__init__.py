@@ -18,7 +18,13 @@ Errors: :class:`InvalidHand` (a ``GameError`` and ``ValueError``), see
 :mod:`~games.poker.errors`.
 """
 
-from games.poker.batch import categories, exhaustive_counts5, exhaustive_counts7, rank_batch
+from games.poker.batch import (
+    categories,
+    exhaustive_counts5,
+    exhaustive_counts6,
+    exhaustive_counts7,
+    rank_batch,
+)
 from games.poker.category import Category
 from games.poker.errors import InvalidHand
 from games.poker.pai_gow_joker import (
@@ -55,6 +61,7 @@ __all__ = [
     "category3",
     "describe",
     "exhaustive_counts5",
+    "exhaustive_counts6",
     "exhaustive_counts7",
     "paigow_best5",
     "paigow_category",

@@ -180,6 +180,23 @@ def combinations_array(n: int, k: int) -> npt.NDArray[np.int8]:
 
 def exhaustive_counts7() -> dict[Category, int]:
     """Category counts over all 133,784,560 seven-card hands, by evaluating each."""
+    return _by_category(exhaustive_histogram(7))
+
+
+def exhaustive_counts6() -> dict[Category, int]:
+    """Category counts of the best five of all 20,358,520 six-card sets."""
+    return _by_category(exhaustive_histogram(6))
+
+
+def exhaustive_histogram(k: int) -> I64:
+    """How many of the C(52, k) sets (k = 5, 6 or 7) have each dense rank.
+
+    Every set is evaluated: for each prefix of its ``k - 5`` lowest cards, the
+    summed codes of the five-card sets above the prefix (a suffix of the
+    lexicographic list) get the prefix's code added, then go through the tables.
+    """
+    if k not in (5, 6, 7):
+        raise ValueError("k must be 5, 6 or 7")
     bt = batch_tables()
     fives = combinations_array(52, 5)
     first = fives[:, 0].astype(np.intp)
@@ -187,20 +204,20 @@ def exhaustive_counts7() -> dict[Category, int]:
     code5 = bt.card_code[fives].sum(axis=1)
     mask5 = bt.card_mask[fives].sum(axis=1)
     hist = np.zeros(len(bt.rank_category), dtype=np.int64)
-    for c1 in range(52):
-        for c2 in range(c1 + 1, 47):
-            lo = start[c2 + 1]
-            code = code5[lo:] + (bt.card_code[c1] + bt.card_code[c2])
-            idx = bt.low_map[code & LOW_MASK] + bt.high_map[(code >> HIGH_SHIFT) & HIGH_MASK]
-            values = bt.nonflush[idx]
-            probe = (((code >> SUIT_SHIFT) & 0xFFFF) + FLUSH_PROBE) & FLUSH_BITS
-            rows = np.flatnonzero(probe)
-            if rows.size:
-                masks = mask5[lo:][rows] + (bt.card_mask[c1] + bt.card_mask[c2])
-                suit = bt.flush_suit[probe[rows] >> 3].astype(np.int64)
-                values[rows] = bt.flush[(masks >> (16 * suit)) & 0x1FFF]
-            hist += np.bincount(values, minlength=len(hist))
-    return _by_category(hist)
+    prefixes = [()] if k == 5 else [tuple(p) for p in combinations_array(47, k - 5).tolist()]
+    for prefix in prefixes:
+        lo = start[prefix[-1] + 1] if prefix else 0
+        code = code5[lo:] + int(bt.card_code[list(prefix)].sum())
+        idx = bt.low_map[code & LOW_MASK] + bt.high_map[(code >> HIGH_SHIFT) & HIGH_MASK]
+        values = bt.nonflush[idx]
+        probe = (((code >> SUIT_SHIFT) & 0xFFFF) + FLUSH_PROBE) & FLUSH_BITS
+        rows = np.flatnonzero(probe)
+        if rows.size:
+            masks = mask5[lo:][rows] + int(bt.card_mask[list(prefix)].sum())
+            suit = bt.flush_suit[probe[rows] >> 3].astype(np.int64)
+            values[rows] = bt.flush[(masks >> (16 * suit)) & 0x1FFF]
+        hist += np.bincount(values, minlength=len(hist))
+    return hist
 
 
 def exhaustive_counts5() -> dict[Category, int]:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.cards import Card, parse_cards
-from games.poker.batch import exhaustive_counts7
+from games.poker.batch import exhaustive_counts6, exhaustive_counts7
 from games.poker.errors import InvalidHand
 from games.poker.rank5 import rank5
 from games.poker.rank7 import best5, rank6, rank7, rank_best
@@ -60,5 +60,13 @@ def test_wrong_sizes_refused() -> None:
 def test_seven_card_category_counts_match_published() -> None:
     want = load_json("category_counts.json")["seven_card"]
     got = exhaustive_counts7()
+    assert sum(got.values()) == want["total"]
+    assert {c.name: n for c, n in got.items() if n} == want["counts"]
+
+
+@pytest.mark.slow
+def test_six_card_category_counts_match_published() -> None:
+    want = load_json("category_counts.json")["six_card"]
+    got = exhaustive_counts6()
     assert sum(got.values()) == want["total"]
     assert {c.name: n for c, n in got.items() if n} == want["counts"]
