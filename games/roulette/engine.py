@@ -29,7 +29,7 @@ from games.core.records import (
     RoundOver,
     SpinResult,
 )
-from games.roulette.layout import Layout
+from games.roulette.layout import Layout, layout_for
 from games.roulette.paytable import RouletteRules
 from games.roulette.rules import outcome
 
@@ -50,7 +50,7 @@ class RouletteRound:
             raise ValueError("a table needs at least one seat")
         self.variant = variant
         self.rules: RouletteRules = variant.rules
-        self.layout = Layout(self.rules.wheel.zeros)
+        self.layout = layout_for(self.rules.wheel.zeros)
         self._seats = seats
         self._bets: dict[tuple[int, str], int] = {}
         self._phase = Phase.BETTING

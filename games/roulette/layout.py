@@ -18,6 +18,10 @@ Numbers may be given in any order; :func:`canonical` puts them in layout order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+
 from games.core.errors import BetRefused
 
 RED = frozenset(str(n) for n in (1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36))
@@ -86,7 +90,7 @@ class Layout:
         bets["even"] = frozenset(str(n) for n in numbers if not n % 2)
         bets["low"] = frozenset(str(n) for n in range(1, 19))
         bets["high"] = frozenset(str(n) for n in range(19, 37))
-        self.bets: dict[str, frozenset[str]] = bets
+        self.bets: Mapping[str, frozenset[str]] = MappingProxyType(bets)
 
     def canonical(self, name: str) -> str:
         """The layout's name for bet ``name``; :class:`BetRefused` if there is no such bet."""
@@ -109,3 +113,9 @@ class Layout:
         if name in ("first-four", "top-line", *EVEN_MONEY):
             return name
         return name.partition("-")[0]
+
+
+@cache
+def layout_for(zeros: tuple[str, ...]) -> Layout:
+    """The (read-only, shared) layout of a wheel: built once per kind of wheel."""
+    return Layout(zeros)

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from games.roulette.layout import Layout
+from games.roulette.layout import layout_for
 from games.roulette.paytable import RouletteRules
 from games.roulette.rules import outcome
 
 
 def edges(rules: RouletteRules) -> dict[str, Fraction]:
     """House edge per unit wagered of every bet on the wheel (positive favours the house)."""
-    layout = Layout(rules.wheel.zeros)
+    layout = layout_for(rules.wheel.zeros)
     n = len(layout.pockets)
     return {
         bet: -sum((outcome(layout, rules, bet, p)[1] for p in layout.pockets), Fraction(0)) / n

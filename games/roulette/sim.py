@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from games.catalog import BetSimulation
-from games.roulette.layout import Layout
+from games.roulette.layout import layout_for
 from games.roulette.paytable import RouletteRules
 from games.roulette.rules import outcome
 
@@ -22,7 +22,7 @@ _SCALE = 2
 
 
 def simulate_all(rules: RouletteRules, rounds: int, seed: int) -> dict[str, BetSimulation]:
-    layout = Layout(rules.wheel.zeros)
+    layout = layout_for(rules.wheel.zeros)
     names = tuple(layout.bets)
     table = np.array(
         [[int(outcome(layout, rules, b, p)[1] * _SCALE) for p in layout.pockets] for b in names],
