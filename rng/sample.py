@@ -33,11 +33,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -98,22 +99,42 @@ def _bit_lengths(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return k + (v > 0)
 
 
-def _mask_table() -> npt.NDArray[np.int64]:
-    """``(1 << (v).bit_length()) - 1`` for every v in 0..2**16-1 (the masks of small bounds)."""
-    table = np.zeros(1 << 16, dtype=np.int64)
-    for k in range(1, 17):
-        table[1 << (k - 1) : 1 << k] = (1 << k) - 1
-    return table
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Precomputed per-draw constants for a batch of bounds (cached: shuffles repeat)."""
+
+    limits: npt.NDArray[np.unsignedinteger[Any]]  # bound - 1: accept a candidate <= limit
+    masks: npt.NDArray[np.unsignedinteger[Any]]  # (1 << k) - 1, k = (bound - 1).bit_length()
+    dtype: str  # "<u2" when every bound <= 2**16, else "<u4"
+    width: int  # bytes per candidate word
+    rows: npt.NDArray[np.intp]  # 0..count-1, for fancy indexing
 
 
-_MASKS16 = _mask_table()
+def _plan(bounds: npt.NDArray[np.int64]) -> _Plan:
+    if int(bounds.min()) < 1 or int(bounds.max()) > 1 << 32:
+        raise ValueError("bounds must be in 1..2**32")
+    narrow = int(bounds.max()) <= 1 << 16
+    kind = np.uint16 if narrow else np.uint32
+    masks = (np.int64(1) << _bit_lengths(bounds - 1)) - 1
+    return _Plan(
+        limits=(bounds - 1).astype(kind),
+        masks=masks.astype(kind),
+        dtype="<u2" if narrow else "<u4",
+        width=2 if narrow else 4,
+        rows=np.arange(bounds.size),
+    )
 
 
-def _masks(bounds: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The k-bit mask for each bound, k = (bound - 1).bit_length()."""
-    if int(bounds.max()) <= 1 << 16:
-        return _MASKS16[bounds - 1]
-    return (np.int64(1) << _bit_lengths(bounds - 1)) - 1
+@functools.lru_cache(maxsize=64)
+def _descending_plan(n: int, count: int) -> _Plan:
+    """Bounds n, n-1, ..., n-count+1 (Fisher-Yates and partial Fisher-Yates)."""
+    return _plan(np.arange(n, n - count, -1, dtype=np.int64))
+
+
+@functools.lru_cache(maxsize=64)
+def _constant_plan(count: int, bound: int) -> _Plan:
+    """``count`` draws below the same bound (dice)."""
+    return _plan(np.full(count, bound, dtype=np.int64))
 
 
 class Rng:
@@ -161,31 +182,32 @@ class Rng:
                 if r < n:
                     return r
 
-    def _below_many(self, bounds: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """One uniform draw below each bound (1 <= bound <= 2**32), vectorised rejection."""
-        count = int(bounds.size)
-        out = np.zeros(count, dtype=np.int64)
+    def _below_many(self, plan: _Plan) -> list[int]:
+        """One uniform draw below each bound of ``plan``: vectorised rejection sampling."""
+        count = int(plan.rows.size)
         if count == 0:
-            return out
-        masks = _masks(bounds)
-        wide = int(bounds.max()) > 1 << 16
-        dtype, width = ("<u4", 4) if wide else ("<u2", 2)
-        pending: npt.NDArray[np.int64] | None = None  # None: every draw is pending
+            return []
         with self._lock:
             self._draws += count
-            while pending is None or pending.size:
-                rows = count if pending is None else int(pending.size)
-                words = np.frombuffer(self._take(width * CANDIDATES * rows), dtype=dtype)
-                cand = words.reshape(rows, CANDIDATES).astype(np.int64, copy=False)
-                b = bounds if pending is None else bounds[pending]
-                cand &= (masks if pending is None else masks[pending])[:, None]
-                ok = cand < b[:, None]
-                first = ok.argmax(axis=1)  # the first accepted candidate of each row
+            words = self._take(plan.width * CANDIDATES * count)
+            cand = np.frombuffer(words, dtype=plan.dtype).reshape(count, CANDIDATES)
+            cand = cand & plan.masks[:, None]
+            ok = cand <= plan.limits[:, None]
+            first = ok.argmax(axis=1)  # the first accepted candidate of each row
+            got = ok[plan.rows, first]
+            out = cand[plan.rows, first].astype(np.int64)
+            pending = np.flatnonzero(~got)
+            while pending.size:  # rows whose candidates were all rejected: draw again
+                rows = int(pending.size)
+                words = self._take(plan.width * CANDIDATES * rows)
+                cand = np.frombuffer(words, dtype=plan.dtype).reshape(rows, CANDIDATES)
+                cand = cand & plan.masks[pending, None]
+                ok = cand <= plan.limits[pending, None]
+                first = ok.argmax(axis=1)
                 got = ok[np.arange(rows), first]
-                idx = np.arange(count) if pending is None else pending
-                out[idx[got]] = cand[got, first[got]]
-                pending = idx[~got]
-        return out
+                out[pending[got]] = cand[np.arange(rows), first][got]
+                pending = pending[~got]
+        return out.tolist()  # type: ignore[no-any-return]
 
     # -- the sampling API ---------------------------------------------------------
     def shuffle(self, items: MutableSequence[T]) -> None:
@@ -195,7 +217,7 @@ class Rng:
             return
         if n > 1 << 32:
             raise ValueError("shuffle supports at most 2**32 items")
-        js = self._below_many(np.arange(n, 1, -1, dtype=np.int64)).tolist()
+        js = self._below_many(_descending_plan(n, n - 1))
         for i, j in zip(range(n - 1, 0, -1), js, strict=True):
             items[i], items[j] = items[j], items[i]
 
@@ -213,8 +235,7 @@ class Rng:
         """``dice`` independent fair dice with faces 1..sides."""
         if not 1 <= dice <= 1000 or not 2 <= sides <= 1 << 32:
             raise ValueError(f"roll needs 1..1000 dice of 2..2**32 sides, got {dice}d{sides}")
-        faces = self._below_many(np.full(dice, sides, dtype=np.int64)) + 1
-        return tuple(int(f) for f in faces)
+        return tuple(f + 1 for f in self._below_many(_constant_plan(dice, sides)))
 
     def choice(self, seq: Sequence[T]) -> T:
         """One uniform element of a non-empty sequence."""
@@ -232,7 +253,7 @@ class Rng:
         if n > 1 << 32:
             raise ValueError("sample supports populations of at most 2**32")
         index = list(range(n))
-        rs = self._below_many(np.arange(n, n - k, -1, dtype=np.int64)).tolist()
+        rs = self._below_many(_descending_plan(n, k))
         for i, r in enumerate(rs):
             j = i + r
             index[i], index[j] = index[j], index[i]

@@ -234,3 +234,14 @@ def test_sample_draws_distinct_positions(data: st.DataObject, seed: int) -> None
     k = data.draw(st.integers(0, n))
     picked = Rng(SeededBytes(seed)).sample(range(n), k)
     assert len(picked) == k == len(set(picked)) and all(0 <= p < n for p in picked)
+
+
+@pytest.mark.parametrize("sides", [2**15 + 1, 2**31 + 1])
+def test_batched_redraw_and_wide_paths_are_uniform(sides: int) -> None:
+    """sides = 2**15 + 1 rejects ~half of all candidates, so the re-draw loop runs often;
+    2**31 + 1 takes the 32-bit path."""
+    rng = Rng(SeededBytes(sides))
+    faces = np.array([f for _ in range(100) for f in rng.roll(1000, sides)], dtype=np.int64) - 1
+    assert faces.min() >= 0 and faces.max() < sides
+    observed, expected = binned(faces, sides, 64)
+    assert chisquare(observed, expected).pvalue > LEVEL
