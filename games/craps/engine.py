@@ -254,6 +254,8 @@ class CrapsGame:
         return (Message(text=f"seat {seat}: {action.arg} bets are {state} on the come-out"),)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None and not 0 <= seat < self._seats:
+            raise IllegalAction(f"no seat {seat!r} at this table ({self._seats} seats)")
         last = self.last_roll
         out: dict[str, Any] = {
             "game": "craps",

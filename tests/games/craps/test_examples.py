@@ -290,6 +290,48 @@ def test_dont_come_12_is_a_push_and_travels_otherwise() -> None:
 # --- come-out On/Off defaults and overrides -------------------------------------------
 
 
+def test_come_out_defaults_are_the_pages() -> None:
+    g = game()
+    assert g.working(0) == {
+        "come-odds": False,
+        "dont-come-odds": True,
+        "place-win": False,
+        "place-lose": True,
+        "buy": False,
+        "lay": True,
+        "hard": False,
+        "big": True,
+    }
+    g.apply(Decide(seat=0, decision="come-out-on", arg="buy"))
+    g.apply(Decide(seat=0, decision="come-out-off", arg="big"))
+    assert g.working(0)["buy"] is True
+    assert g.working(0)["big"] is False
+    bet(g, "field", 1)
+    roll(g, 3, 4)
+    assert g.is_over
+    assert g.next_game().working(0) == g.working(0)  # the options carry to the next game
+
+
+def test_dont_come_odds_working_by_default_on_the_come_out() -> None:
+    g = with_point(4)
+    bet(g, "dont-come", 10)
+    roll(g, 4, 5)  # don't come -> 9
+    bet(g, "dont-come-odds-9", 30)
+    roll(g, 2, 2)  # point made, table point off
+    ev = roll(g, 3, 4)  # come-out 7: don't come 9 and its (working) odds win
+    assert settled(ev, "dont-come-9").net == 1000
+    assert settled(ev, "dont-come-odds-9").net == 2000  # 2:3 on $30
+
+
+def test_buy_bet_off_by_default_on_the_come_out() -> None:
+    g = with_point(4)
+    bet(g, "buy-10", 20)
+    roll(g, 2, 2)
+    ev = roll(g, 5, 5)  # no line bet: no table point, the off buy bet stays
+    assert not [e for e in ev if isinstance(e, BetSettled)]
+    assert g.bets(0) == {"buy-10": 2000}
+
+
 def test_place_to_win_is_off_on_the_come_out_by_default_and_on_when_chosen() -> None:
     g = with_point(4)
     bet(g, "place-win-6", 6)
