@@ -18,6 +18,7 @@ from __future__ import annotations
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from rng.drbg import (
+    MAX_REQUEST_BYTES,
     MAX_RESEED_INTERVAL,
     check_alive,
     check_input,
@@ -33,11 +34,14 @@ _MOD = 1 << 128
 KEY_BYTES: dict[str, int] = {"AES-128": 16, "AES-192": 24, "AES-256": 32}
 
 
+_ZEROS = bytes(MAX_REQUEST_BYTES + 4 * BLOCK)  # plaintext for keystream: never written
+
+
 def _ctr_keystream(key: bytes, v: int, n_blocks: int) -> bytes:
     """E(Key, V+1) || E(Key, V+2) || ... for ``n_blocks`` blocks."""
     start = ((v + 1) % _MOD).to_bytes(BLOCK, "big")
     enc = Cipher(algorithms.AES(key), modes.CTR(start)).encryptor()
-    return enc.update(bytes(n_blocks * BLOCK))
+    return enc.update(memoryview(_ZEROS)[: n_blocks * BLOCK])
 
 
 def _cbc(key: bytes, iv: bytes, data: bytes) -> bytes:
@@ -108,7 +112,9 @@ class CtrDrbg:
         """CTR_DRBG_Update (10.2.1.2); ``provided`` is exactly seedlen bytes."""
         blocks = -(-self._seedlen // BLOCK)
         temp = _ctr_keystream(self._key, self._v, blocks)[: self._seedlen]
-        temp = bytes(a ^ b for a, b in zip(temp, provided, strict=True))
+        if any(provided):
+            mixed = int.from_bytes(temp, "big") ^ int.from_bytes(provided, "big")
+            temp = mixed.to_bytes(self._seedlen, "big")
         self._key = temp[: self._keylen]
         self._v = int.from_bytes(temp[self._keylen :], "big")
 
