@@ -40,14 +40,17 @@ from rng.factory import open_rng  # noqa: E402
 MIB = 1 << 20
 
 
-def median_rate(fn: Callable[[], int], repeat: int) -> float:
-    """Median over ``repeat`` runs of (units done by ``fn``) / seconds."""
-    rates = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        units = fn()
-        rates.append(units / (time.perf_counter() - t))
-    return statistics.median(rates)
+def side_by_side(fns: list[Callable[[], int]], repeat: int) -> list[float]:
+    """Median rate (units / s) of each function; the runs are interleaved (a, b, c, a, b,
+    c, ...) after one warm-up round, so a shared machine's load swings hit all alike."""
+    rates: list[list[float]] = [[] for _ in fns]
+    for round_ in range(repeat + 1):
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            units = fn()
+            if round_:
+                rates[i].append(units / (time.perf_counter() - t))
+    return [statistics.median(r) for r in rates]
 
 
 def drain(cmd: list[str], n: int) -> tuple[float, float]:
@@ -71,9 +74,13 @@ def drain(cmd: list[str], n: int) -> tuple[float, float]:
     return n / (end - start), (n - first_bytes) / (end - first_at)
 
 
-def median_pipe(cmd: list[str], n: int, repeat: int) -> tuple[float, float]:
-    runs = [drain(cmd, n) for _ in range(repeat)]
-    return statistics.median(a for a, _ in runs), statistics.median(b for _, b in runs)
+def median_pipes(a: list[str], b: list[str], n: int, repeat: int) -> list[float]:
+    """Whole-run and sustained medians of two commands, runs interleaved."""
+    runs_a, runs_b = [], []
+    for _ in range(repeat):
+        runs_a.append(drain(a, n))
+        runs_b.append(drain(b, n))
+    return [statistics.median(x[i] for x in runs) for runs in (runs_a, runs_b) for i in (0, 1)]
 
 
 def secrets_shuffle(x: list[int]) -> None:
@@ -108,8 +115,9 @@ def main() -> None:
 
     # -- bytes/s ---------------------------------------------------------------------
     croupier = [sys.executable, "-m", "kiosk_ui.cli", "rng", "stream", "--source", "os"]
-    cli_total, cli_drbg = median_pipe([*croupier, "--bytes", str(n)], n, r)
-    head_total, cli_urandom = median_pipe(["head", "-c", str(n), "/dev/urandom"], n, r)
+    cli_total, cli_drbg, head_total, cli_urandom = median_pipes(
+        [*croupier, "--bytes", str(n)], ["head", "-c", str(n), "/dev/urandom"], n, r
+    )
     rows += [
         ("pipe, sustained (after 1st MiB)", "croupier rng stream (CTR_DRBG)", cli_drbg, "MB/s"),
         ("pipe, sustained (after 1st MiB)", "head -c N /dev/urandom", cli_urandom, "MB/s"),
@@ -130,8 +138,7 @@ def main() -> None:
                 f.read(MIB)
         return n
 
-    in_drbg = median_rate(drbg_run, r)
-    in_urandom = median_rate(urandom_run, r)
+    in_drbg, in_urandom = side_by_side([drbg_run, urandom_run], r)
     rows += [
         ("in process, 1 MiB reads", "DrbgGenerator.generate (CTR_DRBG)", in_drbg, "MB/s"),
         ("in process, 1 MiB reads", "read /dev/urandom", in_urandom, "MB/s"),
@@ -160,7 +167,7 @@ def main() -> None:
                 secrets_shuffle(cards)
             return reps // 5
 
-        a, b, c = median_rate(ours, r), median_rate(sysrandom, r), median_rate(viasecrets, r)
+        a, b, c = side_by_side([ours, sysrandom, viasecrets], r)
         shuffle_ratio[decks] = a / b
         label = f"{decks}-deck shoe ({52 * decks} cards)"
         rows += [
@@ -182,7 +189,7 @@ def main() -> None:
             secrets.randbelow(52)
         return calls
 
-    below_ours, below_secrets = median_rate(ours_below, r), median_rate(secrets_below, r)
+    below_ours, below_secrets = side_by_side([ours_below, secrets_below], r)
     rows += [
         ("randbelow(52)", "Rng.randbelow", below_ours, "calls/s"),
         ("randbelow(52)", "secrets.randbelow", below_secrets, "calls/s"),
@@ -198,7 +205,8 @@ def main() -> None:
         f"Command: `.venv/bin/python bench/bench_rng.py --repeat {r} --mb {args.mb}`  ",
         f"Machine: {machine()}  ",
         f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; every figure is the "
-        f"median of {r} runs.",
+        f"median of {r} runs, "
+        "interleaved with the peer's runs after a warm-up round.",
         "",
         "| measure | implementation | median rate | unit |",
         "|---|---|---:|---|",
