@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import binascii
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SOF = 0xA5
 HEADER = 4  # SOF, LEN, SEQ, TYPE
@@ -35,23 +35,20 @@ def crc16(data: bytes, crc: int = CRC_INIT) -> int:
     return binascii.crc_hqx(data, crc)
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One decoded (or to-be-encoded) frame."""
+class Frame(NamedTuple):
+    """One decoded (or to-be-encoded) frame. A tuple: cheap to build on the decode path."""
 
     seq: int
     type: int
     payload: bytes = b""
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.seq <= 255 or not 0 <= self.type <= 255:
-            raise ValueError(f"seq and type must be bytes, got seq={self.seq} type={self.type}")
-        if len(self.payload) > MAX_PAYLOAD:
-            raise ValueError(f"payload of {len(self.payload)} bytes exceeds {MAX_PAYLOAD}")
-
 
 def encode_frame(frame: Frame) -> bytes:
-    """The bytes of ``frame`` on the wire."""
+    """The bytes of ``frame`` on the wire; ValueError if a field does not fit."""
+    if not 0 <= frame.seq <= 255 or not 0 <= frame.type <= 255:
+        raise ValueError(f"seq and type must be bytes, got seq={frame.seq} type={frame.type}")
+    if len(frame.payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(frame.payload)} bytes exceeds {MAX_PAYLOAD}")
     body = bytes((len(frame.payload), frame.seq, frame.type)) + frame.payload
     return bytes((SOF,)) + body + crc16(body).to_bytes(2, "big")
 
@@ -83,29 +80,55 @@ class FrameDecoder:
         buf = self._buf
         buf += data
         frames: list[Frame] = []
+        crc = binascii.crc_hqx
         pos = 0
         n = len(buf)
+        noise = crc_errors = 0
         while True:
             start = buf.find(SOF, pos)
             if start < 0:
-                self.stats["noise_bytes"] += n - pos
+                noise += n - pos
                 pos = n
                 break
-            self.stats["noise_bytes"] += start - pos
+            noise += start - pos
             pos = start
             if n - pos < HEADER:
                 break
-            length = buf[pos + 1]
-            end = pos + OVERHEAD + length
+            end = pos + OVERHEAD + buf[pos + 1]
             if end > n:
-                break
-            body = bytes(buf[pos + 1 : end - 2])
-            if crc16(body) == int.from_bytes(buf[end - 2 : end], "big"):
-                frames.append(Frame(seq=body[1], type=body[2], payload=body[3:]))
-                self.stats["frames"] += 1
+                # Incomplete. If a complete valid frame starts later in what we hold,
+                # this start byte was noise: skip to it rather than wait for bytes
+                # that may never come (bounded latency after a false start).
+                later = self._complete_frame_after(pos, n)
+                if later < 0:
+                    break
+                noise += later - pos
+                crc_errors += 1
+                pos = later
+                continue
+            if crc(buf[pos + 1 : end - 2], CRC_INIT) == (buf[end - 2] << 8 | buf[end - 1]):
+                frames.append(Frame(buf[pos + 2], buf[pos + 3], bytes(buf[pos + 4 : end - 2])))
                 pos = end
             else:
-                self.stats["crc_errors"] += 1
+                crc_errors += 1
                 pos += 1
         del buf[:pos]
+        stats = self.stats
+        stats["frames"] += len(frames)
+        stats["noise_bytes"] += noise
+        if crc_errors:
+            stats["crc_errors"] += crc_errors
         return frames
+
+    def _complete_frame_after(self, pos: int, n: int) -> int:
+        """Start of the first complete, CRC-valid frame after ``pos``, or -1."""
+        buf = self._buf
+        nxt = buf.find(SOF, pos + 1)
+        while nxt >= 0 and nxt + OVERHEAD <= n:
+            end = nxt + OVERHEAD + buf[nxt + 1]
+            if end <= n and binascii.crc_hqx(buf[nxt + 1 : end - 2], CRC_INIT) == (
+                buf[end - 2] << 8 | buf[end - 1]
+            ):
+                return nxt
+            nxt = buf.find(SOF, nxt + 1)
+        return -1

@@ -136,3 +136,12 @@ def test_unreadable_cards_are_faults_not_cards(payload: bytes) -> None:
 
 def test_bad_wheel_number_is_a_fault() -> None:
     assert isinstance(decode_event(MsgType.WINNING_NUMBER, b"\x26", seq=0), DeviceFault)
+
+
+@given(st.binary(max_size=40), st.lists(frames, min_size=1, max_size=4))
+def test_false_start_never_holds_back_a_complete_frame(noise: bytes, fs: list[Frame]) -> None:
+    """Noise ending in a start byte with a large length must not make the decoder wait
+    for bytes that may never come while complete frames sit in its buffer."""
+    wire = noise + b"\xa5\xff" + b"".join(encode_frame(f) for f in fs)
+    out = FrameDecoder().feed(wire)
+    assert out[-len(fs) :] == fs
