@@ -1,0 +1,70 @@
+"""Three Card Poker (California page 004, with the 6 Card Bonus) and Tri-Card Poker (page 001).
+
+The family contract (:mod:`games.catalog`):
+
+``VARIANTS``: ``three-card-poker`` and ``tri-card-poker`` (``paytables/*.toml``).
+``new_game(variant, seats=1)``: a :class:`~games.three_card.engine.ThreeCardRound`.
+``house_edge(variant)``: exact, :mod:`games.three_card.exact` (bets ``ante`` (with
+the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus``).
+``simulate(variant, rounds, seed)``: :mod:`games.three_card.simulate`.
+``autoplay(engine, seat)``: :mod:`games.three_card.autoplay`.
+"""
+
+from __future__ import annotations
+
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+from games.three_card.autoplay import autoplay
+from games.three_card.engine import Phase, ThreeCardRound
+from games.three_card.exact import bet_returns, pair_plus_alone_return, play_table, should_play
+from games.three_card.paytable import PACKAGED, load_packaged, loads, rules_of
+from games.three_card.rules import ThreeCardRules
+from games.three_card.simulate import simulate
+
+VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+
+
+def new_game(variant: Variant, seats: int = 1) -> ThreeCardRound:
+    return ThreeCardRound(variant, seats)
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """Exact house edge per unit of each bet's initial wager."""
+    rules = rules_of(variant)
+    deals = "all 22,100 x 18,424 player/dealer deals"
+    shown = (
+        "best play/fold for the player's cards and the dealer's exposed card"
+        if rules.dealer_shows_card
+        else "best play/fold for the player's cards (Q-6-4)"
+    )
+    methods = {
+        "ante": (f"enumeration over {deals}", f"ante and play per unit of ante; {shown}"),
+        "pair-plus": (
+            f"enumeration over {deals}",
+            "lost on a fold; every pair or better is played under the best strategy",
+        ),
+        "six-card-bonus": ("enumeration over all 20,358,520 six-card sets", "stands on a fold"),
+    }
+    out: dict[str, HouseEdge] = {}
+    for bet, ret in bet_returns(rules).items():
+        method, note = methods[bet]
+        out[bet] = HouseEdge(edge=-ret, exact=True, method=method, note=note)
+    return out
+
+
+__all__ = [
+    "VARIANTS",
+    "Phase",
+    "ThreeCardRound",
+    "ThreeCardRules",
+    "autoplay",
+    "bet_returns",
+    "house_edge",
+    "load_packaged",
+    "loads",
+    "new_game",
+    "pair_plus_alone_return",
+    "play_table",
+    "should_play",
+    "simulate",
+]

@@ -1,0 +1,1 @@
+"""Three-card pay tables shipped as data (TOML)."""
