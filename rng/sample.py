@@ -125,15 +125,24 @@ def _plan(bounds: npt.NDArray[np.int64]) -> _Plan:
     )
 
 
-@functools.lru_cache(maxsize=64)
+CACHE_MAX_DRAWS = 4096  # plans up to this size are kept (a few per table); larger are built
+
+
 def _descending_plan(n: int, count: int) -> _Plan:
     """Bounds n, n-1, ..., n-count+1 (Fisher-Yates and partial Fisher-Yates)."""
+    if count <= CACHE_MAX_DRAWS:
+        return _cached_descending_plan(n, count)
+    return _plan(np.arange(n, n - count, -1, dtype=np.int64))
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_descending_plan(n: int, count: int) -> _Plan:
     return _plan(np.arange(n, n - count, -1, dtype=np.int64))
 
 
 @functools.lru_cache(maxsize=64)
 def _constant_plan(count: int, bound: int) -> _Plan:
-    """``count`` draws below the same bound (dice)."""
+    """``count`` draws below the same bound (dice; count <= 1000)."""
     return _plan(np.full(count, bound, dtype=np.int64))
 
 
@@ -250,11 +259,17 @@ class Rng:
             raise ValueError(f"sample size {k} is outside 0..{n}")
         if k == 0:
             return []
-        if n > 1 << 32:
-            raise ValueError("sample supports populations of at most 2**32")
-        index = list(range(n))
-        rs = self._below_many(_descending_plan(n, k))
-        for i, r in enumerate(rs):
+        if n > 1 << 32:  # beyond the 32-bit batch: one rejection draw per position
+            offsets = [self.randbelow(n - i) for i in range(k)]
+        else:
+            offsets = self._below_many(_descending_plan(n, k))
+        # Fisher-Yates over a virtual list of positions 0..n-1: ``moved`` holds only the
+        # positions swapped so far, so a huge population costs O(k) memory.
+        moved: dict[int, int] = {}
+        picked = []
+        for i, r in enumerate(offsets):
             j = i + r
-            index[i], index[j] = index[j], index[i]
-        return [population[index[i]] for i in range(k)]
+            at_i, at_j = moved.get(i, i), moved.get(j, j)
+            moved[i], moved[j] = at_j, at_i
+            picked.append(population[at_j])
+        return picked

@@ -245,3 +245,12 @@ def test_batched_redraw_and_wide_paths_are_uniform(sides: int) -> None:
     assert faces.min() >= 0 and faces.max() < sides
     observed, expected = binned(faces, sides, 64)
     assert chisquare(observed, expected).pvalue > LEVEL
+
+
+def test_sample_from_a_huge_population_and_large_shuffles() -> None:
+    rng = Rng(SeededBytes(4))
+    picks = rng.sample(range(10**12), 5)
+    assert len(set(picks)) == 5 and all(0 <= p < 10**12 for p in picks)
+    big = list(range(10_000))
+    rng.shuffle(big)  # beyond the cached plans
+    assert sorted(big) == list(range(10_000)) and big != list(range(10_000))
