@@ -113,9 +113,10 @@ def create_app(
     app.add_exception_handler(GameError, _domain)
     app.add_exception_handler(Exception, _domain)
 
-    from kiosk_ui.routes import operator, pages, player
+    from kiosk_ui.routes import extra, operator, pages, player
 
     app.include_router(player.router)
     app.include_router(operator.router)
     app.include_router(pages.router)
+    app.include_router(extra.router)
     return app

@@ -25,6 +25,25 @@ def lobby() -> HTMLResponse:
     return _page("lobby.html")
 
 
+@router.get("/table/{table_id}")
+def table(table_id: str) -> HTMLResponse:
+    """One page for every table; the family's renderer is picked by the page script."""
+    del table_id  # the page reads it from its own address
+    return _page("table.html")
+
+
+@router.get("/history")
+def history() -> HTMLResponse:
+    """The player's last 500 games, each opening its recall from the signed log."""
+    return _page("history.html")
+
+
+@router.get("/operator")
+def operator() -> HTMLResponse:
+    """The operator console: sign-in, devices, RNG, tables, wallets, log, audit."""
+    return _page("operator.html")
+
+
 @router.get("/status")
 def status() -> HTMLResponse:
     """The technician's status page: devices, RNG health, tables."""

@@ -1,0 +1,159 @@
+// The operator console: every panel is one call to the authenticated operator API.
+// The session lives in an HttpOnly cookie set by POST /api/operator/login.
+'use strict';
+
+const { el, money, api } = Croupier;
+const $ = id => document.getElementById(id);
+
+function cell(text, cls) { return el('td', { class: cls, text: text === null || text === undefined ? '' : String(text) }); }
+function stateClass(s) { return s === 'ok' ? 'ok' : s === 'degraded' ? 'warn' : 'bad'; }
+function done(text, kind = 'info') { Croupier.notice(text, kind); }
+
+async function guarded(fn) {
+  try { await fn(); } catch (e) {
+    if (e.status === 401) { showLogin(); }
+    Croupier.notice(e.message);
+  }
+}
+
+function showLogin() { $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
+
+async function loadDevices() {
+  const tb = $('devices').querySelector('tbody');
+  const list = await api('GET', '/api/operator/devices');
+  tb.replaceChildren(...list.map(d => el('tr', { dataset: { role: d.role } },
+    cell(d.role), cell(d.state, stateClass(d.state)), cell([d.model, d.firmware].filter(Boolean).join(' / ')),
+    cell(Object.entries(d.counters || {}).map(([k, v]) => `${k}=${v}`).join(' ')), cell(d.last_fault || '–', d.last_fault ? 'bad' : ''))));
+  if (!list.length) tb.append(el('tr', {}, el('td', { colspan: 5, text: 'No devices configured.' })));
+}
+
+async function loadRng() {
+  const r = await api('GET', '/api/operator/rng');
+  const rows = [['Policy', r.policy], ['Active source', r.active], ['Halted', r.halted || 'no', r.halted ? 'bad' : 'ok'],
+    ['Draws / bytes served', `${r.draws} / ${r.bytes}`], ['DRBG', `${r.generator.mechanism || ''} · reseeds ${r.generator.reseeds ?? ''} · requests ${r.generator.requests ?? ''}`]];
+  for (const s of r.sources) {
+    const h = s.health || {};
+    rows.push([`Source ${s.name}`, `${s.state} · read ${s.bytes_read} B · RCT failures ${h.rct_failures ?? 0} · APT failures ${h.apt_failures ?? 0}` +
+      (h.last_failure ? ` · last failure: ${h.last_failure}` : '') + (s.last_error ? ` · last error: ${s.last_error}` : ''), s.state === 'ok' ? 'ok' : s.state === 'failed' ? 'bad' : '']);
+  }
+  for (const a of (r.alarms || []).slice(-5)) rows.push(['Alarm', `${a.kind}: ${a.message}`, 'warn']);
+  $('rng').querySelector('tbody').replaceChildren(...rows.map(([k, v, c]) => el('tr', {}, cell(k), cell(v, c))));
+}
+
+async function tableAction(id, what) {
+  await guarded(async () => {
+    const reason = $('reason').value;
+    const body = what === 'resume' ? undefined : { reason };
+    const r = await api('POST', `/api/operator/tables/${encodeURIComponent(id)}/${what}`, body);
+    done(what === 'void' ? `Game on ${id} voided; returned ${money(Object.values(r.returned).reduce((a, b) => a + b, 0))}` : `Table ${id}: ${what} done`);
+    await loadTables();
+  });
+}
+
+async function loadTables() {
+  const list = await api('GET', '/api/operator/tables');
+  $('tables').querySelector('tbody').replaceChildren(...list.map(t => el('tr', { dataset: { table: t.id } },
+    cell(t.id), cell(t.source), cell(t.suspended ? 'suspended: ' + t.suspended : (t.game ? 'in play ' + t.game : 'open'), t.suspended ? 'bad' : 'ok'),
+    el('td', {}, t.suspended
+      ? [el('button', { onclick: () => tableAction(t.id, 'resume'), text: 'Resume' }), ' ', el('button', { onclick: () => tableAction(t.id, 'void'), disabled: !t.game, text: 'Void game' })]
+      : el('button', { onclick: () => tableAction(t.id, 'suspend'), text: 'Suspend' })))));
+}
+
+function amountCents() {
+  const text = $('amount').value.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) throw new Error('enter an amount in dollars and cents, like 25.00');
+  const [d, c = ''] = text.split('.');
+  return Number(d) * 100 + Number(c.padEnd(2, '0'));
+}
+
+async function cash(player, kind) {
+  await guarded(async () => {
+    const amount = amountCents();
+    const r = await api('POST', `/api/operator/players/${encodeURIComponent(player)}/${kind}`, { amount });
+    done(`${kind === 'cash-in' ? 'Cash-in' : 'Cash-out'} of ${money(amount)} for ${player}: balance ${money(r.balance)}`);
+    await loadPlayers();
+  });
+}
+
+async function loadPlayers() {
+  const list = await api('GET', '/api/operator/players');
+  $('players').querySelector('tbody').replaceChildren(...list.map(p => el('tr', { dataset: { player: p.id } },
+    cell(p.id), cell(p.name), cell(money(p.balance), 'balance'),
+    el('td', {}, el('button', { onclick: () => cash(p.id, 'cash-in'), text: 'Cash in' }), ' ',
+      el('button', { onclick: () => cash(p.id, 'cash-out'), text: 'Cash out' })))));
+}
+
+async function verify() {
+  $('log-out').textContent = 'Verifying…';
+  await guarded(async () => {
+    const r = await api('POST', '/api/operator/log/verify');
+    $('log-out').textContent = `${r.ok ? 'OK' : 'FAILED'}: ${r.message}\nrecords ${r.records}, checkpoints ${r.checkpoints}, last signed record ${r.last_signed_seq}, unsigned tail ${r.unsigned_tail}`;
+    $('log-out').className = 'out ' + (r.ok ? 'ok' : 'bad');
+  });
+}
+
+async function audit() {
+  $('log-out').textContent = 'Auditing…';
+  await guarded(async () => {
+    const r = await api('GET', '/api/operator/audit');
+    $('log-out').textContent = `${r.ok ? 'OK' : 'FAILED'}: ${r.message}\n` + JSON.stringify(r.report, null, 2);
+    $('log-out').className = 'out ' + (r.ok ? 'ok' : 'bad');
+  });
+}
+
+async function loadRuns() {
+  let runs;
+  try { runs = await api('GET', '/api/operator/certify'); } catch (e) {
+    $('p-cert').hidden = e.status === 404;
+    return;
+  }
+  $('cert-note').textContent = 'A quick run: the game-outcome and RNG batteries on a small sample, reports in the store.';
+  $('runs').querySelector('tbody').replaceChildren(...runs.map(r => el('tr', { dataset: { run: r.id } },
+    cell(r.id), cell(r.state + (r.message ? ': ' + r.message : ''), r.state === 'done' ? 'ok' : r.state === 'failed' ? 'bad' : 'warn'),
+    el('td', {}, r.files.map(f => [el('a', { href: `/api/operator/certify/${encodeURIComponent(r.id)}/${encodeURIComponent(f)}`, target: '_blank', text: f }), ' '])))));
+  if (runs.some(r => r.state === 'running')) setTimeout(() => guarded(loadRuns), 2000);
+}
+
+async function startRun() {
+  await guarded(async () => {
+    const r = await api('POST', '/api/operator/certify', {});
+    done(`Certification run ${r.id} started`);
+    await loadRuns();
+  });
+}
+
+async function loadAll() {
+  await guarded(async () => {
+    await Promise.all([loadDevices(), loadRng(), loadTables(), loadPlayers()]);
+    await loadRuns();
+  });
+}
+
+async function enter(sess) {
+  $('login').hidden = true; $('console').hidden = false; $('logout').hidden = false;
+  $('who').textContent = `${sess.user} (${sess.role})`;
+  await loadAll();
+}
+
+async function main() {
+  $('login').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    await guarded(async () => {
+      const sess = await api('POST', '/api/operator/login', { user: $('user').value, password: $('password').value });
+      Croupier.notice('');
+      await enter(sess);
+    });
+  });
+  $('logout').onclick = () => guarded(async () => { await api('POST', '/api/operator/logout'); showLogin(); });
+  $('verify').onclick = verify;
+  $('audit').onclick = audit;
+  $('certify').onclick = startRun;
+  // Already signed in (cookie still valid)? Then go straight to the console.
+  try {
+    await api('GET', '/api/operator/tables');
+    await enter({ user: 'signed in', role: '' });
+  } catch (e) { showLogin(); }
+  setInterval(() => { if (!$('console').hidden) guarded(() => Promise.all([loadDevices(), loadRng()])); }, 5000);
+}
+
+main();

@@ -1,0 +1,249 @@
+"""End-to-end: a new player plays a full round of every game family through the pages.
+
+Each test clicks as a person would (chip, bet spot, Deal/Roll/Spin, the decisions the
+page offers), then checks the balance in the header against the wallet, the result
+panel against the settled bets, and the history page against the game log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import catalog
+
+pytestmark = pytest.mark.browser
+
+START = 100_000  # demo credit, cents
+
+
+def money(cents: int, sign: bool = False) -> str:
+    text = f"${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+    if cents < 0:
+        return "-" + text
+    return ("+" + text) if sign and cents > 0 else text
+
+
+@dataclass(frozen=True)
+class Plan:
+    table: str
+    spot: str
+    start: str  # the button that starts the round: deal, roll or spin
+    prefer: tuple[str, ...] = ()  # decisions to click, best first
+
+
+PLANS = {
+    "baccarat": Plan("baccarat-pinnacle", "banker", "deal"),
+    "blackjack": Plan("blackjack-pinnacle", "main", "deal", ("no-insurance", "stand")),
+    "war": Plan("war-standard", "main", "deal", ("war",)),
+    "sicbo": Plan("sicbo-macau", "big", "roll"),
+    "craps": Plan("craps-pinnacle", "pass", "roll"),
+    "roulette": Plan("roulette-single-zero", "red", "spin"),
+}
+GENERIC_PREFER = ("house-way", "stand", "call", "check", "play", "ride", "fold")
+
+
+def plan_for(family: str) -> Plan:
+    if family in PLANS:
+        return PLANS[family]
+    variant = next(iter(catalog.families()[family].VARIANTS))
+    first = next(iter(variant.limits))
+    spot = next((b for b in ("ante", "main", "bet") if b in variant.limits), first)
+    return Plan(variant.id, spot, "deal", GENERIC_PREFER)
+
+
+def idle(page: Page) -> None:
+    page.wait_for_function("!document.body.classList.contains('busy')")
+
+
+def header_balance(page: Page) -> int:
+    expect(page.locator("#balance")).not_to_have_text("…")
+    return int(page.locator("#balance").get_attribute("data-cents") or "-1")
+
+
+def wallet(page: Page) -> int:
+    return int(page.request.get("/api/me").json()["balance"])
+
+
+def open_table(page: Page, table: str) -> None:
+    page.goto(f"/table/{table}")
+    expect(page.locator("#title")).not_to_have_text("…")
+    page.wait_for_selector(".spot")
+    idle(page)
+
+
+def place(page: Page, spot: str, chip: int = 500) -> None:
+    page.click(f'.chip[data-value="{chip}"]')
+    page.click(f'.spot[data-bet="{spot}"]')
+    idle(page)
+
+
+def play_round(page: Page, plan: Plan, *, started: bool = False) -> None:
+    """Start the round (unless ``started``) and take the offered decisions until it is over."""
+    if not started:
+        page.click(f"#{plan.start}")
+        idle(page)
+    for _ in range(300):
+        if page.evaluate("document.body.dataset.over") == "true":
+            return
+        offered = page.locator("#decisions button")
+        names = [offered.nth(i).get_attribute("data-decision") or offered.nth(i).get_attribute("id")
+                 for i in range(offered.count())]  # fmt: skip
+        choice = next((d for d in plan.prefer if d in names), None)
+        if choice is None and plan.start in names:
+            page.click(f"#{plan.start}")  # craps: keep rolling until the crap game ends
+        elif choice is None and names and names[0]:
+            page.click(f'#decisions button[data-decision="{names[0]}"]')
+        elif choice is not None:
+            page.click(f'#decisions button[data-decision="{choice}"]')
+        else:
+            page.wait_for_timeout(100)  # the source is dealing (a live shoe)
+        idle(page)
+    raise AssertionError(f"{plan.table}: the round did not end")
+
+
+def check_result_and_history(page: Page, table: str) -> int:
+    """The result panel, the header balance, the wallet and the history all agree."""
+    expect(page.locator("#result")).to_be_visible()
+    hist = page.request.get("/api/history").json()
+    assert [h["table"] for h in hist] == [table]
+    net = hist[0]["net"]
+    expect(page.locator("#round-net")).to_have_text(money(net, sign=True))
+    assert header_balance(page) == wallet(page) == START + net
+    page.click("header nav a[href='/history']")
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator("td.net")).to_have_text(money(net, sign=True))
+    rows.first.click()
+    expect(page.locator("#recall-text")).to_contain_text("Result seat 0")
+    expect(page.locator("#recall-check")).to_contain_text("every logged event matches")
+    return net
+
+
+@pytest.mark.parametrize("family", sorted(catalog.families()))
+def test_a_new_player_plays_a_full_round(page: Page, family: str) -> None:
+    plan = plan_for(family)
+    page.goto("/")
+    tile = page.locator(f'.tile[data-table="{plan.table}"]')
+    expect(tile).to_be_visible()
+    assert header_balance(page) == START
+    tile.get_by_role("button", name="Play").click()
+    expect(page.locator("#title")).not_to_have_text("…")
+    page.wait_for_selector(f'.spot[data-bet="{plan.spot}"]')
+    idle(page)
+    place(page, plan.spot)
+    expect(page.locator(f'.spot[data-bet="{plan.spot}"] .stake')).to_have_text("$5.00")
+    assert header_balance(page) == START - 500
+    play_round(page, plan)
+    check_result_and_history(page, plan.table)
+
+
+def test_limits_are_enforced_with_the_reason_shown(page: Page) -> None:
+    open_table(page, "war-standard")
+    place(page, "tie", chip=50_000)  # the tie bet's maximum is $100
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text("maximum")
+    expect(page.locator('.spot[data-bet="tie"] .stake')).to_have_count(0)
+    assert header_balance(page) == wallet(page) == START
+
+
+def test_chips_undo_clear_and_rebet(page: Page) -> None:
+    open_table(page, "baccarat-pinnacle")
+    place(page, "player", chip=2500)
+    place(page, "player", chip=100)
+    place(page, "tie", chip=100)
+    expect(page.locator("#on-table")).to_have_text("$27.00")
+    page.click("#undo")  # takes the last chip (the $1 on tie) back
+    idle(page)
+    expect(page.locator('.spot[data-bet="tie"] .stake')).to_have_count(0)
+    expect(page.locator('.spot[data-bet="player"] .stake')).to_have_text("$26.00")
+    page.click("#clear")
+    idle(page)
+    expect(page.locator("#on-table")).to_have_text("$0.00")
+    assert wallet(page) == START
+    place(page, "player", chip=2500)
+    play_round(page, PLANS["baccarat"])
+    net = page.request.get("/api/history").json()[0]["net"]
+    page.click("#rebet")
+    idle(page)
+    expect(page.locator('.spot[data-bet="player"] .stake')).to_have_text("$25.00")
+    assert wallet(page) == START + net - 2500
+
+
+def test_blackjack_offers_only_the_engines_decisions(page: Page) -> None:
+    open_table(page, "blackjack-pinnacle")
+    for _ in range(8):
+        place(page, "main")
+        page.click("#deal")
+        idle(page)
+        view = page.request.get("/api/tables/blackjack-pinnacle").json()
+        shown = sorted(
+            page.locator("#decisions button[data-decision]").evaluate_all(
+                "bs => bs.map(b => b.dataset.decision)"
+            )
+        )
+        assert shown == sorted(d for d in view["legal"] if d not in ("place-bet", "remove-bet"))
+        play_round(page, PLANS["blackjack"], started=True)
+    assert len(page.request.get("/api/history").json()) == 8
+    assert header_balance(page) == wallet(page)
+
+
+def test_craps_come_out_options_and_what_just_happened(page: Page) -> None:
+    open_table(page, "craps-pinnacle")
+    expect(page.locator('.spot[data-bet="come"]')).to_be_disabled()  # no point yet
+    place(page, "pass")
+    toggle = page.locator('.come-out .toggle[data-type="place-win"]')
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    idle(page)
+    expect(page.locator('.come-out .toggle[data-type="place-win"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.click("#roll")
+    idle(page)
+    expect(page.locator("details.wjh")).to_contain_text("Roll 1:")
+    play_round(page, PLANS["craps"], started=True)
+    check_result_and_history(page, "craps-pinnacle")
+
+
+def test_live_table_follows_the_shoe(page: Page) -> None:
+    open_table(page, "baccarat-live")
+    expect(page.locator("#source")).to_contain_text("Live table")
+    place(page, "player")
+    page.click("#deal")
+    page.wait_for_function("document.body.dataset.over === 'true'", timeout=20_000)
+    expect(page.locator('.hand[data-hand="player"] svg.card')).not_to_have_count(0)
+    check_result_and_history(page, "baccarat-live")
+
+
+def test_operator_signs_in_and_cashes_in(page: Page, operator_password: str) -> None:
+    page.goto("/")
+    assert header_balance(page) == START
+    me = page.request.get("/api/me").json()["id"]
+    page.goto("/operator")
+    page.fill("#user", "admin")
+    page.fill("#password", "wrong password")
+    page.click("#login button[type=submit]")
+    expect(page.locator("#notice")).to_contain_text("wrong user name or password")
+    page.fill("#password", operator_password)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#console")).to_be_visible()
+    expect(page.locator('#devices tr[data-role="shoe"]')).to_contain_text("ok")
+    expect(page.locator("#rng")).to_contain_text("Active source")
+    page.fill("#amount", "50.00")
+    page.locator(f'#players tr[data-player="{me}"]').get_by_role("button", name="Cash in").click()
+    expect(page.locator(f'#players tr[data-player="{me}"] td.balance')).to_have_text("$1,050.00")
+    assert wallet(page) == START + 5_000
+    page.click("#verify")
+    expect(page.locator("#log-out")).to_contain_text("OK:")
+    page.click("#audit")
+    expect(page.locator("#log-out")).to_contain_text("the ledger balances")
+    row = page.locator('#tables tr[data-table="war-standard"]')
+    row.get_by_role("button", name="Suspend").click()
+    expect(row).to_contain_text("suspended")
+    row.get_by_role("button", name="Resume").click()
+    expect(row.get_by_role("button", name="Suspend")).to_be_visible()
+    page.goto("/")
+    assert header_balance(page) == START + 5_000
