@@ -109,6 +109,10 @@ class JournalWriter:
         self.head_seq, self.head_hash, n = mark
         del self._leaves[n:]
 
+    def restore_leaves(self, leaves: list[bytes]) -> None:
+        """Replace the pending leaf hashes (after re-reading the head from storage)."""
+        self._leaves = list(leaves)
+
     def _push(self, rec: StoredRecord, *, leaf: bool = True) -> StoredRecord:
         self.head_seq, self.head_hash = rec.seq, rec.hash
         if leaf:

@@ -16,6 +16,7 @@ from typing import Any
 from certification.log import sqlite_store
 from certification.log.chain import JournalWriter
 from certification.log.keys import KeyStore, SigningKey, public_pem
+from kiosk_ui.errors import StoreError
 from kiosk_ui.store.db import Database
 
 
@@ -57,9 +58,20 @@ class LogBook:
             mark = self.writer.mark()
             try:
                 yield conn
+            except StoreError:
+                # The group commit holding this work failed: the chain head on disk is
+                # the truth (other units of the group were rolled back too).
+                self.resync()
+                raise
             except BaseException:
                 self.writer.reset(mark)
                 raise
+
+    def resync(self) -> None:
+        with self.db.lock:
+            seq, head, leaves = sqlite_store.head(self.db.conn)
+        self.writer.reset((seq, head, 0))
+        self.writer.restore_leaves(leaves)
 
     def append(
         self,

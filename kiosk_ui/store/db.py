@@ -23,6 +23,7 @@ from certification.log.sqlite_store import DB_NAME, LOG_DDL
 from kiosk_ui.errors import StoreError
 
 SCHEMA_VERSION = 1
+MAX_GROUP = 64  # units of work per group commit at most
 
 SCHEMA = (
     LOG_DDL
@@ -122,30 +123,84 @@ class Database:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open store {directory}: {exc}") from None
         self.lock = threading.RLock()
+        self._cond = threading.Condition(self.lock)
+        self._counter = threading.Lock()
+        self._waiting = 0  # writers blocked on the lock: they will join the open group
         self._depth = 0
+        self._in_tx = False
+        self._group = 0  # id of the open (or last) group transaction
+        self._members = 0
+        self._committed = 0  # id of the last group that finished committing
+        self._failed: dict[int, str] = {}
+        self.commits = 0  # group commits so far (each one fsync under synchronous=FULL)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One atomic unit: commits on success, rolls back on any exception. Re-entrant."""
-        with self.lock:
-            if self._depth:
+        """One atomic unit of work: all of it is kept, or none of it. Re-entrant.
+
+        Group commit: each unit runs in its own SAVEPOINT inside a shared transaction.
+        When other writers are already waiting, the unit leaves the transaction open
+        for them and waits; the last writer of the group commits once (one fsync for
+        the whole group) and wakes the others. Nobody returns before the transaction
+        that holds its work is durably committed. A unit that fails rolls back to its
+        savepoint and never disturbs the others.
+        """
+        with self._counter:
+            self._waiting += 1
+        self.lock.acquire()
+        with self._counter:
+            self._waiting -= 1
+        try:
+            if self._depth:  # nested: part of the caller's unit
                 self._depth += 1
                 try:
                     yield self.conn
                 finally:
                     self._depth -= 1
                 return
-            self.conn.execute("BEGIN IMMEDIATE")
+            if not self._in_tx:
+                self.conn.execute("BEGIN IMMEDIATE")
+                self._in_tx = True
+                self._group += 1
+                self._members = 0
+            group = self._group
+            self.conn.execute("SAVEPOINT unit")
             self._depth = 1
+            failure: BaseException | None = None
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            else:
-                self.conn.execute("COMMIT")
+            except BaseException as exc:
+                failure = exc
+                self.conn.execute("ROLLBACK TO unit")
             finally:
                 self._depth = 0
+                self.conn.execute("RELEASE unit")
+            self._members += 1
+            with self._counter:
+                others_waiting = self._waiting > 0
+            if others_waiting and self._members < MAX_GROUP:
+                while self._committed < group and group not in self._failed:
+                    self._cond.wait()
+            else:
+                self._commit(group)
+            if group in self._failed and failure is None:
+                failure = StoreError(f"commit failed: {self._failed[group]}")
+            if failure is not None:
+                raise failure
+        finally:
+            self.lock.release()
+
+    def _commit(self, group: int) -> None:
+        try:
+            self.conn.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as exc:
+            self.conn.execute("ROLLBACK")
+            self._failed[group] = str(exc)
+        finally:
+            self._in_tx = False
+            self._committed = group
+            self._cond.notify_all()
 
     def close(self) -> None:
         with self.lock:

@@ -133,3 +133,34 @@ def test_void_returns_stakes(runtime: Runtime) -> None:
         if json.loads(x)["type"] == "game-end"
     ]
     assert ends[-1]["status"] == "voided"
+
+
+def test_group_commit_keeps_every_unit_and_isolates_failures(tmp_path: Path) -> None:
+    """Concurrent writers share fsyncs; a failing unit rolls back alone."""
+    import threading
+
+    rt = Runtime(tmp_path / "store", synchronous="FULL")
+    players = [rt.create_player(f"p{i}") for i in range(8)]
+    start = rt.db.commits
+    errors: list[Exception] = []
+
+    def work(pid: str) -> None:
+        for _ in range(20):
+            rt.cash_in(pid, 100, operator="cage")
+        try:
+            rt.cash_out(pid, 1_000_000, operator="cage")  # more than the balance: refused
+        except InsufficientFunds as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(p,)) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(errors) == 8
+    assert all(rt.balance(p) == 2_000 for p in players)
+    # Writers that found others waiting shared one commit (one fsync) with them.
+    assert rt.db.commits - start < 8 * 21
+    rt.audit()
+    verify_lines(sqlite_store.lines(rt.db.conn), [rt.log.writer.key.public])
+    rt.close()
