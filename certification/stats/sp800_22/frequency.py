@@ -35,7 +35,7 @@ def block_frequency(bits: Bits | Sequence, block_length: int = 128) -> TestOutco
         return single("BlockFrequency", None, note=f"n = {seq.n} is shorter than M = {m}")
     sums = seq.bits[: n_blocks * m].reshape(n_blocks, m).sum(axis=1, dtype=np.int64)
     v = sums / m - 0.5
-    chi2 = 4.0 * m * float(np.dot(v, v))
+    chi2 = 4.0 * m * float((v * v).sum())
     return single("BlockFrequency", igamc(n_blocks / 2.0, chi2 / 2.0), chi2=chi2, N=n_blocks)
 
 

@@ -34,7 +34,12 @@ def _shift_up(words: NDArray[np.uint64]) -> None:
 
 
 def linear_complexities(blocks: NDArray[np.uint8]) -> NDArray[np.int64]:
-    """The linear complexity of each row of a (count, M) 0/1 array."""
+    """The linear complexity of each row of a (count, M) 0/1 array.
+
+    The width in words touched at each step is bounded by max(L_max, step + 2 - L_min),
+    refreshed every 16 steps (L never decreases, and a length change sets
+    L = step + 1 - L_old <= step + 1 - L_min).
+    """
     count, m_len = blocks.shape
     n_words = (m_len + 64) // 64 + 1
     c = np.zeros((n_words, count), dtype=np.uint64)
@@ -45,26 +50,26 @@ def linear_complexities(blocks: NDArray[np.uint8]) -> NDArray[np.int64]:
     lin = np.zeros(count, dtype=np.int64)
     columns = np.ascontiguousarray(blocks.T).astype(np.uint64)
     l_max = l_min = 0
+    one = np.uint8(1)
     for step in range(m_len):
-        width = max(l_max, step + 2 - l_min)  # bound on every degree after this step
-        k = min(n_words, width // 64 + 1)
+        if step % 16 == 0:
+            l_max, l_min = int(lin.max()), int(lin.min())
+        k = min(n_words, max(l_max, step + 2 - l_min) // 64 + 1)
         r, cc, dd = reg[:k], c[:k], d[:k]
         _shift_up(r)
         r[0] |= columns[step]
         x = np.bitwise_xor.reduce(cc & r, axis=0) if k > 1 else cc[0] & r[0]
-        disc = np.bitwise_count(x) & np.uint8(1)
+        disc = np.bitwise_count(x) & one
         if not disc.any():
             _shift_up(dd)
             continue
-        dmask = _ZERO - disc.astype(np.uint64)
-        change = disc.astype(bool) & (2 * lin <= step)
-        cmask = _ZERO - change.astype(np.uint64)
-        old = cc.copy()
-        cc ^= dd & dmask
-        lin = np.where(change, step + 1 - lin, lin)
-        dd ^= (old ^ dd) & cmask  # B <- old C where the length changed
+        dmask = np.subtract(_ZERO, disc, dtype=np.uint64)  # all ones where d = 1
+        cmask = dmask * (lin <= step // 2)  # ... and where the length changes
+        lin = np.where(cmask != 0, step + 1 - lin, lin)
+        t = cc ^ dd
+        cc ^= dd & dmask  # C <- C + B x^(N - m)
+        dd ^= t & cmask  # B <- old C where the length changed
         _shift_up(dd)
-        l_max, l_min = int(lin.max()), int(lin.min())
     return lin
 
 

@@ -23,18 +23,16 @@ _TABLES: tuple[tuple[int, int, int, int, tuple[float, ...]], ...] = (
 
 
 def longest_runs(blocks: np.ndarray) -> np.ndarray:
-    """Longest run of ones in each row of a 2-D 0/1 array."""
+    """Longest run of ones in each row of a 2-D 0/1 array.
+
+    At each position the run ending there is its index minus the index of the last zero
+    at or before it (a running maximum of zero positions, reset at each row's start).
+    """
     n_blocks, m = blocks.shape
-    padded = np.zeros((n_blocks, m + 2), dtype=np.int8)
-    padded[:, 1:-1] = blocks
-    edges = np.diff(padded.ravel())
-    starts = np.flatnonzero(edges == 1)
-    ends = np.flatnonzero(edges == -1)
-    out = np.zeros(n_blocks, dtype=np.int64)
-    if starts.size:
-        lengths = ends - starts
-        owner = starts // (m + 2)
-        np.maximum.at(out, owner, lengths)
+    idx = np.broadcast_to(np.arange(m, dtype=np.int32), (n_blocks, m))
+    last_zero = np.where(blocks == 0, idx, np.int32(-1))
+    np.maximum.accumulate(last_zero, axis=1, out=last_zero)
+    out: np.ndarray = (idx - last_zero).max(axis=1).astype(np.int64)
     return out
 
 

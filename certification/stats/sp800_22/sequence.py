@@ -56,9 +56,8 @@ class Sequence:
         starts = np.lib.stride_tricks.sliding_window_view(packed, 8)[: (self.n + 7) // 8]
         words = np.ascontiguousarray(starts).view(">u8").astype(np.uint64).ravel()
         mask = np.uint64((1 << width) - 1)
-        out = np.empty((words.size, 8), dtype=np.uint64)
-        for r in range(8):
-            out[:, r] = (words >> np.uint64(64 - width - r)) & mask
+        shifts = np.arange(64 - width, 56 - width, -1, dtype=np.uint64)  # bit offset r = 0..7
+        out = (words[:, None] >> shifts[None, :]) & mask
         result = out.ravel()[: self.n]
         self._windows[width] = result
         return result

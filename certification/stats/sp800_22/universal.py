@@ -43,8 +43,7 @@ def universal(bits: Bits | Sequence) -> TestOutcome:
     q = 10 * (1 << ell)
     k = int(math.floor(n / ell) - q)
     total = q + k
-    weights = (1 << np.arange(ell - 1, -1, -1)).astype(np.int64)
-    values = seq.bits[: total * ell].reshape(total, ell).astype(np.int64) @ weights
+    values = seq.windows(ell)[: total * ell : ell]  # the non-overlapping L-bit blocks
     order = np.argsort(values.astype(np.uint16), kind="stable")  # radix sort, by value
     sorted_vals = values[order]
     prev = np.zeros(total, dtype=np.int64)  # 1-based index of the previous same block, or 0
