@@ -184,3 +184,19 @@ def test_real_family_war_house_edge_and_simulation(capsys: pytest.CaptureFixture
     )
     assert code == 0
     assert all(b["exact_in_interval"] for b in json.loads(out)["bets"].values())
+
+
+def test_real_three_card_family_is_listed_with_its_bets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "list", "--json")
+    assert code == 0
+    games = {g["id"]: g for g in json.loads(out)["games"]}
+    assert games["three-card-poker"]["family"] == "three_card"
+    assert set(games["three-card-poker"]["limits"]) == {
+        "ante",
+        "play",
+        "pair-plus",
+        "six-card-bonus",
+    }
+    assert "001_" in games["tri-card-poker"]["source"]
