@@ -33,7 +33,7 @@ from typing import Any
 
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
-from games.core.money import Cents, commission, format_cents, pay
+from games.core.money import Cents, Ratio, commission, format_cents, pay
 from games.core.records import (
     Action,
     BetPlaced,
@@ -50,7 +50,6 @@ from games.core.records import (
 from games.craps.bets import (
     LAY_ODDS,
     ODDS_OF,
-    ONE_ROLL,
     WORKING_DEFAULTS,
     BetKey,
     Kind,
@@ -509,7 +508,7 @@ class CrapsGame:
         return tuple(events)
 
     def _settle(
-        self, seat: int, key: BetKey, stake: int, result: Result, ratio: Any, why: str
+        self, seat: int, key: BetKey, stake: int, result: Result, ratio: Ratio | None, why: str
     ) -> BetSettled:
         bet = str(key)
         if result is Result.LOSE:
@@ -518,6 +517,7 @@ class CrapsGame:
             return BetSettled(
                 seat=seat, bet=bet, stake=stake, returned=stake, result="push", note=why
             )
+        assert ratio is not None
         win = pay(Cents(stake), ratio, self._t.rounding)
         fee = 0
         if key.kind is Kind.BUY:
@@ -536,4 +536,4 @@ class CrapsGame:
         )
 
 
-__all__ = ["ONE_ROLL", "CrapsGame", "Phase", "title"]
+__all__ = ["CrapsGame", "Phase", "title"]
