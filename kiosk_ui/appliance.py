@@ -81,6 +81,11 @@ class Appliance:
     # --- health --------------------------------------------------------------
 
     def _on_alarm(self, alarm: Alarm) -> None:
+        # Alarms arrive inside an RNG call, possibly inside a table's transaction that is
+        # about to roll back: record them and suspend tables from a thread of their own.
+        threading.Thread(target=self._record_alarm, args=(alarm,), daemon=True).start()
+
+    def _record_alarm(self, alarm: Alarm) -> None:
         with self.runtime.log.transaction() as conn:
             self.runtime.log.append(conn, "rng", "rng-alarm", asdict(alarm))
         if alarm.kind == "halt":

@@ -6,7 +6,7 @@ terminals and any third-party client. Amounts are integer cents everywhere.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -65,6 +65,16 @@ class ActionIn(Strict):
     decision: str = Field(default="", max_length=40)
     arg: str = Field(default="", max_length=200)
     hand: int = Field(default=0, ge=0, le=8)
+
+
+class RoundIn(Strict):
+    """A bet slip placed and dealt in one atomic request (what a kiosk's Deal button sends)."""
+
+    seat: int = Field(default=0, ge=0, le=15)
+    bets: dict[str, Annotated[int, Field(ge=1, le=100_000_000)]] = Field(
+        min_length=1, max_length=80
+    )
+    deal: bool = True
 
 
 class ActOut(Strict):

@@ -175,6 +175,38 @@ async def act(
     )
 
 
+@router.post("/tables/{table_id}/round")
+async def bet_and_deal(
+    table_id: str,
+    body: schemas.RoundIn,
+    app: ApplianceDep,
+    player: PlayerDep,
+    live: LiveDep,
+    idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
+) -> schemas.ActOut:
+    """Place a whole bet slip and deal, atomically: either every bet is placed and the
+    round dealt, or nothing changes (a refused bet names its reason)."""
+    table = app.runtime.table(table_id)
+    if table.seats.get(body.seat) != player:
+        await run_in_threadpool(table.sit, body.seat, player)
+    actions: list[Action] = [
+        PlaceBet(seat=body.seat, bet=bet, amount=amount) for bet, amount in body.bets.items()
+    ]
+    if body.deal:
+        actions.append(Deal(seat=body.seat))
+    key = f"{player}:{idempotency_key}" if idempotency_key else None
+    result = await run_in_threadpool(table.act_many, actions, idempotency_key=key)
+    public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
+    live.publish(table_id, {"type": "update", "events": public})
+    return schemas.ActOut(
+        game=result.game,
+        events=result.events,
+        view=result.view,
+        balance=result.balance,
+        over=result.over,
+    )
+
+
 @router.get("/history")
 def history(
     app: ApplianceDep,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -138,9 +138,17 @@ class Table:
 
     def act(self, action: Action, *, idempotency_key: str | None = None) -> ActResult:
         """Apply one seat's action, then let the source deal until a player must act."""
-        seat = action.seat
-        if seat is None:
-            raise SeatError("a player action needs a seat")
+        return self.act_many([action], idempotency_key=idempotency_key)
+
+    def act_many(
+        self, actions: Sequence[Action], *, idempotency_key: str | None = None
+    ) -> ActResult:
+        """Apply several actions of one seat atomically (a bet slip and Deal): all or none."""
+        seats = {a.seat for a in actions}
+        if not actions or len(seats) != 1 or None in seats:
+            raise SeatError("actions need exactly one seat")
+        seat = actions[0].seat
+        assert seat is not None
         player = self.player_at(seat)
         with self.lock:
             if idempotency_key:
@@ -151,16 +159,18 @@ class Table:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
             try:
                 with self.rt.log.transaction() as conn:
-                    self.current_engine()
-                    if self.game is None:
-                        self._start_game(conn)
-                    assert self.engine is not None and self.game is not None
-                    self.engine.verify(action)
-                    events = self._apply(conn, action, f"seat:{seat}")
-                    if not self.source.blocking:
-                        events += self._drive(conn)
-                    elif self.engine.is_over:
-                        self._finish(conn)
+                    events: list[Event] = []
+                    for action in actions:
+                        self.current_engine()
+                        if self.game is None:
+                            self._start_game(conn)
+                        assert self.engine is not None and self.game is not None
+                        self.engine.verify(action)
+                        events += self._apply(conn, action, f"seat:{seat}")
+                        if not self.source.blocking:
+                            events += self._drive(conn)
+                        elif self.engine.is_over:
+                            self._finish(conn)
                     result = self._result(conn, seat, player, events)
                     if idempotency_key:
                         self.rt.store_response(conn, idempotency_key, result)

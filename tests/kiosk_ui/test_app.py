@@ -217,3 +217,29 @@ def test_live_table_follows_the_device(client: TestClient) -> None:
     assert "update" in kinds
     view = client.get("/api/tables/baccarat-live", headers=who).json()
     assert view["over"]
+
+
+def test_bet_slip_and_deal_is_atomic(client: TestClient) -> None:
+    who = new_player(client)
+    refused = client.post(
+        "/api/tables/baccarat-pinnacle/round",
+        json={"bets": {"player": 1_000, "tie": 999_999}},
+        headers=who,
+    )
+    assert refused.status_code == 409
+    assert client.get("/api/me", headers=who).json()["balance"] == 100_000
+    assert client.get("/api/history", headers=who).json() == []
+    ok = client.post(
+        "/api/tables/baccarat-pinnacle/round",
+        json={"bets": {"player": 1_000, "tie": 500}},
+        headers=who,
+    )
+    body = ok.json()
+    assert ok.status_code == 200, ok.text
+    assert body["over"]
+    net = sum(
+        e["returned"] - e["commission"] - e["stake"]
+        for e in body["events"]
+        if e["kind"] == "bet-settled"
+    )
+    assert body["balance"] == 100_000 + net
