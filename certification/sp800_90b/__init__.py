@@ -1,0 +1,38 @@
+"""NIST SP 800-90B entropy assessment of raw noise-source samples.
+
+Reproduces NIST's SP800-90B_EntropyAssessment tool (``ea_non_iid``, ``ea_iid``,
+``ea_restart``): the same estimators, the same intermediate quantities and the same
+final min-entropy, computed with NumPy. Start with :func:`assess_file`, or
+:func:`assess_non_iid` / :func:`assess_iid` on :func:`read_samples` output.
+
+Modules: ``samples`` (reading and symbol mapping), one module per estimator (``mcv``,
+``collision``, ``markov``, ``compression``, ``tuples`` over ``suffixes``, ``mcw``, ``lag``,
+``mmc`` and ``lz78y`` over ``contexts`` and ``scoreboard``, with ``prediction`` for the
+predictor bounds), ``non_iid`` and ``iid`` (the two tracks; ``permutation``,
+``chisquare``, ``lrs_test``), ``restart``, ``report`` (tool-style text and JSON), ``api``
+and ``cli``.
+"""
+
+from certification.sp800_90b.api import Report, assess_file
+from certification.sp800_90b.errors import SampleDataError, SampleFileError, Sp80090bError
+from certification.sp800_90b.iid import IidResult, assess_iid
+from certification.sp800_90b.non_iid import NonIidResult, assess_non_iid
+from certification.sp800_90b.restart import RestartResult, restart_tests
+from certification.sp800_90b.samples import Samples, from_array, read_samples
+
+__all__ = [
+    "IidResult",
+    "NonIidResult",
+    "Report",
+    "RestartResult",
+    "SampleDataError",
+    "SampleFileError",
+    "Samples",
+    "Sp80090bError",
+    "assess_file",
+    "assess_iid",
+    "assess_non_iid",
+    "from_array",
+    "read_samples",
+    "restart_tests",
+]
