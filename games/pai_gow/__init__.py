@@ -1,0 +1,138 @@
+"""Pai gow poker family: Pinnacle, online, Bonus Pai Gow and Fortune Pai Gow.
+
+Rules come from the casino's pages (``shared/rules/000_*`` Pinnacle, ``001_*``
+online, ``003_*`` Bonus Pai Gow, ``004_*`` Fortune) and the published house way
+of ``docs/house-way.md`` (rules README gap 5). The family contract
+(:mod:`games.catalog`):
+
+``VARIANTS``
+    the four tables, loaded from ``paytables/*.toml``.
+``new_game(variant, seats=1)``
+    a :class:`~games.pai_gow.engine.PaiGowRound`.
+``house_edge(variant)``
+    the side bets exactly, by counting all 154,143,080 seven-card hands
+    (:mod:`games.pai_gow.exact`); the main bet by simulation of house way
+    against house way (``exact=False``, the method names the run).
+``simulate(variant, rounds, seed)``
+    vectorised Monte Carlo (:mod:`games.pai_gow.simulate`).
+``autoplay(engine, seat)``
+    the scripted player (:mod:`games.pai_gow.autoplay`): minimum main bet, house way.
+
+>>> [v.id for v in VARIANTS]
+['pai-gow-pinnacle', 'pai-gow-online', 'pai-gow-bonus', 'pai-gow-fortune']
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+from games.core.money import format_cents
+from games.pai_gow.autoplay import autoplay
+from games.pai_gow.engine import PaiGowRound, Phase
+from games.pai_gow.exact import TOTAL, envy_per_seat, side_return
+from games.pai_gow.hands import Setting, foul_reason, parse_setting
+from games.pai_gow.house_way import RULES, house_way, house_way_rule
+from games.pai_gow.paytable import MAIN_BET, PaiGowRules, load_packaged, loads, rules_of
+from games.pai_gow.simulate import main_win_per_unit, simulate, tally
+
+VARIANTS: tuple[Variant, ...] = tuple(
+    load_packaged(name) for name in ("pinnacle", "online", "bonus", "fortune")
+)
+
+#: the simulation behind the main bet's house edge (house way against house way)
+MAIN_EDGE_ROUNDS = 100_000
+MAIN_EDGE_SEED = 20261130
+Z_999 = 3.2905267314919255
+
+
+def new_game(variant: Variant, seats: int = 1) -> PaiGowRound:
+    """A fresh game for ``seats`` player seats against the dealer."""
+    return PaiGowRound(variant, seats)
+
+
+def main_edge(
+    variant: Variant, rounds: int = MAIN_EDGE_ROUNDS, seed: int = MAIN_EDGE_SEED
+) -> HouseEdge:
+    """The main bet's edge at the minimum bet, from a house-way-vs-house-way simulation."""
+    rules = rules_of(variant)
+    wins, pushes, losses, _ = tally(rules.joker, rules.wheel_second, rounds, seed)
+    win = main_win_per_unit(rules, variant.limits[MAIN_BET].minimum)
+    mean = (win * wins - losses) / rounds
+    second = (win * win * wins + losses) / rounds
+    half = Z_999 * math.sqrt(float(second - mean * mean) / rounds)
+    return HouseEdge(
+        edge=-mean,
+        exact=False,
+        method=f"simulation of house way against house way, {rounds:,} games, seed {seed}",
+        note=f"99.9% interval +/- {half:.4%}; player wins {wins}, pushes {pushes}, "
+        f"banker wins {losses}; at the {format_cents(variant.limits[MAIN_BET].minimum)} minimum",
+    )
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """The main bet by simulation; the side bet exactly (at its minimum stake, no envy)."""
+    rules = variant.rules
+    if not isinstance(rules, PaiGowRules):
+        raise TypeError(f"{variant.id} is not a pai gow variant")
+    out = {MAIN_BET: main_edge(variant)}
+    side = rules.side
+    if side is None:
+        return out
+    method = f"enumeration of all {TOTAL:,} seven-card hands of the 53-card deck"
+    limit = variant.limits[side.name]
+    edge = -side_return(side, rules.joker, limit.minimum)
+    note = f"at the {format_cents(limit.minimum)} minimum"
+    if side.envy:
+        envy = envy_per_seat(side, rules.joker)
+        at = max(side.envy_minimum, limit.minimum)
+        note += (
+            f"; Envy adds {float(envy) / 100:.4f} dollars per other seat per game to a bet "
+            f"of {format_cents(side.envy_minimum)} or more ({float(envy / at):.4%} of a "
+            f"{format_cents(at)} bet)"
+        )
+    out[side.name] = HouseEdge(edge=edge, exact=True, method=method, note=note)
+    if side.payout_cap:
+        capped = -side_return(side, rules.joker, limit.maximum)
+        out[f"{side.name}-at-maximum"] = HouseEdge(
+            edge=capped,
+            exact=True,
+            method=method,
+            note=f"at the {format_cents(limit.maximum)} maximum, pays capped at "
+            f"{format_cents(side.payout_cap)}",
+        )
+    return out
+
+
+def envy_edge(variant: Variant, stake: int, other_seats: int) -> Fraction:
+    """The Fortune bet's exact edge for a ``stake`` with ``other_seats`` other hands."""
+    rules = rules_of(variant)
+    side = rules.side
+    if side is None:
+        raise ValueError(f"{variant.id} has no side bet")
+    ret = side_return(side, rules.joker, stake)
+    if side.envy and stake >= side.envy_minimum:
+        ret += other_seats * envy_per_seat(side, rules.joker) / stake
+    return -ret
+
+
+__all__ = [
+    "RULES",
+    "VARIANTS",
+    "PaiGowRound",
+    "PaiGowRules",
+    "Phase",
+    "Setting",
+    "autoplay",
+    "envy_edge",
+    "foul_reason",
+    "house_edge",
+    "house_way",
+    "house_way_rule",
+    "loads",
+    "new_game",
+    "parse_setting",
+    "simulate",
+]

@@ -1,0 +1,28 @@
+"""The documented scripted pai gow player used by ``croupier table autoplay``.
+
+Each game the seat bets the table minimum on the main bet (no side bet), deals,
+and when its cards are in asks for the house way. It never deals cards: the
+card source does.
+"""
+
+from __future__ import annotations
+
+from games.core.engine import Engine
+from games.core.records import Action, Deal, Decide, PlaceBet
+from games.pai_gow.engine import PaiGowRound, Phase
+from games.pai_gow.paytable import MAIN_BET
+
+
+def autoplay(engine: Engine, seat: int) -> Action | None:
+    """The next action for ``seat``, or None when it has nothing to do."""
+    if not isinstance(engine, PaiGowRound):
+        raise TypeError("pai gow autoplay needs a pai gow round")
+    legal = engine.legal_actions(seat)
+    if engine.phase is Phase.BETTING and legal:
+        if MAIN_BET not in engine.bets[seat]:
+            minimum = engine.variant.limits[MAIN_BET].minimum
+            return PlaceBet(seat=seat, bet=MAIN_BET, amount=minimum)
+        return Deal(seat=seat)
+    if "house-way" in legal:
+        return Decide(seat=seat, decision="house-way")
+    return None

@@ -1,0 +1,277 @@
+"""Pai gow tables as data: the TOML files in ``paytables/``, loaded and validated.
+
+Each file (``spec = 1``) names its source page and says where a standard fills a
+gap. :func:`loads` builds a frozen :class:`PaiGowRules` and the
+:class:`~games.core.engine.Variant` on it; anything malformed raises
+:class:`~games.core.errors.PaytableError` naming the file and key, one line.
+
+Schema (every key required unless marked optional)::
+
+    spec = 1
+    id, title, source = "..."
+    notes = ["..."]                       # optional
+    [rules]
+    joker = "ace-or-filler"               # or "wild" (games.poker.JokerRule)
+    wheel_second = true                   # A-2-3-4-5 second-highest straight
+    seats = 1                             # player seats at the table (1..6)
+    [commission]
+    bp = 500                              # basis points of a winning main bet
+    rounding = "up"                       # games.core.money.Rounding value
+    [bets.main]                           # minimum, maximum, increment (cents)
+    [bets.bonus] / [bets.fortune]         # optional side bet: limits plus
+    pays = { full-house = "5:1", ... }    #   hand -> ratio (BONUS_HANDS)
+    payout_cap = 2500000                  #   optional: most a side bet pays, cents
+    envy = { four-of-a-kind = 500, ... }  #   optional: cents paid per other seat's hand
+    envy_minimum = 500                    #   side bet needed for envy, cents
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from games.core.engine import BetLimit, Variant
+from games.core.errors import PaytableError
+from games.core.money import Cents, Ratio, Rounding, commission
+from games.poker.pai_gow_joker import JokerRule
+
+SPEC = 1
+MAIN_BET = "main"
+SIDE_BETS = ("bonus", "fortune")
+
+#: the seven-card hands a bonus table may pay, best first (the order breaks no ties:
+#: a hand is paid the largest entry it qualifies for)
+BONUS_HANDS = (
+    "seven-card-straight-flush",
+    "royal-flush-deuces",
+    "seven-card-straight-flush-joker",
+    "five-aces",
+    "five-of-a-kind",
+    "royal-flush",
+    "straight-flush",
+    "four-of-a-kind",
+    "full-house",
+    "flush",
+    "three-of-a-kind",
+    "straight",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SideBet:
+    """A bonus bet on the player's seven cards (Bonus Pai Gow, Fortune)."""
+
+    name: str
+    pays: Mapping[str, Ratio]
+    payout_cap: int = 0  # cents; 0 = no cap
+    envy: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    envy_minimum: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaiGowRules:
+    """One pai gow table's rules, as loaded from its pay table."""
+
+    joker: JokerRule
+    wheel_second: bool
+    commission_bp: int
+    commission_rounding: Rounding
+    side: SideBet | None = None
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        return (MAIN_BET,) if self.side is None else (MAIN_BET, self.side.name)
+
+
+class TomlTable:
+    """Reads typed values out of a parsed TOML mapping, naming the key on error."""
+
+    def __init__(self, data: object, where: str, allowed: set[str]) -> None:
+        if not isinstance(data, dict):
+            raise PaytableError(f"{where}: must be a table")
+        unknown = set(data) - allowed
+        if unknown:
+            raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
+        self.data: Mapping[str, Any] = data
+        self.where = where
+
+    def get(self, key: str, kind: type, default: Any = None, required: bool = True) -> Any:
+        if key not in self.data:
+            if required:
+                raise PaytableError(f"{self.where}: missing key {key!r}")
+            return default
+        value = self.data[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise PaytableError(f"{self.where}: {key} must be an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise PaytableError(f"{self.where}: {key} must be {kind.__name__}, got {value!r}")
+        return value
+
+
+def main_commission(stake: int, rules: PaiGowRules) -> Cents:
+    """The commission on a winning main bet of ``stake`` (the win equals the stake).
+
+    ``Rounding.UP_TO_QUARTER`` (page 001) is applied here as the page states it, "5% ...
+    rounded up to the next quarter": any amount not already a whole quarter goes up
+    ($6 -> 30 cents -> 50 cents), which :func:`games.core.money.commission` skips when
+    the 5% comes out in whole cents.
+
+    >>> from games.core.money import Rounding
+    >>> r = PaiGowRules(joker=JokerRule.ACE_OR_FILLER, wheel_second=True, commission_bp=500,
+    ...                 commission_rounding=Rounding.UP_TO_QUARTER)
+    >>> [main_commission(s, r) for s in (600, 1100, 2000, 500)]
+    [50, 75, 100, 25]
+    """
+    if rules.commission_rounding is Rounding.UP_TO_QUARTER:
+        fee = commission(Cents(stake), rules.commission_bp, Rounding.UP)
+        return Cents(-(-fee // 25) * 25)
+    return commission(Cents(stake), rules.commission_bp, rules.commission_rounding)
+
+
+def parse_ratio(text: object, where: str) -> Ratio:
+    """``"8:1"`` -> ``Ratio(8, 1)``; PaytableError on anything else."""
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise PaytableError(f"{where}: pays must be a string like '8:1', got {text!r}")
+    num_s, den_s = (p.strip() for p in text.split(":"))
+    if not (num_s.isdigit() and den_s.isdigit()) or int(den_s) == 0 or int(num_s) == 0:
+        raise PaytableError(f"{where}: pays must be two positive whole numbers, got {text!r}")
+    return Ratio(int(num_s), int(den_s))
+
+
+def parse_limit(t: TomlTable) -> BetLimit:
+    minimum, maximum = t.get("minimum", int), t.get("maximum", int)
+    increment = t.get("increment", int)
+    if increment <= 0 or minimum <= 0 or maximum < minimum:
+        raise PaytableError(f"{t.where}: need 0 < minimum <= maximum and a positive increment")
+    if minimum % increment or maximum % increment:
+        raise PaytableError(f"{t.where}: minimum and maximum must be multiples of the increment")
+    return BetLimit(minimum=minimum, maximum=maximum, increment=increment)
+
+
+def parse_side(name: str, data: object, where: str) -> tuple[SideBet, BetLimit]:
+    t = TomlTable(
+        data,
+        where,
+        {"minimum", "maximum", "increment", "pays", "payout_cap", "envy", "envy_minimum"},
+    )
+    limit = parse_limit(t)
+    raw = t.get("pays", dict)
+    unknown = set(raw) - set(BONUS_HANDS)
+    if unknown or not raw:
+        raise PaytableError(f"{where}: pays needs hands from {BONUS_HANDS}, got {sorted(raw)}")
+    pays = {h: parse_ratio(raw[h], f"{where}: pays.{h}") for h in BONUS_HANDS if h in raw}
+    cap = t.get("payout_cap", int, default=0, required=False)
+    if cap < 0:
+        raise PaytableError(f"{where}: payout_cap must not be negative")
+    envy_raw = t.get("envy", dict, default={}, required=False)
+    envy: dict[str, int] = {}
+    for hand, amount in envy_raw.items():
+        if hand not in BONUS_HANDS or isinstance(amount, bool) or not isinstance(amount, int):
+            raise PaytableError(f"{where}: envy.{hand} = {amount!r} is not valid")
+        if amount <= 0:
+            raise PaytableError(f"{where}: envy.{hand} must be positive cents")
+        envy[hand] = amount
+    envy_minimum = t.get("envy_minimum", int, default=0, required=False)
+    if envy and envy_minimum <= 0:
+        raise PaytableError(f"{where}: envy needs a positive envy_minimum")
+    side = SideBet(
+        name=name,
+        pays=MappingProxyType(pays),
+        payout_cap=cap,
+        envy=MappingProxyType(envy),
+        envy_minimum=envy_minimum,
+    )
+    return side, limit
+
+
+def parse_table(data: Mapping[str, Any], where: str) -> Variant:
+    """Validate a parsed pay-table mapping and build its variant."""
+    top = TomlTable(
+        data, where, {"spec", "id", "title", "source", "notes", "rules", "commission", "bets"}
+    )
+    spec = top.get("spec", int)
+    if spec != SPEC:
+        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
+    vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
+    notes = top.get("notes", list, default=[], required=False)
+    if not all(isinstance(n, str) for n in notes):
+        raise PaytableError(f"{where}: notes must be strings")
+    r = TomlTable(top.get("rules", dict), f"{where}: [rules]", {"joker", "wheel_second", "seats"})
+    try:
+        joker = JokerRule(r.get("joker", str))
+    except ValueError:
+        raise PaytableError(f"{where}: [rules] joker must be 'ace-or-filler' or 'wild'") from None
+    seats = r.get("seats", int)
+    if not 1 <= seats <= 6:
+        raise PaytableError(f"{where}: [rules] seats must be 1..6 (7 hands of 7 from 53 cards)")
+    c = TomlTable(top.get("commission", dict), f"{where}: [commission]", {"bp", "rounding"})
+    bp = c.get("bp", int)
+    if not 0 <= bp < 10_000:
+        raise PaytableError(f"{where}: [commission] bp must be 0..9999, got {bp}")
+    try:
+        rounding = Rounding(c.get("rounding", str))
+    except ValueError:
+        raise PaytableError(f"{where}: [commission] unknown rounding") from None
+    bets = top.get("bets", dict)
+    unknown = set(bets) - {MAIN_BET, *SIDE_BETS}
+    if unknown:
+        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}")
+    if MAIN_BET not in bets:
+        raise PaytableError(f"{where}: bet 'main' is missing")
+    limits = {
+        MAIN_BET: parse_limit(
+            TomlTable(bets[MAIN_BET], f"{where}: [bets.main]", {"minimum", "maximum", "increment"})
+        )
+    }
+    sides = [s for s in SIDE_BETS if s in bets]
+    if len(sides) > 1:
+        raise PaytableError(f"{where}: at most one side bet per table, got {sides}")
+    side: SideBet | None = None
+    if sides:
+        side, limits[sides[0]] = parse_side(sides[0], bets[sides[0]], f"{where}: [bets.{sides[0]}]")
+    rules = PaiGowRules(
+        joker=joker,
+        wheel_second=r.get("wheel_second", bool),
+        commission_bp=bp,
+        commission_rounding=rounding,
+        side=side,
+    )
+    return Variant(
+        id=vid,
+        family="pai_gow",
+        title=title,
+        source=source,
+        limits=MappingProxyType(limits),
+        rules=rules,
+        seats=seats,
+        notes=tuple(notes),
+        decks=1,
+        jokers=1,
+        new_shoe_each_game=True,
+    )
+
+
+def loads(text: str, where: str = "<string>") -> Variant:
+    """Parse and validate a pay table given as TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
+    return parse_table(data, where)
+
+
+def load_packaged(name: str) -> Variant:
+    """Load ``paytables/<name>.toml`` shipped inside this package."""
+    path = resources.files("games.pai_gow").joinpath("paytables").joinpath(f"{name}.toml")
+    return loads(path.read_text(encoding="utf-8"), f"games/pai_gow/paytables/{name}.toml")
+
+
+def rules_of(variant: Variant) -> PaiGowRules:
+    """The variant's rules, checked to be pai gow's."""
+    if not isinstance(variant.rules, PaiGowRules):
+        raise PaytableError(f"{variant.id}: not a pai gow variant")
+    return variant.rules

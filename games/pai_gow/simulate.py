@@ -1,0 +1,108 @@
+"""Monte Carlo of the pai gow bets (statistics only, never used for play).
+
+Each simulated game deals the player and the dealer seven cards each off a
+freshly shuffled 53-card deck (NumPy: the first fourteen of a random
+permutation per row), sets both by the house way, and compares them with
+copies to the banker. The deal, the comparison, the side-bet classification
+(:mod:`games.pai_gow.classify`) and the tallies are vectorised; the house way
+itself runs per hand (memoised by rank pattern when no straight or flush is
+possible, which is most hands). Results are counted in integers per outcome;
+the means and 99.9% intervals are floats as statistics only.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from games.catalog import BetSimulation, SimulationResult
+from games.core.cards import Card
+from games.core.engine import Variant
+from games.pai_gow.classify import KINDS, classify_rows
+from games.pai_gow.house_way import house_way_keys
+from games.pai_gow.paytable import MAIN_BET, PaiGowRules, SideBet, main_commission, rules_of
+from games.poker.pai_gow_joker import JokerRule
+from games.sim import bet_statistics
+
+BATCH = 1 << 14
+_CARDS = tuple(Card.from_index(i) for i in range(53))
+
+
+def deal(rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+    """``n`` rows of fourteen distinct card indices 0..52: player 0-6, dealer 7-13."""
+    return np.argsort(rng.random((n, 53)), axis=1)[:, :14].astype(np.int64)
+
+
+def house_keys(
+    rows: npt.NDArray[np.int64], joker: JokerRule, wheel_second: bool
+) -> npt.NDArray[np.int64]:
+    """``(N, 2)`` low and high keys of the house-way setting of each seven-card row."""
+    out = np.empty((len(rows), 2), dtype=np.int64)
+    for i, row in enumerate(rows.tolist()):
+        out[i] = house_way_keys([_CARDS[x] for x in row], joker, wheel_second)
+    return out
+
+
+@functools.cache
+def tally(
+    joker: JokerRule, wheel_second: bool, rounds: int, seed: int
+) -> tuple[int, int, int, tuple[int, ...]]:
+    """House way against house way: (player wins, pushes, banker wins, side-kind counts)."""
+    if rounds <= 0:
+        raise ValueError("rounds must be positive")
+    rng = np.random.default_rng(seed)
+    wins = pushes = 0
+    kinds = np.zeros(len(KINDS), dtype=np.int64)
+    done = 0
+    while done < rounds:
+        n = min(BATCH, rounds - done)
+        cards = deal(rng, n)
+        player = house_keys(cards[:, :7], joker, wheel_second)
+        dealer = house_keys(cards[:, 7:], joker, wheel_second)
+        low_won = player[:, 0] > dealer[:, 0]
+        high_won = player[:, 1] > dealer[:, 1]
+        wins += int(np.count_nonzero(low_won & high_won))
+        pushes += int(np.count_nonzero(low_won ^ high_won))
+        kinds += np.bincount(classify_rows(cards[:, :7], joker), minlength=len(KINDS))
+        done += n
+    return wins, pushes, rounds - wins - pushes, tuple(int(k) for k in kinds)
+
+
+def main_win_per_unit(rules: PaiGowRules, stake: int) -> Fraction:
+    """What a winning main bet of ``stake`` cents nets per unit, after commission."""
+    fee = main_commission(stake, rules)
+    return Fraction(stake - fee, stake)
+
+
+def side_nets(side: SideBet, stake: int, kinds: tuple[int, ...]) -> list[tuple[float, int]]:
+    """(net per unit, games) for each kind of hand, at a stake of ``stake`` cents."""
+    out: list[tuple[float, int]] = []
+    for kind, n in zip(KINDS, kinds, strict=True):
+        ratios = [side.pays[h] for h in kind.split("+") if h in side.pays]
+        if not ratios:
+            out.append((-1.0, n))
+            continue
+        win = max(Fraction(stake * r.num, r.den) for r in ratios)
+        if side.payout_cap:
+            win = min(win, Fraction(side.payout_cap))
+        out.append((float(win / stake), n))
+    return out
+
+
+def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+    """Simulate ``rounds`` games; each bet's mean net per unit (minimum stake) with a
+    99.9% interval. The main bet is house way against house way."""
+    rules = rules_of(variant)
+    wins, pushes, losses, kinds = tally(rules.joker, rules.wheel_second, rounds, seed)
+    stake = variant.limits[MAIN_BET].minimum
+    win = float(main_win_per_unit(rules, stake))
+    bets: dict[str, BetSimulation] = {
+        MAIN_BET: bet_statistics(rounds, [(win, wins), (0.0, pushes), (-1.0, losses)])
+    }
+    if rules.side is not None:
+        side_stake = variant.limits[rules.side.name].minimum
+        bets[rules.side.name] = bet_statistics(rounds, side_nets(rules.side, side_stake, kinds))
+    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
