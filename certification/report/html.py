@@ -121,14 +121,20 @@ def _rtp_table(games: Mapping[str, object]) -> str:
     )
 
 
-def _convergence(curves: Mapping[str, Sequence[tuple[int, Mapping[str, Sequence[float]]]]],
-                 exact: Mapping[str, Mapping[str, float]]) -> str:  # fmt: skip
+def _convergence(
+    curves: Mapping[str, Sequence[tuple[int, Mapping[str, Sequence[float]]]]],
+    exact: Mapping[str, Mapping[str, float]],
+) -> str:
+    """Per game: simulated minus exact RTP of up to four bets against rounds (0 = exact)."""
     charts = []
     for game, points in curves.items():
-        bets = list(points[-1][1].keys())[:4] if points else []
-        series = [(bet, [(float(n), float(v[bet][0])) for n, v in points]) for bet in bets]
-        ref = exact.get(game, {}).get(bets[0]) if bets else None
-        charts.append(svg.lines(series, ref, f"{game}: RTP vs rounds (dashed: exact {bets[:1]})"))
+        known = exact.get(game, {})
+        bets = [b for b in (points[-1][1] if points else {}) if b in known][:4]
+        series = [
+            (bet, [(float(n), float(v[bet][0]) - known[bet]) for n, v in points if bet in v])
+            for bet in bets
+        ]
+        charts.append(svg.lines(series, 0.0, f"{game}: simulated - exact RTP"))
     return '<div class="grid">' + "".join(charts) + "</div>"
 
 
