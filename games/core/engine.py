@@ -82,6 +82,9 @@ class Variant:
     jokers: int = 0  # jokers per shoe (pai gow: 1)
     new_shoe_each_game: bool = True  # False: a continuing shoe with a cut card
     zeros: int = 0  # roulette: 1 (single zero) or 2 (double zero)
+    # Progressive meters this table feeds: meter name -> reset (seed) value in cents.
+    # Tables naming the same meter share it (the runtime keeps it as a ledger account).
+    jackpots: Mapping[str, int] = field(default_factory=dict)
 
 
 class Engine(Protocol):

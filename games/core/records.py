@@ -260,6 +260,40 @@ class BetSettled(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class JackpotContribution(Event):
+    """Part of a settled progressive side bet goes to a meter (``amount`` cents).
+
+    The side bet itself is placed and settled like any bet (its stake goes to the
+    house on a loss); the runtime then moves ``amount`` from the house to the meter
+    account ``jackpot:<meter>``.
+    """
+
+    kind: ClassVar[str] = "jackpot-contribution"
+    seat: int
+    meter: str
+    amount: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class JackpotWin(Event):
+    """A progressive award paid from a meter, not from the house.
+
+    Engines are pure and do not know the meter, so the award is stated as a fixed
+    amount (``fixed`` cents) and/or a share of the meter in basis points
+    (``share_bp``: 1,000 = 10%, 10,000 = the whole meter). The runtime computes the
+    amount from the meter's ledger balance, pays it, refills the meter to its reset
+    value from the house, and logs the amount paid.
+    """
+
+    kind: ClassVar[str] = "jackpot-win"
+    seat: int
+    meter: str
+    fixed: int = 0
+    share_bp: int = 0
+    hand: str = ""  # e.g. "royal flush", for the history and the screen
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class CardShown(Event):
     """A card became visible to ``to`` ("all" or a seat number as text)."""
 

@@ -31,6 +31,8 @@ from games.core.records import (
     BetSettled,
     CardShown,
     Event,
+    JackpotContribution,
+    JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableSuspended
 from kiosk_ui.runtime.money import post_event
@@ -67,6 +69,9 @@ class Outstanding:
         elif isinstance(ev, BetSettled):
             key = (ev.seat, ev.bet)
             self.stakes[key] = self.stakes.get(key, 0) - ev.stake
+
+
+MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
 
 
 def visible_to(event: Event, seat: int | None) -> bool:
@@ -301,11 +306,22 @@ class Table:
         for ev in events:
             ev_seq = self.rt.log.append(conn, "engine", "event", ev.encode(), self.game)
             seat = getattr(ev, "seat", None)
-            if isinstance(ev, BetPlaced | BetReturned | BetSettled) and seat is not None:
+            if isinstance(ev, MONEY_EVENTS) and seat is not None:
                 player = self.player_at(seat)
+                reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
                 net = post_event(
-                    conn, ev, table=self.id, game=self.game, player=player, ts=ts, log_seq=ev_seq
+                    conn,
+                    ev,
+                    table=self.id,
+                    game=self.game,
+                    player=player,
+                    ts=ts,
+                    log_seq=ev_seq,
+                    reset=reset,
                 )
+                if isinstance(ev, JackpotWin):
+                    body = {"seat": seat, "meter": ev.meter, "amount": net}
+                    self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
                 staked = ev.amount if isinstance(ev, BetPlaced) else 0
                 staked -= ev.amount if isinstance(ev, BetReturned) else 0
                 conn.execute(
