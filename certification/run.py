@@ -119,7 +119,6 @@ def certify_run(options: RunOptions) -> str:
     from rng import RngConfig, RngError, open_rng
 
     _check_options(options)
-    _open_dir(options)
     out = options.out
     seq_bytes = options.length // 8
     data_path = out / "data.bin"
@@ -139,6 +138,7 @@ def certify_run(options: RunOptions) -> str:
         from certification.errors import SourceError
 
         raise SourceError(f"cannot open the {options.source} source: {exc}") from exc
+    _open_dir(options)  # only once the source works: a failed start leaves nothing behind
 
     captured = data_path.stat().st_size // seq_bytes if data_path.exists() else 0
     captured = min(captured, options.sequences)

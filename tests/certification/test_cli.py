@@ -135,3 +135,21 @@ def test_run_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[s
     argv = ["certify", "run", "--source", "sim", "--out", str(tmp_path / "y"), "--length", "1001"]
     assert main(argv) == 2
     assert "multiple of 8" in capsys.readouterr().err
+
+
+def test_run_on_a_hardware_url_and_a_missing_device(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "hw"
+    argv = ["certify", "run", "--source", "hw", "--url", "sim://trng", "--out", str(out),
+            "--sequences", "1", "--length", "64000", "--rounds", "200", "--samples", "100",
+            "--game", "war"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads((out / "report.json").read_text())["run"]["source"] == "hw"
+    missing = tmp_path / "missing"
+    argv = ["certify", "run", "--source", "hw", "--url", "serial:///dev/no-such-tty",
+            "--out", str(missing)]  # fmt: skip
+    capsys.readouterr()
+    assert main(argv) == 2
+    assert "cannot open the hw source" in capsys.readouterr().err
+    assert not missing.exists()  # nothing written for a run that could not start
