@@ -122,6 +122,7 @@ def test_modulo_biased_shuffle_is_caught_by_position_test() -> None:
     assert all(c.passed for c in card_checks(decks))
 
 
+@pytest.mark.slow
 def test_modulo_biased_die_is_caught_by_dice_tests() -> None:
     checks = {c.name: c for c in dice_checks(ModuloRng(5), 20_000)}
     assert not checks["dice-faces"].passed
