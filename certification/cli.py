@@ -148,8 +148,8 @@ def _sp800_22(args: argparse.Namespace) -> int:
     params = _params(args)
     assert isinstance(params, Parameters)
     tests = select_tests(args.tests.split(",")) if args.tests else None
-    bits, _fmt = read_bits(args.file, args.input_format)
-    sequences = split_sequences(bits, args.sequences, args.length)
+    bits, fmt = read_bits(args.file, args.input_format)
+    sequences = split_sequences(bits, args.sequences, args.length, fmt)
     with Progress(len(sequences), "SP 800-22") as bar:
         result = run_suite(
             sequences, params, tests, on_sequence=lambda _i, _r: bar.advance(), jobs=args.jobs

@@ -81,26 +81,43 @@ def read_bits(
     return bits, fmt
 
 
+def stream_stride(length: int, input_format: InputFormat) -> int:
+    """Bits the NIST tool consumes per sequence.
+
+    Its ASCII reader takes exactly ``length`` digits per sequence; its binary reader reads
+    4 bytes at a time and drops what is left of the last word, so each sequence starts
+    on a 32-bit boundary.
+    """
+    return length if input_format == "ascii" else -(-length // 32) * 32
+
+
 def split_sequences(
-    bits: Bits, sequences: int | None = None, length: int | None = None
+    bits: Bits,
+    sequences: int | None = None,
+    length: int | None = None,
+    input_format: InputFormat = "ascii",
 ) -> list[Bits]:
-    """Cut ``bits`` into ``sequences`` consecutive sequences of ``length`` bits.
+    """Cut ``bits`` into ``sequences`` sequences of ``length`` bits, as the tool reads them.
 
     Defaults follow the tool's: ``length`` 1,000,000 (or the whole stream if shorter),
-    ``sequences`` as many whole sequences as the stream holds.
+    ``sequences`` as many whole sequences as the stream holds. Sequences are consecutive;
+    from a binary file each starts on a 32-bit boundary (see :func:`stream_stride`).
     """
     total = int(bits.size)
     if length is None:
         length = min(1_000_000, total)
     if length <= 0:
         raise ParameterError(f"sequence length must be positive, got {length}")
+    stride = stream_stride(length, input_format)
     if sequences is None:
-        sequences = total // length
+        sequences = (total - length) // stride + 1 if total >= length else 0
+        if sequences == 0:
+            raise InputFormatError(f"the data holds {total} bits, fewer than one sequence")
     if sequences <= 0:
         raise ParameterError(f"number of sequences must be positive, got {sequences}")
-    need = sequences * length
+    need = (sequences - 1) * stride + length
     if need > total:
         raise InputFormatError(
             f"the data holds {total} bits; {sequences} sequences of {length} bits need {need}"
         )
-    return [bits[i * length : (i + 1) * length] for i in range(sequences)]
+    return [bits[i * stride : i * stride + length] for i in range(sequences)]

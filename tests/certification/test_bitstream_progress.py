@@ -51,6 +51,15 @@ def test_split_like_the_tool() -> None:
         split_sequences(bits, 0, 10)
 
 
+def test_binary_sequences_start_on_32_bit_boundaries_like_assess() -> None:
+    bits = np.arange(100, dtype=np.int64).astype(np.uint8)  # bit i holds i (mod 256)
+    parts = split_sequences(bits, 3, 20, "binary")
+    assert [p[0] for p in parts] == [0, 32, 64]  # assess reads 4-byte words per stream
+    assert all(p.size == 20 for p in parts)
+    assert len(split_sequences(bits, None, 20, "binary")) == 3
+    assert [p[0] for p in split_sequences(bits, 3, 20, "ascii")] == [0, 20, 40]
+
+
 class FakeTty(io.StringIO):
     def isatty(self) -> bool:
         return True
