@@ -22,7 +22,7 @@ A check passes at significance ``alpha`` (0.001 by default, per check).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
@@ -304,25 +304,35 @@ def z_for(confidence: float) -> float:
     return float(sstats.norm.ppf(0.5 + confidence / 2.0))
 
 
-def rtp_checks(
-    game: str | None, rounds: int, seed: int, confidence: float = 0.999
-) -> tuple[list[RtpCheck], list[str]]:
-    """Each bet of each variant (of ``game``, or every family present) against its edge."""
+def rtp_variants(game: str | None) -> list[tuple[Any, Any]]:
+    """(family module, variant) pairs to check: of ``game`` (family or variant id) or all."""
     from games.catalog import families
 
-    z = z_for(confidence)
     present = families()
-    checks: list[RtpCheck] = []
-    skipped: list[str] = []
-    chosen = []
-    for name, fam in present.items():
-        for variant in fam.VARIANTS:
-            if game is None or game in (name, variant.id):
-                chosen.append((fam, variant))
+    chosen = [
+        (fam, variant)
+        for name, fam in present.items()
+        for variant in fam.VARIANTS
+        if game is None or game in (name, variant.id)
+    ]
     if game is not None and not chosen:
         known = ", ".join(sorted(present)) or "none built yet"
         raise ParameterError(f"no game {game!r}; families present: {known}")
-    for fam, variant in chosen:
+    return chosen
+
+
+def rtp_checks(
+    game: str | None,
+    rounds: int,
+    seed: int,
+    confidence: float = 0.999,
+    on_variant: Callable[[str], None] | None = None,
+) -> tuple[list[RtpCheck], list[str]]:
+    """Each bet of each variant (of ``game``, or every family present) against its edge."""
+    z = z_for(confidence)
+    checks: list[RtpCheck] = []
+    skipped: list[str] = []
+    for fam, variant in rtp_variants(game):
         edges = fam.house_edge(variant)
         result = fam.simulate(variant, rounds, seed)
         for bet, sim in result.bets.items():
@@ -342,6 +352,8 @@ def rtp_checks(
                     z=z,
                 )
             )
+        if on_variant is not None:
+            on_variant(variant.id)
     return checks, skipped
 
 
@@ -384,12 +396,26 @@ def run_game_checks(
     samples: int = 20_000,
     seed: int = 1,
     confidence: float = 0.999,
-    families: Sequence[str] | None = None,
+    progress: bool = True,
 ) -> GameReport:
-    """The distribution tests on ``rng`` and the RTP check of ``game`` (or of every game)."""
+    """The distribution tests on ``rng`` and the RTP check of ``game`` (or of every game).
+
+    With ``progress`` a bar on standard error (a terminal only) counts the steps.
+    """
+    from certification.progress import Progress
+
+    variants = rtp_variants(game)
     report = GameReport()
-    report.checks += card_checks(shuffles(rng, samples))
-    report.checks += dice_checks(rng, samples)
-    report.checks += roulette_checks(rng, samples)
-    report.rtp, report.skipped = rtp_checks(game, rounds, seed, confidence)
+    bar = Progress(3 + len(variants), "games")
+    bar.enabled = bar.enabled and progress
+    with bar:
+        report.checks += card_checks(shuffles(rng, samples))
+        bar.advance()
+        report.checks += dice_checks(rng, samples)
+        bar.advance()
+        report.checks += roulette_checks(rng, samples)
+        bar.advance()
+        report.rtp, report.skipped = rtp_checks(
+            game, rounds, seed, confidence, on_variant=lambda _v: bar.advance()
+        )
     return report
