@@ -226,7 +226,9 @@ def main() -> int:
         "|---|---|---:|---:|",
     ]
     for game, label, rate in speed_rows:
-        lines.append(f"| {game} | {label} | {rate:,.0f} | {rate / base[game]:.1f}x |")
+        ratio = rate / base[game]
+        shown = f"{ratio:.1f}x" if ratio >= 1 else f"{ratio:.3f}x"
+        lines.append(f"| {game} | {label} | {rate:,.0f} | {shown} |")
     lines += [
         "",
         'A craps "round" is one bet made and played to its settlement (3.38 rolls on',
