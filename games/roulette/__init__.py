@@ -35,6 +35,7 @@ def _variants() -> tuple[Variant, ...]:
                 source=t.source,
                 limits={name: limit for name in layout.bets},
                 rules=RouletteRules(wheel=wheel, pays=t.pays),
+                zeros=len(wheel.zeros),  # the runtime builds the wheel from this
                 notes=(
                     "Standard, not the page: the casino's menu lists Roulette without rules; "
                     "standard pays and a $1-$500 limit per bet spot are used.",

@@ -63,6 +63,16 @@ def test_edges_match_published_figures(variant: str) -> None:
         assert Decimal(percent(he.edge, places).rstrip("%")) == Decimal(row["percent"]), name
 
 
+def test_variants_tell_the_runtime_their_wheel() -> None:
+    zeros = {v.id: v.zeros for v in VARIANTS}
+    assert zeros == {
+        "roulette-single-zero": 1,
+        "roulette-double-zero": 2,
+        "roulette-la-partage": 1,
+    }
+    assert all(v.decks == 0 for v in VARIANTS)
+
+
 def test_layout_counts() -> None:
     single = Counter(Layout.kind(n) for n in Layout(("0",)).bets)
     double = Counter(Layout.kind(n) for n in Layout(("0", "00")).bets)
