@@ -169,7 +169,7 @@ def read_raw(nbytes: int) -> Callable[[], int]:
 
 def read_driver(nbytes: int) -> Callable[[], int]:
     def run() -> int:
-        with open_device("pty://trng?model=truerng&read_size=65536&timeout=10") as dev:
+        with open_device("pty://trng?model=truerng&timeout=10") as dev:
             got = 0
             while got < nbytes:
                 got += len(dev.read(min(1 << 20, nbytes - got)))  # type: ignore[attr-defined]

@@ -3,6 +3,8 @@
 - ``croupier devices list [--config F]``: each role, its URL and where it came from,
   then what the device says (state, model, serial, firmware) or why it cannot be opened;
 - ``croupier devices probe URL``: open one device, print identity, firmware and health;
+- ``croupier devices record URL FILE [--events N] [--arm]``: record a peripheral's events
+  to a ``replay://FILE`` recording;
 - ``croupier devices sim KIND [--seed N] [--link PATH] [--set KEY=VALUE ...]``: serve a
   simulator on a pseudo-terminal, print its path, and serve until Ctrl-C. Type a fault
   name (``garbage``, ``unplug``, ``jam``...) and Enter on stdin to inject it.
@@ -31,6 +33,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("probe", help="open a device URL; show identity, firmware and health")
     p.add_argument("url", help="device URL, e.g. serial:///dev/ttyACM0?model=truerng")
     p.set_defaults(handler=_probe)
+
+    p = sub.add_parser("record", help="record a peripheral's events to a replay:// file")
+    p.add_argument("url", help="device URL of a shoe, dice reader or wheel reader")
+    p.add_argument("output", help="recording to write (JSON Lines)")
+    p.add_argument("--events", type=int, default=100, help="events to record (default 100)")
+    p.add_argument("--arm", action="store_true", help="arm a shoe before recording")
+    p.add_argument("--timeout", type=float, default=5.0, help="stop after this long idle")
+    p.set_defaults(handler=_record)
 
     p = sub.add_parser("sim", help="serve a simulated device on a pseudo-terminal")
     p.add_argument("kind", choices=("trng", "shoe", "dice", "wheel"))
@@ -86,6 +96,26 @@ def _probe(args: argparse.Namespace) -> int:
     report = probe(args.url)
     print(_table(["field", "value"], [[k, v] for k, v in report.items()]))
     return 0 if report["state"] in ("ok", "degraded") else 1
+
+
+def _record(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from firmware_bridge.errors import ConfigError
+    from firmware_bridge.hal import CardShoe, EventDevice
+    from firmware_bridge.registry import open_device
+    from firmware_bridge.replay import record
+
+    if args.events < 1:
+        raise ConfigError("--events must be at least 1")
+    with open_device(args.url) as dev:
+        if not isinstance(dev, EventDevice):
+            raise ConfigError(f"{args.url} reports no events (not a shoe, dice or wheel reader)")
+        if args.arm and isinstance(dev, CardShoe):
+            dev.arm()
+        seen = record(dev, Path(args.output), events=args.events, timeout=args.timeout)
+    print(f"recorded {seen} events to {args.output}")
+    return 0
 
 
 def _sim(args: argparse.Namespace) -> int:

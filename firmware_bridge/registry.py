@@ -21,6 +21,7 @@ SCHEMES: dict[str, tuple[str, str]] = {
     "pty": ("firmware_bridge.sim.pty_backend", "PtyBackend"),
     "serial": ("firmware_bridge.transport.serial_backend", "SerialBackend"),
     "usb": ("firmware_bridge.transport.usb_backend", "UsbBackend"),
+    "replay": ("firmware_bridge.replay", "ReplayBackend"),
 }
 
 

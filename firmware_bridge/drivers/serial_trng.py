@@ -97,7 +97,6 @@ class SerialTrng(BaseDevice):
         kind: str,
         mode: str = "",
         timeout: float = 1.0,
-        read_size: int = 4096,
         knock_pause: float = 0.05,
         reconnect_attempts: int = 5,
     ) -> None:
@@ -115,7 +114,6 @@ class SerialTrng(BaseDevice):
         self.firmware = ""
         self.clock = clock
         self.timeout = timeout
-        self.read_size = read_size
         self.knock_pause = knock_pause
         self.reconnect_attempts = reconnect_attempts
         self._opener = opener
@@ -153,25 +151,20 @@ class SerialTrng(BaseDevice):
             raise ValueError(f"read size must be >= 0, got {n}")
         port = self._port if self._port is not None else self._reconnect()
         limit = self.timeout if timeout is None else timeout
-        deadline = self.clock.now() + limit
-        buf = bytearray()
         try:
-            while len(buf) < n:
-                remaining = deadline - self.clock.now()
-                if remaining <= 0:
-                    self._record_fault(
-                        "timeout", f"{len(buf)} of {n} bytes in {limit}s", DeviceState.DEGRADED
-                    )
-                    raise DeviceTimeout(f"{self.url}: {n} bytes not delivered within {limit}s")
-                port.timeout = remaining
-                buf += port.read(min(n - len(buf), self.read_size))
-        except DeviceTimeout:
-            raise  # a TimeoutError is an OSError too: not a disconnect
+            if port.timeout != limit:  # pyserial reconfigures the tty on every change
+                port.timeout = limit
+            data = port.read(n)  # pyserial loops until n bytes or the timeout
         except (serial.SerialException, OSError) as exc:
             self._lost(str(exc))
             raise DeviceDisconnected(f"{self.url}: device disconnected ({exc})") from None
+        if len(data) < n:
+            self._record_fault(
+                "timeout", f"{len(data)} of {n} bytes in {limit}s", DeviceState.DEGRADED
+            )
+            raise DeviceTimeout(f"{self.url}: {n} bytes not delivered within {limit}s")
         self.counters["bytes_read"] += n
-        return bytes(buf)
+        return bytes(data)
 
     def _lost(self, message: str) -> None:
         self._record_fault("disconnected", message, DeviceState.DISCONNECTED)

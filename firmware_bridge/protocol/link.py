@@ -20,6 +20,8 @@ from firmware_bridge.protocol.frame import Frame, FrameDecoder, encode_frame
 from firmware_bridge.protocol.messages import ErrorCode, MsgType
 from firmware_bridge.sim.world import Clock
 
+POLL = 0.05  # longest single wait on the port; callers loop to their own deadline
+
 
 class Port(Protocol):
     """The part of ``serial.Serial`` the link uses."""
@@ -82,7 +84,9 @@ class Link:
     def _pump(self, wait: float) -> None:
         """Read what arrives within ``wait`` seconds and dispatch every frame in it."""
         try:
-            self.port.timeout = max(wait, 0.0)
+            poll = max(round(min(wait, POLL), 3), 0.001) if wait > 0 else 0.0
+            if self.port.timeout != poll:  # pyserial reconfigures the tty on every change
+                self.port.timeout = poll
             data = self.port.read(max(1, self.port.in_waiting))
         except (serial.SerialException, OSError) as exc:
             raise DeviceDisconnected(f"{self.name}: read failed ({exc})") from None

@@ -148,11 +148,9 @@ class PtyTrngConfig:
     slow_rate: int = 64
     replug_after: float = 0.5
     timeout: float = 1.0
-    read_size: int = 4096
 
     def __post_init__(self) -> None:
         positive("pty://trng", "timeout", self.timeout)
-        positive("pty://trng", "read_size", self.read_size)
         if self.start_mode not in PRO_MODE_BAUDS:
             raise ConfigError(f"pty://trng: start_mode must be one of {', '.join(PRO_MODE_BAUDS)}")
 
@@ -182,7 +180,6 @@ class PtyTrng(SerialTrng):
                 kind=config.model,
                 mode=config.mode,
                 timeout=config.timeout,
-                read_size=config.read_size,
             )
         except BaseException:
             self._stop_server()

@@ -41,7 +41,6 @@ class SerialConfig:
     ack_timeout: float = 0.25
     max_retries: int = 3
     reconnect_attempts: int = 5
-    read_size: int = 4096
     dice: int = 2
     zeros: int = 2
 
@@ -53,7 +52,7 @@ class SerialConfig:
                 f"serial://{self.port}: say which device it is with model= "
                 f"(one of {', '.join(map(str, self.CHOICES['model']))})"
             )
-        for key in ("timeout", "ack_timeout", "baud", "read_size"):
+        for key in ("timeout", "ack_timeout", "baud"):
             positive(f"serial://{self.port}", key, getattr(self, key))
 
 
@@ -77,7 +76,6 @@ class SerialBackend:
                 kind=config.model,
                 mode=config.mode,
                 timeout=config.timeout,
-                read_size=config.read_size,
                 reconnect_attempts=config.reconnect_attempts,
             )
         settings = LinkSettings(

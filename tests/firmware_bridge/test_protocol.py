@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.hal import CardDrawn, DeviceFault, DiceRolled, NoRoll, WinningNumber
@@ -15,6 +15,8 @@ from firmware_bridge.protocol.frame import Frame, FrameDecoder, crc16, encode_fr
 from firmware_bridge.protocol.messages import MsgType, decode_event, encode_event
 
 DATA = Path(__file__).parent.parent / "data" / "firmware_bridge"
+# CI machines are shared and noisy: no per-example deadline, no "too slow" health check.
+relaxed = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 frames = st.builds(
     Frame,
@@ -38,11 +40,13 @@ def test_wire_layout() -> None:
     assert int.from_bytes(wire[-2:], "big") == crc16(wire[1:-2])
 
 
+@relaxed
 @given(st.lists(frames, max_size=8))
 def test_round_trip(fs: list[Frame]) -> None:
     assert FrameDecoder().feed(b"".join(encode_frame(f) for f in fs)) == fs
 
 
+@relaxed
 @given(st.lists(frames, max_size=6), st.data())
 def test_round_trip_any_chunking(fs: list[Frame], data: st.DataObject) -> None:
     wire = b"".join(encode_frame(f) for f in fs)
@@ -61,7 +65,7 @@ def _valid(frame: Frame) -> bool:
     return crc16(wire[1:-2]) == int.from_bytes(wire[-2:], "big")
 
 
-@settings(max_examples=300)
+@settings(relaxed, max_examples=300)
 @given(
     st.lists(st.one_of(st.binary(max_size=80), frames.map(encode_frame)), max_size=12), st.data()
 )
@@ -81,6 +85,7 @@ def test_noise_truncation_splices_never_crash_or_yield_bad_frames(
     assert decoder.pending <= len(stream)
 
 
+@relaxed
 @given(st.lists(frames, min_size=1, max_size=5), st.binary(min_size=1, max_size=50))
 def test_resynchronises_after_noise(fs: list[Frame], noise: bytes) -> None:
     """Noise that contains no start byte is dropped, and every frame after it is found."""
@@ -138,6 +143,7 @@ def test_bad_wheel_number_is_a_fault() -> None:
     assert isinstance(decode_event(MsgType.WINNING_NUMBER, b"\x26", seq=0), DeviceFault)
 
 
+@relaxed
 @given(st.binary(max_size=40), st.lists(frames, min_size=1, max_size=4))
 def test_false_start_never_holds_back_a_complete_frame(noise: bytes, fs: list[Frame]) -> None:
     """Noise ending in a start byte with a large length must not make the decoder wait
