@@ -1,0 +1,87 @@
+"""Caribbean Stud (page 001), Pinnacle Stud Poker (000 + README gap 4), Oasis Poker (000).
+
+The family contract (:mod:`games.catalog`):
+
+``VARIANTS``: ``caribbean-stud``, ``pinnacle-stud-poker``, ``oasis-poker`` (``paytables/*.toml``).
+``new_game(variant, seats=1, always_contribute=None)``: a
+:class:`~games.caribbean_stud.engine.StudRound`.
+``house_edge(variant)``: ``ante`` (ante, call and bought draws per unit of ante)
+by simulation of the documented strategy (exact=False: the best-strategy
+enumeration over 2,598,960 x 1,533,939 deals is out of reach here); ``jackpot``
+exact over all five-card hands at the meter's reset value
+(:meth:`~games.caribbean_stud.progressive.JackpotTable.return_at` gives any meter).
+``simulate(variant, rounds, seed)``: :mod:`games.caribbean_stud.simulate`.
+``autoplay(engine, seat)``: :mod:`games.caribbean_stud.autoplay`.
+
+Decision names (``Decide(seat=s, decision=...)``): ``call``, ``fold``, and at
+Oasis Poker ``draw`` with ``arg`` = the positions to discard (``"0 3"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from games.caribbean_stud.autoplay import autoplay
+from games.caribbean_stud.engine import StudRound, parse_positions
+from games.caribbean_stud.paytable import PACKAGED, load_packaged, loads, rules_of
+from games.caribbean_stud.progressive import FIVE_CARD_COUNTS, JackpotTable
+from games.caribbean_stud.rules import StudRules
+from games.caribbean_stud.simulate import simulate
+from games.caribbean_stud.table import Phase
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+
+VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+
+#: rounds and seed of the simulation behind the ``ante`` figure of :func:`house_edge`
+EDGE_ROUNDS, EDGE_SEED = 400_000, 20261130
+_EDGE_CACHE: dict[str, Fraction] = {}
+
+
+def new_game(
+    variant: Variant, seats: int = 1, *, always_contribute: Iterable[int] | None = None
+) -> StudRound:
+    return StudRound(variant, seats, always_contribute=always_contribute)
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """House edge per unit of each bet's initial wager (see the module docstring)."""
+    rules = rules_of(variant)
+    if variant.id not in _EDGE_CACHE:
+        mean = simulate(variant, EDGE_ROUNDS, EDGE_SEED).bets["ante"].mean
+        _EDGE_CACHE[variant.id] = Fraction(-mean).limit_denominator(1_000_000)
+    out = {
+        "ante": HouseEdge(
+            edge=_EDGE_CACHE[variant.id],
+            exact=False,
+            method=f"simulation of {EDGE_ROUNDS:,} rounds (seed {EDGE_SEED})",
+            note="ante, call and draw prices per unit of ante; games.caribbean_stud.strategy",
+        )
+    }
+    if rules.jackpot:
+        jp = rules.jackpot
+        out["jackpot"] = HouseEdge(
+            edge=-jp.return_at(jp.reset),
+            exact=True,
+            method="enumeration over all 2,598,960 five-card hands",
+            note=f"at the reset meter ({jp.reset} cents); JackpotTable.return_at for others",
+        )
+    return out
+
+
+__all__ = [
+    "FIVE_CARD_COUNTS",
+    "VARIANTS",
+    "JackpotTable",
+    "Phase",
+    "StudRound",
+    "StudRules",
+    "autoplay",
+    "house_edge",
+    "load_packaged",
+    "loads",
+    "new_game",
+    "parse_positions",
+    "simulate",
+]

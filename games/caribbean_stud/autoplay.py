@@ -1,0 +1,41 @@
+"""The documented scripted Caribbean Stud family player used by ``croupier table autoplay``.
+
+Each round the seat bets the table minimum on the ante (no jackpot bet), deals,
+and plays :mod:`games.caribbean_stud.strategy`: call or fold by the rules of
+thumb (using the dealer's exposed card); at Oasis Poker, with four to a flush
+and nothing to call with, it first buys one card.
+"""
+
+from __future__ import annotations
+
+from games.caribbean_stud.engine import StudRound
+from games.caribbean_stud.strategy import flush_draw, should_call
+from games.caribbean_stud.table import Phase
+from games.core.engine import Engine
+from games.core.records import Action, Deal, Decide, PlaceBet
+from games.poker.rank5 import category, rank5
+
+
+def autoplay(engine: Engine, seat: int) -> Action | None:
+    """The next action for ``seat``, or None when it has nothing to do."""
+    if not isinstance(engine, StudRound):
+        raise TypeError("Caribbean Stud autoplay needs a Caribbean Stud family round")
+    if not 0 <= seat < engine.seats:
+        return None
+    if engine.phase is Phase.BETTING:
+        if "ante" not in engine.bets[seat]:
+            return PlaceBet(seat=seat, bet="ante", amount=engine.variant.limits["ante"].minimum)
+        return Deal(seat=seat)
+    options = engine.legal_actions(seat)
+    if engine.phase is not Phase.DECIDING or "call" not in options:
+        return None
+    hand = engine.hand(seat)
+    cards = [c.index for c in hand]
+    shown = engine.dealer_visible
+    up = shown[0].index if shown else None
+    if should_call(category(rank5(hand)), cards, up):
+        return Decide(seat=seat, decision="call")
+    odd = flush_draw(cards)
+    if "draw" in options and odd is not None and 1 in engine.rules.draw_costs:
+        return Decide(seat=seat, decision="draw", arg=str(odd))
+    return Decide(seat=seat, decision="fold")

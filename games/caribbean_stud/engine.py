@@ -1,0 +1,249 @@
+"""The Caribbean Stud family round (Caribbean Stud, Pinnacle Stud Poker, Oasis Poker).
+
+Order of play: seats place an ``ante`` and, where the table has one, the fixed
+``jackpot`` bet (it needs an ante). After :class:`~games.core.records.Deal` the
+engine asks for five rounds of cards, each seat then the dealer: a seat's cards
+are shown to that seat only, the dealer's first card to everyone when the table
+shows one, the others to nobody. When the deal is complete every jackpot bet is
+settled on the five cards dealt (lost to the house, its contribution to the
+meter, any award as :class:`~games.core.records.JackpotWin`). Then each seat
+decides (``Decide(seat=s, decision=...)``):
+
+``call``  place the call bet (``call_multiple`` x the ante) and wait for the showdown;
+``fold``  lose the ante at once;
+``draw``  (Oasis only, once per game, before calling) ``arg`` = the positions to
+          discard, 0-based and space separated (``"0 3"``). The price (antes, by
+          the number of cards) is a ``draw`` bet lost when paid; the replacements
+          are dealt face up to the seat and go to the end of the hand. Replacing
+          all five calls automatically; after drawing 1-4 the seat calls or folds.
+
+When every seat has called or folded the dealer's cards are turned up and the
+called hands settle: dealer below ace/king: ante wins (1:1), call pushes;
+otherwise the better hand wins ante (1:1) and call (by the call table, on the
+player's category: the ace/king pays as ``high_card``); equal hands push both.
+
+Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.caribbean_stud.paytable import rules_of
+from games.caribbean_stud.rules import StudRules
+from games.caribbean_stud.table import Phase, PokerTableRound, Slot
+from games.core.cards import Card
+from games.core.engine import Variant
+from games.core.errors import IllegalAction
+from games.core.money import Cents, format_cents, pay
+from games.core.records import (
+    Decide,
+    Event,
+    JackpotContribution,
+    JackpotWin,
+    Message,
+)
+from games.poker.rank5 import category, rank5
+
+
+class StudRound(PokerTableRound):
+    """One round of a Caribbean Stud family table for ``seats`` seats (numbered from 0).
+
+    ``always_contribute`` names seats whose "always contribute" button is on: at
+    the deal they get the jackpot bet if they have an ante and no jackpot bet yet
+    (the table's own default comes from its pay table).
+    """
+
+    def __init__(
+        self, variant: Variant, seats: int = 1, *, always_contribute: Iterable[int] | None = None
+    ) -> None:
+        super().__init__(variant, seats)
+        self.rules: StudRules = rules_of(variant)
+        jp = self.rules.jackpot
+        self.bet_names = self.rules.bets
+        self.riders = {"jackpot": "ante"}
+        self.fixed_stakes = {"jackpot": jp.stake} if jp else {}
+        default = range(seats) if jp and jp.always_contribute else ()
+        self.always_contribute = frozenset(
+            default if always_contribute is None else always_contribute
+        )
+        self._decided: dict[int, str] = {}
+        self._drawn: dict[int, int] = {}
+        self._original: dict[int, tuple[Card, ...]] = {}
+        self._jackpot_done = False
+
+    # --- decisions ------------------------------------------------------------------
+
+    def _pending(self) -> list[int]:
+        return [s for s in self.active() if "ante" in self._bets[s] and s not in self._decided]
+
+    def decisions(self, seat: int) -> frozenset[str]:
+        if seat not in self._pending():
+            return frozenset()
+        names = {"call", "fold"}
+        if self.rules.draw_costs and seat not in self._drawn:
+            names.add("draw")
+        return frozenset(names)
+
+    def _verify_decision(self, seat: int, action: Decide) -> None:
+        if action.decision != "draw":
+            if action.arg:
+                raise IllegalAction(f"{action.decision} takes no argument")
+            return
+        positions = parse_positions(action.arg)
+        if len(positions) not in self.rules.draw_costs:
+            raise IllegalAction(f"cannot replace {len(positions)} cards here")
+
+    def _decide(self, seat: int, action: Decide) -> list[Event]:
+        ante = self._bets[seat]["ante"]
+        events: list[Event] = []
+        if action.decision == "fold":
+            self._decided[seat] = "fold"
+            self._folded.add(seat)
+            events.append(Message(text=f"seat {seat} folds"))
+            events.append(self._settle(seat, "ante", 0, "folded"))
+        elif action.decision == "call":
+            self._decided[seat] = "call"
+            events.append(self._place(seat, "call", self.rules.call_multiple * ante))
+        else:
+            positions = parse_positions(action.arg)
+            n = len(positions)
+            self._drawn[seat] = n
+            price = self.rules.draw_costs[n] * ante
+            note = f"draw {n} card{'s' if n > 1 else ''}: {self.rules.draw_costs[n]}x the ante"
+            if price:
+                events.append(self._place(seat, "draw", price))
+                events.append(self._settle(seat, "draw", 0, note))
+            else:
+                events.append(Message(text=note))
+            hand = self._hands[seat]
+            self._discards.update(hand[p] for p in positions)
+            self._hands[seat] = [c for i, c in enumerate(hand) if i not in positions]
+            self._queue = [Slot(f"seat{seat}", "seat")] * n
+            if n in self.rules.auto_call_draws:
+                self._decided[seat] = "call"
+                events.append(Message(text=f"seat {seat} replaces all {n}: automatic call"))
+                events.append(self._place(seat, "call", self.rules.call_multiple * ante))
+            self.phase = Phase.DEALING
+            return events
+        if not self._pending():
+            events.extend(self._finish())
+        return events
+
+    # --- dealing ---------------------------------------------------------------------
+
+    def _deal_plan(self, active: list[int]) -> list[Slot]:
+        plan: list[Slot] = []
+        for i in range(5):
+            plan.extend(Slot(f"seat{s}", "seat") for s in active)
+            shown = i == 0 and self.rules.dealer_shows_card
+            plan.append(Slot("dealer", "all" if shown else "none"))
+        return plan
+
+    def _on_deal(self, active: list[int]) -> list[Event]:
+        jp = self.rules.jackpot
+        events: list[Event] = []
+        if jp is None:
+            return events
+        for s in active:
+            mine = self._bets[s]
+            if s in self.always_contribute and "ante" in mine and "jackpot" not in mine:
+                events.append(Message(text=f"seat {s}: always contribute"))
+                events.append(self._place(s, "jackpot", jp.stake))
+        return events
+
+    def _after_cards(self) -> list[Event]:
+        events: list[Event] = []
+        if not self._jackpot_done:
+            self._jackpot_done = True
+            self._original = {s: tuple(h) for s, h in self._hands.items()}
+            events.extend(self._settle_jackpots())
+        if self._pending():
+            self.phase = Phase.DECIDING
+            events.append(Message(text="call or fold"))
+        else:
+            events.extend(self._finish())
+        return events
+
+    def _settle_jackpots(self) -> list[Event]:
+        jp = self.rules.jackpot
+        events: list[Event] = []
+        if jp is None:
+            return events
+        for s in self.active():
+            if "jackpot" not in self._bets[s]:
+                continue
+            cat = category(rank5(self._hands[s]))
+            award = jp.award(cat)
+            note = f"{cat.label}: " + (describe_award(award) if award else "no award")
+            events.append(self._settle(s, "jackpot", 0, note))
+            if jp.contribution:
+                events.append(JackpotContribution(seat=s, meter=jp.meter, amount=jp.contribution))
+            if award:
+                events.append(
+                    JackpotWin(
+                        seat=s, meter=jp.meter, fixed=award[0], share_bp=award[1], hand=cat.label
+                    )
+                )
+        return events
+
+    def _finish(self) -> list[Event]:
+        events = self._reveal("dealer")
+        r = self.rules
+        d = rank5(self._dealer)
+        d_name = category(d).label
+        qualifies = d >= r.qualifier
+        for seat, decision in sorted(self._decided.items()):
+            if decision != "call":
+                continue
+            ante, call = self._bets[seat]["ante"], self._bets[seat]["call"]
+            p = rank5(self._hands[seat])
+            p_cat = category(p)
+            won_ante = pay(Cents(ante), r.ante_pays)
+            if not qualifies:
+                note = f"dealer does not qualify ({d_name})"
+                events.append(self._settle(seat, "ante", ante + won_ante, note))
+                events.append(self._settle(seat, "call", call, note))
+                continue
+            vs = f"{p_cat.label} vs dealer {d_name}"
+            if p > d:
+                ratio = r.call_pays[p_cat]
+                events.append(self._settle(seat, "ante", ante + won_ante, f"{vs}: win"))
+                events.append(
+                    self._settle(
+                        seat, "call", call + pay(Cents(call), ratio), f"{vs}: call pays {ratio}"
+                    )
+                )
+            elif p < d:
+                events.append(self._settle(seat, "ante", 0, f"{vs}: lose"))
+                events.append(self._settle(seat, "call", 0, f"{vs}: lose"))
+            else:
+                events.append(self._settle(seat, "ante", ante, f"{vs}: push"))
+                events.append(self._settle(seat, "call", call, f"{vs}: push"))
+        events.extend(self._close())
+        return events
+
+    def original_hand(self, seat: int) -> tuple[Card, ...]:
+        """The five cards first dealt to ``seat`` (the jackpot hand), once dealt."""
+        return self._original.get(seat, ())
+
+
+def parse_positions(arg: str) -> tuple[int, ...]:
+    """``"0 3"`` -> ``(0, 3)``: distinct card positions 0..4; IllegalAction otherwise."""
+    parts = arg.replace(",", " ").split()
+    if not parts or not all(p.isdigit() for p in parts):
+        raise IllegalAction(f"draw needs card positions 0-4 to discard, like '0 3', got {arg!r}")
+    positions = tuple(sorted(int(p) for p in parts))
+    if len(set(positions)) != len(positions) or positions[-1] > 4:
+        raise IllegalAction(f"draw positions must be distinct and in 0-4, got {arg!r}")
+    return positions
+
+
+def describe_award(award: tuple[int, int]) -> str:
+    fixed, share = award
+    parts = [format_cents(fixed)] if fixed else []
+    if share:
+        whole, frac = divmod(share, 100)
+        pct = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
+        parts.append(f"{pct}% of the meter")
+    return " + ".join(parts)

@@ -1,0 +1,1 @@
+"""Caribbean Stud family pay tables shipped as data (TOML)."""

@@ -1,0 +1,148 @@
+"""Progressive jackpot side bets on a five-card hand: the table as data, its exact return.
+
+Caribbean Stud (page 001), the Pinnacle Stud and Oasis jackpots (page 000) and the
+Let'Em Ride progressive (page 001, amounts configurable: README gap 7) all pay a
+fixed bet on the category of a five-card hand: a fixed amount for the lower hands,
+a share of the meter for the top ones. The engine states each award as
+:class:`~games.core.records.JackpotWin` (``fixed`` cents or ``share_bp``) and each
+bet's contribution as :class:`~games.core.records.JackpotContribution`; the
+runtime's ledger holds the meter.
+
+The return is exact: over all C(52, 5) = 2,598,960 five-card hands (the counts
+below, pinned against the shared evaluator's exhaustive count in the tests),
+the expected award is ``sum(count * fixed) + meter * sum(count * share) / 10,000``,
+linear in the meter.
+
+>>> from types import MappingProxyType as M
+>>> t = JackpotTable(meter="m", stake=100, contribution=75, reset=2_500_000,
+...     fixed=M({Category.FLUSH: 5000}), share_bp=M({Category.ROYAL_FLUSH: 10_000}))
+>>> t.award(Category.FLUSH), t.award(Category.PAIR)
+((5000, 0), None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from games.baccarat.paytable import TomlTable
+from games.core.errors import PaytableError
+from games.poker.category import Category
+
+#: the number of five-card hands of each category among C(52, 5) (standard counts)
+FIVE_CARD_COUNTS: Mapping[Category, int] = MappingProxyType(
+    {
+        Category.HIGH_CARD: 1_302_540,
+        Category.PAIR: 1_098_240,
+        Category.TWO_PAIR: 123_552,
+        Category.THREE_OF_A_KIND: 54_912,
+        Category.STRAIGHT: 10_200,
+        Category.FLUSH: 5_108,
+        Category.FULL_HOUSE: 3_744,
+        Category.FOUR_OF_A_KIND: 624,
+        Category.STRAIGHT_FLUSH: 36,
+        Category.ROYAL_FLUSH: 4,
+    }
+)
+FIVE_CARD_HANDS = 2_598_960
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JackpotTable:
+    """A progressive side bet: its meter, stake, contribution and awards."""
+
+    meter: str  # ledger meter name, shared by tables naming the same meter
+    stake: int  # the bet's one allowed amount, cents
+    contribution: int  # cents of every bet that go to the meter
+    reset: int  # the meter's seed value after a top award, cents
+    fixed: Mapping[Category, int]  # category -> fixed award, cents
+    share_bp: Mapping[Category, int]  # category -> share of the meter, basis points
+    always_contribute: bool = False  # the table places the bet for every ante by default
+
+    def award(self, cat: Category) -> tuple[int, int] | None:
+        """``(fixed cents, share in basis points)`` for a hand, or None if it pays nothing."""
+        fixed, share = self.fixed.get(cat, 0), self.share_bp.get(cat, 0)
+        return (fixed, share) if fixed or share else None
+
+    def expected_award(self, meter: int) -> Fraction:
+        """Expected award in cents per bet when the meter holds ``meter`` cents."""
+        total = Fraction(0)
+        for cat, n in FIVE_CARD_COUNTS.items():
+            award = self.award(cat)
+            if award is not None:
+                total += n * (award[0] + Fraction(meter * award[1], 10_000))
+        return total / FIVE_CARD_HANDS
+
+    def return_at(self, meter: int) -> Fraction:
+        """Expected net per unit staked (negative: the house's edge) at a meter level."""
+        return (self.expected_award(meter) - self.stake) / self.stake
+
+    def break_even_meter(self) -> Fraction | None:
+        """The meter (cents) at which the bet returns exactly its stake, if the meter matters."""
+        slope = self.expected_award(1) - self.expected_award(0)
+        if slope == 0:
+            return None
+        return (self.stake - self.expected_award(0)) / slope
+
+
+def parse_jackpot(data: object, where: str) -> JackpotTable:
+    """Build a :class:`JackpotTable` from its ``[jackpot]`` TOML table."""
+    if not isinstance(data, dict):
+        raise PaytableError(f"{where} must be a table")
+    t = TomlTable(
+        data,
+        where,
+        {"meter", "stake", "contribution", "reset", "always_contribute", "fixed", "share_bp"},
+    )
+    stake, contribution, reset = (
+        t.get("stake", int),
+        t.get("contribution", int),
+        t.get("reset", int),
+    )
+    if stake <= 0 or not 0 <= contribution <= stake or reset < 0:
+        raise PaytableError(f"{where}: need stake > 0, 0 <= contribution <= stake, reset >= 0")
+    fixed = _amounts(t.get("fixed", dict), f"{where}.fixed", 10**9)
+    share = _amounts(
+        t.get("share_bp", dict, default={}, required=False), f"{where}.share_bp", 10_000
+    )
+    if not fixed and not share:
+        raise PaytableError(f"{where}: the jackpot pays nothing")
+    meter = t.get("meter", str)
+    if not meter:
+        raise PaytableError(f"{where}: meter needs a name")
+    return JackpotTable(
+        meter=meter,
+        stake=stake,
+        contribution=contribution,
+        reset=reset,
+        fixed=MappingProxyType(fixed),
+        share_bp=MappingProxyType(share),
+        always_contribute=t.get("always_contribute", bool, default=False, required=False),
+    )
+
+
+def _amounts(data: Any, where: str, most: int) -> dict[Category, int]:
+    if not isinstance(data, dict):
+        raise PaytableError(f"{where} must be a table")
+    out: dict[Category, int] = {}
+    for name, value in data.items():
+        cat = category_named(name, where)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= most:
+            raise PaytableError(f"{where} {name}: must be a whole number in 1..{most}")
+        out[cat] = value
+    return out
+
+
+def category_named(name: str, where: str) -> Category:
+    """A :class:`Category` from its lower-case TOML name; PaytableError naming the key."""
+    try:
+        cat = Category[name.upper()]
+    except KeyError:
+        known = ", ".join(m.name.lower() for m in Category if m is not Category.FIVE_OF_A_KIND)
+        raise PaytableError(f"{where}: unknown hand {name!r} (hands: {known})") from None
+    if cat is Category.FIVE_OF_A_KIND:
+        raise PaytableError(f"{where}: no five of a kind without a joker")
+    return cat

@@ -1,0 +1,97 @@
+"""Vectorised Monte Carlo of the Caribbean Stud family bets (statistics only).
+
+Each round deals eleven distinct cards from a fresh deck: the player's five, the
+dealer's five (the first is the exposed card on tables that show one), and one
+spare that is the bought card when the Oasis strategy draws. The player follows
+:mod:`games.caribbean_stud.strategy`. Nets are per unit of ante (``ante``: ante,
+call and any draw price together) and per unit of the jackpot stake (``jackpot``,
+at the meter's reset value).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import numpy.typing as npt
+
+from games.caribbean_stud.paytable import rules_of
+from games.caribbean_stud.rules import StudRules
+from games.caribbean_stud.strategy import flush_draw_batch, should_call_batch
+from games.catalog import SimulationResult
+from games.core.engine import Variant
+from games.poker.batch import categories, rank_batch
+from games.sim import bet_statistics
+
+BATCH = 250_000
+
+
+def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
+    """``n`` rows of ``k`` distinct card indices, uniform over ordered deals."""
+    keys = rng.random((n, 52))
+    return np.argpartition(keys, k, axis=1)[:, :k].astype(np.int64)
+
+
+def ante_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Net per unit of ante for each row of eleven cards (player, dealer, spare)."""
+    player, dealer = cards[:, :5].copy(), cards[:, 5:10]
+    up = dealer[:, 0] if rules.dealer_shows_card else None
+    p = rank_batch(player, validate=False)
+    cats = categories(p)
+    call = should_call_batch(cats, player, up)
+    cost = np.zeros(len(cards))
+    if 1 in rules.draw_costs:
+        odd = flush_draw_batch(player)
+        buy = ~call & (odd >= 0)
+        rows = np.flatnonzero(buy)
+        player[rows, odd[rows]] = cards[rows, 10]
+        cost[rows] = rules.draw_costs[1]
+        p = rank_batch(player, validate=False)
+        cats = categories(p)
+        call = should_call_batch(cats, player, up)
+    d = rank_batch(dealer, validate=False)
+    pays = np.zeros(11)
+    for cat, ratio in rules.call_pays.items():
+        pays[cat] = ratio.num / ratio.den
+    ante_win = rules.ante_pays.num / rules.ante_pays.den
+    m = rules.call_multiple
+    value = np.where(
+        d < rules.qualifier,
+        ante_win,
+        np.where(p > d, ante_win + m * pays[cats], np.where(p < d, -1.0 - m, 0.0)),
+    )
+    return np.where(call, value, -1.0) - cost
+
+
+def jackpot_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Net per unit of jackpot stake on the first five cards, at the reset meter."""
+    jp = rules.jackpot
+    assert jp is not None
+    award = np.zeros(11)
+    for cat in range(10):
+        a = jp.award(cat)  # type: ignore[arg-type]
+        if a:
+            award[cat] = (a[0] + jp.reset * a[1] / 10_000) / jp.stake
+    return award[categories(rank_batch(cards[:, :5], validate=False))] - 1.0
+
+
+def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+    """Simulate ``rounds`` rounds of the ante (with call and draws) and the jackpot bet."""
+    if rounds <= 0:
+        raise ValueError("rounds must be positive")
+    rules = rules_of(variant)
+    rng = np.random.default_rng(seed)
+    tallies: dict[str, Counter[float]] = {b: Counter() for b in rules.bets}
+    done = 0
+    while done < rounds:
+        n = min(BATCH, rounds - done)
+        cards = deal(rng, n, 11)
+        nets = {"ante": ante_nets(rules, cards)}
+        if rules.jackpot:
+            nets["jackpot"] = jackpot_nets(rules, cards)
+        for bet, net in nets.items():
+            values, counts = np.unique(net, return_counts=True)
+            tallies[bet].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        done += n
+    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
+    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
