@@ -43,7 +43,7 @@ VARIANTS: tuple[Variant, ...] = tuple(
 )
 
 #: the simulation behind the main bet's house edge (house way against house way)
-MAIN_EDGE_ROUNDS = 100_000
+MAIN_EDGE_ROUNDS = 60_000
 MAIN_EDGE_SEED = 20261130
 Z_999 = 3.2905267314919255
 

@@ -80,6 +80,7 @@ def _popcount(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
+@functools.cache
 def joker_hand_counts(joker: JokerRule) -> dict[str, int]:
     """Best-five classification counts of the C(52, 6) hands holding the joker."""
     four, royal = _window_tables()

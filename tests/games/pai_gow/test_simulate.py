@@ -1,0 +1,37 @@
+"""The simulation: its intervals hold the exact side-bet edges and the published main edge."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import games.pai_gow as pg
+from games.catalog import get_variant
+from games.pai_gow.exact import side_return
+from games.sim import contains
+
+
+def test_simulation_reports_both_bets_and_is_reproducible() -> None:
+    variant = get_variant("pai-gow-bonus")
+    a = pg.simulate(variant, 3000, 7)
+    b = pg.simulate(variant, 3000, 7)
+    assert set(a.bets) == {"main", "bonus"} and a == b
+    assert a.bets["main"].rounds == 3000
+    with pytest.raises(ValueError, match="positive"):
+        pg.simulate(variant, 0, 1)
+
+
+@pytest.mark.slow
+def test_bonus_edge_inside_the_interval_and_main_near_published(published: dict[str, Any]) -> None:
+    variant = get_variant("pai-gow-bonus")
+    sim = pg.simulate(variant, 40_000, 3)
+    side = variant.rules.side
+    edge = -side_return(side, variant.rules.joker, variant.limits["bonus"].minimum)
+    assert contains(sim.bets["bonus"], edge)
+    main = published["main_game"]
+    tol = Fraction(str(main["tolerance_pct"])) / 100
+    target = Fraction(str(main["house_edge_pct"])) / 100
+    m = sim.bets["main"]
+    assert m.ci_low <= -float(target - tol) and m.ci_high >= -float(target + tol)
