@@ -9,13 +9,15 @@ that depend on it with the reason shown to the operator.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 from dataclasses import asdict
 from typing import Any
 
-from firmware_bridge import DeviceError, open_device
+from firmware_bridge import DeviceError
 from firmware_bridge.hal import DeviceState, DeviceStatus, EventDevice
+from firmware_bridge.roles import env_var, open_role
 from games import catalog
 from kiosk_ui.auth import Operators
 from kiosk_ui.runtime.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
@@ -41,9 +43,10 @@ class Appliance:
         self.rng.supply.subscribe(self._on_alarm)
         self.devices: dict[str, EventDevice] = {}
         self.device_errors: dict[str, str] = {}
-        for role, url in settings.devices.items():
+        for role, configured in settings.devices.items():
+            url = os.environ.get(env_var(role)) or configured  # CROUPIER_<ROLE>_URL wins
             try:
-                dev = open_device(url)
+                dev = open_role(role, url=url)
             except DeviceError as exc:
                 self.device_errors[role] = str(exc)
                 continue

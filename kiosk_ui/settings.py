@@ -50,6 +50,7 @@ class Settings:
         return not self.demo
 
 
+DEVICE_ROLES = frozenset(("entropy", "shoe", "dice", "wheel"))  # firmware_bridge.roles.ROLES
 _TOP = {"store", "rng", "devices", "tables", "demo", "operator", "lobby"}
 
 
@@ -73,6 +74,11 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
     devices = data.get("devices", {})
     if not all(isinstance(v, str) for v in devices.values()):
         raise SettingsError("[devices]: every role maps to a device URL string")
+    bad_roles = sorted(set(devices) - DEVICE_ROLES)
+    if bad_roles:
+        raise SettingsError(
+            f"[devices]: unknown role {bad_roles[0]!r} (roles: {', '.join(sorted(DEVICE_ROLES))})"
+        )
     tables: list[TableSettings] = []
     seen: set[str] = set()
     for i, t in enumerate(data.get("tables", [])):

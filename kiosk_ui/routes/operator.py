@@ -180,7 +180,16 @@ def audit(app: ApplianceDep, session: OperatorDep) -> schemas.AuditOut:
     return schemas.AuditOut(ok=True, message="the ledger balances", report=report)
 
 
-@router.get("/pubkey")
+@router.get(
+    "/pubkey",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "the log's Ed25519 public key (PEM)",
+            "content": {"application/x-pem-file": {"schema": {"type": "string"}}},
+        }
+    },
+)
 def pubkey(app: ApplianceDep, session: OperatorDep) -> Response:
     return Response(app.runtime.log.public_key_pem(), media_type="application/x-pem-file")
 
