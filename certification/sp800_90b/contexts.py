@@ -3,13 +3,14 @@
 MultiMMC and LZ78Y both keep, for each context length ``d``, counts of which symbol
 followed each ``d``-symbol context so far, and predict the most frequent follower (ties to
 the larger symbol). For a position ``t`` the context is ``s[t-d:t]`` and the follower is
-``s[t]``. With positions grouped by context (stable sort keeps time order), a pair's count
+``s[t]``. With positions grouped by context (a stable sort keeps time order), a pair's count
 after its ``m``-th occurrence is ``m``; the prediction before position ``t`` is the running
 maximum of ``count * k + symbol`` over the earlier positions of the same context, because a
-pair's latest occurrence always carries its largest key.
+pair's latest occurrence always carries its largest key. The follower at ``t`` is ``s[t]``
+itself, so a prediction is checked in sorted order and only the outcome is scattered back.
 
-Dictionaries in the tool are capped: a pair never admitted (the table was full when it
-first appeared) is never counted. ``first_seen`` lets the caller decide admission.
+Dictionaries in the tool are capped; a pair (or context) not admitted when it first
+appeared is never counted. Callers decide admission from first positions.
 """
 
 from __future__ import annotations
@@ -20,132 +21,163 @@ import numpy as np
 import numpy.typing as npt
 
 I64 = npt.NDArray[np.int64]
+U8 = npt.NDArray[np.uint8]
+
+
+def sorted_by_key(keys: I64) -> tuple[I64, I64]:
+    """Stable sort of non-negative keys: ``(order, sorted keys)``.
+
+    Keys and positions are packed into one 64-bit word when they fit, so a plain value
+    sort (much faster than a stable argsort) does the work.
+    """
+    m = int(keys.size)
+    if m == 0:
+        return np.zeros(0, dtype=np.int64), keys
+    pos_bits = max(1, int(m - 1).bit_length())
+    top = int(keys.max())
+    if top.bit_length() + pos_bits <= 63:
+        packed = (keys << pos_bits) | np.arange(m, dtype=np.int64)
+        packed.sort()
+        return packed & ((1 << pos_bits) - 1), packed >> pos_bits
+    order = np.argsort(keys, kind="stable").astype(np.int64)
+    return order, keys[order]
+
+
+def _dense(keys: I64) -> tuple[I64, bool]:
+    """Dense ids (0..distinct-1) preserving equality, and whether all keys are distinct."""
+    order, sk = sorted_by_key(keys)
+    change = np.ones(sk.size, dtype=bool)
+    np.not_equal(sk[1:], sk[:-1], out=change[1:])
+    ranks = np.cumsum(change, dtype=np.int64) - 1
+    out = np.empty(sk.size, dtype=np.int64)
+    out[order] = ranks
+    return out, bool(change.all())
+
+
+def context_ids(s: U8, k: int, max_d: int) -> tuple[list[I64], int]:
+    """Context ids ``ids[d-1][t]`` of ``s[t-d:t]`` (equal ids for equal contexts; ``t >= d``).
+
+    Bits are packed directly; larger alphabets are packed while they fit in 31 bits and
+    renumbered densely after that. Returns the ids and ``unique_from``: the first length
+    at which every context in the data is distinct (so no longer context ever repeats and
+    no prediction can be made from it); ids are not computed beyond it.
+    """
+    n = int(s.size)
+    sym = s.astype(np.int64)
+    out: list[I64] = []
+    prev = np.zeros(n, dtype=np.int64)
+    prev[1:] = sym[:-1]
+    out.append(prev)
+    bits = max(1, int(k - 1).bit_length())
+    packed = True
+    for d in range(2, max_d + 1):
+        cur = np.zeros(n, dtype=np.int64)
+        if packed and d * bits <= 31:
+            cur[d:] = (sym[: n - d] << ((d - 1) * bits)) | prev[d:]
+        else:
+            packed = False
+            dense, distinct = _dense(prev[d:] * k + sym[: n - d])
+            cur[d:] = dense
+            if distinct:
+                out.append(cur)
+                return out, d
+        out.append(cur)
+        prev = cur
+    return out, max_d + 1
 
 
 @dataclass(frozen=True, slots=True)
 class ContextLevel:
-    """Positions ``t >= start`` grouped by their length-``d`` context.
+    """Positions ``start..stop-1`` grouped by their length-``d`` context, time order within.
 
-    ``order`` lists positions (offset by ``start``) grouped by context, in time order within
-    a group; ``group_start[i]`` marks the first element of each group; ``pair_count`` is the
-    1-based occurrence number of the (context, follower) pair at each sorted element, and
-    ``pair_first`` the position at which that pair first appeared.
+    ``order``: positions in grouped order; ``ctx``/``y``: context id and follower of each
+    element; ``gstart``: index of the first element of its group; ``pair_count``: 1-based
+    occurrence number of its (context, follower) pair.
     """
 
     d: int
-    start: int
     order: I64
-    group_start: npt.NDArray[np.bool_]
+    ctx: I64
+    y: I64
+    gstart: I64
     pair_count: I64
-    pair_first: I64
 
 
-def context_ids(s: npt.NDArray[np.uint8], k: int, max_d: int) -> list[I64]:
-    """Dense context ids ``ids[d-1][t]`` of ``s[t-d:t]`` for ``t >= d`` (others -1)."""
-    n = int(s.size)
-    sym = s.astype(np.int64)
-    out: list[I64] = []
-    prev = np.full(n, -1, dtype=np.int64)
-    prev[1:] = sym[:-1]
-    out.append(prev.copy())
-    bits = max(1, int(k - 1).bit_length())
-    for d in range(2, max_d + 1):
-        cur = np.full(n, -1, dtype=np.int64)
-        if d * bits <= 62:
-            # Direct packing: previous id already is the packed (d-1)-context.
-            cur[d:] = (sym[: n - d] << ((d - 1) * bits)) | prev[d:]
-        else:
-            combined = prev[d:] * k + sym[: n - d]
-            _, inv = np.unique(combined, return_inverse=True)
-            cur[d:] = inv.astype(np.int64)
-        out.append(cur)
-        prev = cur
-    return out
-
-
-def build_level(
-    ids: I64, s: npt.NDArray[np.uint8], k: int, d: int, start: int, stop: int
-) -> ContextLevel:
-    """Group positions ``start..stop-1`` (all with ``t >= d``) by their context id."""
+def build_level(ids: I64, s: U8, k: int, d: int, start: int, stop: int) -> ContextLevel:
+    """Group positions ``start..stop-1`` (all ``>= d``) by their context id."""
     ctx = ids[start:stop]
-    y = s[start:stop].astype(np.int64)
-    if int(ctx.max()) < (1 << 16) and ctx.min() >= 0:
+    if k == 2 and d <= 16:
         order = np.argsort(ctx.astype(np.uint16), kind="stable").astype(np.int64)
+        sc = ctx[order]
     else:
-        order = np.argsort(ctx, kind="stable").astype(np.int64)
-    sc = ctx[order]
-    sy = y[order]
+        order, sc = sorted_by_key(ctx)
+    sy = s[start:stop][order].astype(np.int64)
     m = order.size
+    idx = np.arange(m, dtype=np.int64)
     gs = np.ones(m, dtype=bool)
-    gs[1:] = sc[1:] != sc[:-1]
-    # Occurrence number of each (context, follower) pair, in time order.
+    np.not_equal(sc[1:], sc[:-1], out=gs[1:])
+    gstart = np.where(gs, idx, 0)
+    np.maximum.accumulate(gstart, out=gstart)
     if k == 2:
-        group_idx = np.cumsum(gs) - 1
-        gstart_pos = np.flatnonzero(gs)
         ones = np.cumsum(sy)
-        ones_before_group = np.concatenate(([0], ones))[gstart_pos][group_idx]
-        n_ones = ones - ones_before_group
-        n_all = np.arange(1, m + 1) - gstart_pos[group_idx]
-        pair_count = np.where(sy == 1, n_ones, n_all - n_ones)
+        ones_before = ones[gstart] - sy[gstart]
+        n1 = ones - ones_before
+        pair_count = np.where(sy == 1, n1, idx - gstart + 1 - n1)
     else:
         pair_key = sc * k + sy
-        porder = np.argsort(pair_key, kind="stable")
-        pk = pair_key[porder]
+        porder, pk = sorted_by_key(pair_key)
         ps = np.ones(m, dtype=bool)
-        ps[1:] = pk[1:] != pk[:-1]
-        pstart = np.maximum.accumulate(np.where(ps, np.arange(m), 0))
-        cnt_sorted = np.arange(m) - pstart + 1
+        np.not_equal(pk[1:], pk[:-1], out=ps[1:])
+        pstart = np.where(ps, idx, 0)
+        np.maximum.accumulate(pstart, out=pstart)
         pair_count = np.empty(m, dtype=np.int64)
-        pair_count[porder] = cnt_sorted
-    # Position where each pair first appeared (its count-1 occurrence).
-    first_marker = np.where(pair_count == 1, order, -1)
-    if k == 2:
-        # Per group and follower, the first occurrence is the element with count 1.
-        first = np.empty(m, dtype=np.int64)
-        for val in (0, 1):
-            sel = sy == val
-            fm = np.where(sel & (pair_count == 1), np.arange(m), -1)
-            # propagate within the same follower value: use forward fill over sel elements
-            idx_sel = np.flatnonzero(sel)
-            fm_sel = np.maximum.accumulate(fm[idx_sel]) if idx_sel.size else fm[idx_sel]
-            first[idx_sel] = order[np.maximum(fm_sel, 0)]
-    else:
-        firsts_sorted = np.maximum.accumulate(np.where(ps, np.arange(m), 0))
-        first_of_pair = np.empty(m, dtype=np.int64)
-        first_of_pair[porder] = order[porder[firsts_sorted]]
-        first = first_of_pair
-    del first_marker
+        pair_count[porder] = idx - pstart + 1
     return ContextLevel(
         d=d,
-        start=start,
-        order=order + start,
-        group_start=gs,
+        order=order.astype(np.int64) + start,
+        ctx=sc,
+        y=sy,
+        gstart=gstart,
         pair_count=pair_count,
-        pair_first=first + start,
     )
 
 
-def predictions(
-    level: ContextLevel, s: npt.NDArray[np.uint8], k: int, admitted: npt.NDArray[np.bool_], n: int
-) -> tuple[I64, I64]:
-    """Per position: predicted symbol and its count (count 0: no prediction).
+def pair_first_positions(level: ContextLevel, k: int) -> I64:
+    """Per element, the position where its (context, follower) pair first appeared."""
+    key = level.ctx * k + level.y
+    firsts = level.pair_count == 1
+    if k == 2 and int(level.ctx.max(initial=0)) < (1 << 16):
+        small = np.empty(1 << 17, dtype=np.int64)
+        small[key[firsts]] = level.order[firsts]
+        out: I64 = small[key]
+        return out
+    inv, _ = _dense(key)
+    table = np.empty(int(inv.max()) + 1, dtype=np.int64)
+    table[inv[firsts]] = level.order[firsts]
+    return table[inv]
 
-    ``admitted`` flags, per sorted element, whether its pair is in the dictionary.
-    """
-    sy = s[level.order].astype(np.int64)
-    key = np.where(admitted, level.pair_count * k + sy + 1, 0)
-    m = key.size
-    gid = np.cumsum(level.group_start) - 1
-    big = int(key.max()) + 1 if m else 1
-    run = np.maximum.accumulate(key + gid * big) - gid * big
-    excl = np.empty(m, dtype=np.int64)
+
+def context_first_positions(level: ContextLevel) -> I64:
+    """Per element, the position where its context first appeared (group's first element)."""
+    return level.order[level.gstart]
+
+
+def running_prediction(
+    level: ContextLevel, k: int, admitted: npt.NDArray[np.bool_] | None
+) -> tuple[I64, I64]:
+    """Per element (sorted order): predicted follower and its count (0: no prediction)."""
+    key = level.pair_count * k + level.y + 1
+    if admitted is not None:
+        key = np.where(admitted, key, 0)
+    big = int(key.max()) + 1 if key.size else 1
+    offset = level.gstart * big
+    run = np.maximum.accumulate(key + offset) - offset
+    excl = np.empty_like(run)
     excl[0] = 0
     excl[1:] = run[:-1]
-    excl[level.group_start] = 0
-    pred = np.full(n, -1, dtype=np.int64)
-    cnt = np.zeros(n, dtype=np.int64)
+    excl[level.gstart == np.arange(excl.size)] = 0
     has = excl > 0
     v = excl - 1
-    pred[level.order[has]] = v[has] % k
-    cnt[level.order[has]] = v[has] // k
+    pred = np.where(has, v % k, -1)
+    cnt = np.where(has, v // k, 0)
     return pred, cnt

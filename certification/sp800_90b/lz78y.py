@@ -17,7 +17,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from certification.sp800_90b.contexts import ContextLevel, build_level, context_ids, predictions
+from certification.sp800_90b.contexts import (
+    build_level,
+    context_first_positions,
+    context_ids,
+    pair_first_positions,
+    running_prediction,
+)
 from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.numerics import longest_run
 from certification.sp800_90b.prediction import PredictionResult, prediction_estimate
@@ -26,48 +32,52 @@ B = 16
 MAX_DICTIONARY_SIZE = 65_536
 
 
-def _entry_first(
-    lev: ContextLevel, binary: bool
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(codes of distinct entries, code per sorted element) ordering dictionary insertion."""
-    tie = (B - lev.d) if binary else lev.d
-    if binary:
-        per_elem = lev.pair_first
-        distinct = lev.pair_first[lev.pair_count == 1]
-    else:
-        gid = np.cumsum(lev.group_start) - 1
-        distinct = lev.order[lev.group_start]
-        per_elem = distinct[gid]
-    return distinct * (B + 1) + tie, per_elem * (B + 1) + tie
-
-
 def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     """The LZ78Y prediction estimate over symbols ``s`` (alphabet size ``k``)."""
     n = int(s.size)
     if n < B + 2:
         raise SampleDataError(f"not enough samples for the LZ78Y estimate (need more than {B + 2})")
     binary = k == 2
-    ids = context_ids(s, k, B)
+    ids, unique_from = context_ids(s, k, B)
     firsts = []
+    span = slice(B, n - 1)  # pairs (context, s[t]) for t = B .. n-2 update the dictionary
+    pos = np.arange(B, n - 1, dtype=np.int64)
     for j in range(1, B + 1):
-        lev = build_level(ids[j - 1], s, k, j, B, n - 1)
-        distinct, _ = _entry_first(lev, binary)
-        firsts.append(np.sort(distinct)[:MAX_DICTIONARY_SIZE])
+        if j > unique_from:
+            # Every context (hence every pair) is new at its position.
+            code = pos * (B + 1) + ((B - j) if binary else j)
+            firsts.append(code[:MAX_DICTIONARY_SIZE])
+            continue
+        ctx = ids[j - 1][span]
+        if binary:
+            # Distinct (context, follower) pairs by first position; ids are < 2^(j+1).
+            pair = ctx * 2 + s[span]
+            first = np.full(1 << (j + 1), -1, dtype=np.int64)
+            first[pair[::-1]] = pos[::-1]  # last write wins: the earliest position
+            distinct = first[first >= 0]
+            code = distinct * (B + 1) + (B - j)
+        else:
+            _, idx = np.unique(ctx, return_index=True)
+            code = (idx.astype(np.int64) + B) * (B + 1) + j
+        firsts.append(np.sort(code)[:MAX_DICTIONARY_SIZE])
     allf = np.concatenate(firsts)
     if allf.size > MAX_DICTIONARY_SIZE:
         limit = int(np.partition(allf, MAX_DICTIONARY_SIZE - 1)[MAX_DICTIONARY_SIZE - 1])
     else:
         limit = int(np.iinfo(np.int64).max)
-    best_cnt = np.zeros(n, dtype=np.int32)
-    best_pred = np.full(n, -1, dtype=np.int16)
-    for j in range(B, 0, -1):  # longest context first: ties keep the longer context
-        lev = build_level(ids[j - 1], s, k, j, B, n - 1)
-        _, per_elem = _entry_first(lev, binary)
-        pred, cnt = predictions(lev, s, k, per_elem <= limit, n)
-        better = cnt > best_cnt
-        best_cnt[better] = cnt[better]
-        best_pred[better] = pred[better]
-        del lev, pred, cnt, better
+    best_cnt = np.zeros(n, dtype=np.int64)
+    best_pred = np.full(n, -1, dtype=np.int64)
+    tie_codes = {j: (B - j) if binary else j for j in range(1, B + 1)}
+    for j in range(min(B, unique_from), 0, -1):  # longest first: ties keep the longer one
+        # Positions B..n-1: every prediction; the last pair is never used by a later one.
+        lev = build_level(ids[j - 1], s, k, j, B, n)
+        first = pair_first_positions(lev, k) if binary else context_first_positions(lev)
+        admitted = first * (B + 1) + tie_codes[j] <= limit
+        pred, cnt = running_prediction(lev, k, admitted)
+        pos = lev.order
+        better = cnt > best_cnt[pos]
+        best_cnt[pos[better]] = cnt[better]
+        best_pred[pos[better]] = pred[better]
     steps = slice(B + 1, n)
     correct = (best_cnt[steps] > 0) & (best_pred[steps] == s[steps])
     return prediction_estimate("LZ78Y", int(correct.sum()), n - B - 1, longest_run(correct), k)

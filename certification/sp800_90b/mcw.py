@@ -44,35 +44,38 @@ def _general_hits(s: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.bool_]:
     wmax = WINDOWS[-1]
     hits = np.zeros((len(WINDOWS), n - w0), dtype=bool)
     sym = s.astype(np.int64)
-    alphabet = np.arange(k, dtype=np.int64)[:, None]
-    rec_bits = np.int32(wmax.bit_length() + 1)
+    alphabet = np.arange(k, dtype=np.uint8)[:, None]
+    rec_bits = wmax.bit_length() + 1
+    rec_mask = (1 << rec_bits) - 1
     for start in range(w0, n, _BLOCK):
         stop = min(n, start + _BLOCK)
-        lo = max(0, start - wmax)
+        lo = max(0, start - wmax - 1)
         width = stop - lo
-        onehot = sym[None, lo:stop] == alphabet  # (k, width)
+        onehot = s[None, lo:stop] == alphabet  # (k, width)
         # counts[:, c] = occurrences in s[lo .. lo+c-1]
         counts = np.zeros((k, width + 1), dtype=np.int32)
         np.cumsum(onehot, axis=1, dtype=np.int32, out=counts[:, 1:])
-        lastpos = np.where(onehot, np.arange(lo, stop, dtype=np.int32)[None, :], np.int32(-1))
-        np.maximum.accumulate(lastpos, axis=1, out=lastpos)
-        rows = np.arange(start, stop)
-        last_before = lastpos[:, rows - 1 - lo]  # (k, T): last position < row
+        # lastp[:, c] = 1 + last position < lo + c of each symbol, relative to lo (0: none)
+        lastp = np.zeros((k, width + 1), dtype=np.int32)
+        lastp[:, 1:] = np.where(onehot, np.arange(1, width + 1, dtype=np.int32)[None, :], 0)
+        np.maximum.accumulate(lastp, axis=1, out=lastp)
         cur = sym[start:stop]
         for j, w in enumerate(WINDOWS):
-            first = int(np.searchsorted(rows, w))
-            if first >= rows.size:
+            first = max(start, w)
+            if first >= stop:
                 continue
-            r = rows[first:]
-            win = counts[:, r - lo] - counts[:, r - w - lo]
-            # Recency inside the window (1..w, larger is more recent; symbols absent have
-            # win == 0 and lose to any symbol present).
-            rec = last_before[:, first:] - (r - w - 1)[None, :].astype(np.int32)
+            a = first - lo  # column of row `first` (counts before position `first`)
+            b = stop - lo
+            win = counts[:, a:b] - counts[:, a - w : b - w]
+            # Recency of each symbol's last occurrence inside the window (1..w); symbols
+            # absent have win == 0 and lose to any symbol present.
+            rec = lastp[:, a:b] - np.arange(a - w, b - w, dtype=np.int32)[None, :]
             np.maximum(rec, 0, out=rec)
-            key = (win << rec_bits) | rec
-            best = key.max(axis=0)
-            pos = (best & ((1 << int(rec_bits)) - 1)).astype(np.int64) + (r - w - 1)
-            hits[j, start - w0 + first : stop - w0] = sym[pos] == cur[first:]
+            win <<= rec_bits
+            win |= rec
+            best = win.max(axis=0)
+            pos = (best & rec_mask).astype(np.int64) - 1 + (np.arange(first, stop) - w)
+            hits[j, first - w0 : stop - w0] = sym[pos] == cur[first - start :]
     return hits
 
 

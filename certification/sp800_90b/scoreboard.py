@@ -58,7 +58,7 @@ class Scoreboard:
         p, t_len = hits.shape
         if t_len == 0:
             return
-        if p <= 8:
+        if p <= 16:
             self._feed_exact(hits, None)
             return
         for start in range(0, t_len, _SLICE):
