@@ -22,6 +22,7 @@ from firmware_bridge.errors import (
     DeviceDisconnected,
     DeviceError,
     DeviceInitError,
+    DeviceTimeout,
     ProtocolError,
     WrongDevice,
 )
@@ -97,7 +98,8 @@ class FramedPeripheral(BaseDevice):
     def health(self) -> str:
         """The device's own health report (HEALTH query)."""
         frame = self._command(MsgType.HEALTH, b"", reply=MsgType.HEALTH_REPLY)
-        assert frame is not None
+        if not frame:
+            raise ProtocolError(f"{self.url}: empty health reply")
         code, text = frame[0], frame[1:].decode("utf-8", "replace")
         return text if code == 0 else f"fault {code}: {text}"
 
@@ -113,6 +115,12 @@ class FramedPeripheral(BaseDevice):
             return self.link.request(msg_type, payload, reply, self.settings.timeout).payload
         except DeviceDisconnected as exc:
             self._lost(str(exc))
+            raise
+        except DeviceTimeout as exc:
+            self._record_fault("timeout", str(exc), DeviceState.DEGRADED)
+            raise
+        except ProtocolError as exc:
+            self._record_fault("refused", str(exc), DeviceState.DEGRADED)
             raise
 
     # -- events --------------------------------------------------------------------

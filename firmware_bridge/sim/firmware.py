@@ -98,7 +98,7 @@ class Firmware:
         self._in_flight: _InFlight | None = None
         self._replies: deque[tuple[MsgType, bytes]] = deque()
         self._out = bytearray()
-        self._hold_until = 0.0
+        self._release_at: float | None = None
         self.sent_events: list[DeviceEvent] = []  # ground truth, for tests
 
     # -- faults -----------------------------------------------------------------
@@ -216,9 +216,24 @@ class Firmware:
             self._out += good
 
     def poll(self, now: float) -> bytes:
-        """Bytes the device sends at ``now`` (retransmissions, replies, due events)."""
-        if not self.present(now) or now < self._hold_until:
+        """Bytes the device sends at ``now`` (acks, retransmissions, replies, due events)."""
+        if not self.present(now):
             return b""
+        if not (self.slow and self._out):
+            self._generate(now)
+        if self._out and self.slow:
+            if self._release_at is None:
+                self._release_at = now + self.slow_delay
+            if now < self._release_at:
+                return b""
+            if self._in_flight is not None:
+                self._in_flight.sent_at = now  # its ACK timer starts when it really leaves
+        self._release_at = None
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def _generate(self, now: float) -> None:
         flight = self._in_flight
         if flight is not None and now - flight.sent_at >= self.ack_timeout:
             self.stats["retransmits"] += 1
@@ -233,21 +248,17 @@ class Firmware:
                 msg_type, payload = encode_event(event)
                 self.sent_events.append(event)
                 self._send_reliable(msg_type, payload, now, event=True)
-        out = bytes(self._out)
-        self._out.clear()
-        if out and self.slow:
-            self._hold_until = now + self.slow_delay
-        return out
 
     def next_wake(self, now: float) -> float | None:
         """The earliest time :meth:`poll` may have something to send, or None."""
         if self.unplugged_until is not None:
             return self.unplugged_until if self.unplugged_until < math.inf else None
+        if self._release_at is not None:
+            return self._release_at
         if self._out or (self._replies and self._in_flight is None):
-            return max(now, self._hold_until)
+            return now
         if self._in_flight is not None:
-            return max(self._in_flight.sent_at + self.ack_timeout, self._hold_until)
+            return self._in_flight.sent_at + self.ack_timeout
         if not self.linked:
             return None
-        due = self.model.next_due(now)
-        return None if due is None else max(due, self._hold_until)
+        return self.model.next_due(now)

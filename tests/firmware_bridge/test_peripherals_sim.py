@@ -229,10 +229,10 @@ def test_unplug_for_good_gives_up_with_disconnected() -> None:
 def test_slow_device_times_out_reads_but_loses_nothing() -> None:
     dev = shoe("sim://shoe?seed=1&burn=0&fault=slow&decks=1")
     dev.arm()
-    first = dev.next_event()
-    assert dev.next_event(timeout=0.01) is None  # the next card is 0.5 s away
-    got = [first, *drain(dev)]
+    assert dev.next_event(timeout=0.01) is None  # every frame leaves 0.5 s late
+    got = drain(dev)
     assert [e.position for e in got if isinstance(e, CardDrawn)] == list(range(1, 53))
+    assert dev.fake_clock.now() > 52 * 0.5
 
 
 # -- dice ------------------------------------------------------------------------
@@ -303,3 +303,22 @@ def test_unknown_fault_names_the_known_ones() -> None:
     dev = dice("sim://dice")
     with pytest.raises(ValueError, match="invalid_face"):
         dev.inject("fire")
+
+
+def test_refused_command_is_a_protocol_error_and_a_status() -> None:
+    from firmware_bridge import ProtocolError
+    from firmware_bridge.protocol.messages import MsgType
+
+    dev = dice("sim://dice")
+    with pytest.raises(ProtocolError, match="refused \\(unknown_type\\)"):
+        dev._command(MsgType.ARM, b"", reply=None)  # a dice reader has no ARM
+    assert dev.status().state is DeviceState.DEGRADED
+    assert "refused" in str(dev.status().last_fault)
+
+
+def test_device_that_stops_answering_times_out_with_status() -> None:
+    dev = shoe("sim://shoe?max_retries=1")
+    dev.inject("slow")  # every frame, ACKs included, now leaves 0.5 s late
+    with pytest.raises(TimeoutError, match="no ACK for ARM after 2 tries"):
+        dev.arm()
+    assert "timeout" in str(dev.status().last_fault)
