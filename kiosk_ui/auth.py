@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kiosk_ui.errors import AuthError
+from kiosk_ui.errors import AlreadyExists, AuthError
 
 if TYPE_CHECKING:
     from kiosk_ui.runtime.runtime import Runtime
@@ -73,6 +73,8 @@ class Operators:
         if len(password) < 8:
             raise AuthError("a password needs at least 8 characters")
         with self.rt.log.transaction() as conn:
+            if conn.execute("SELECT 1 FROM operators WHERE username = ?", (user,)).fetchone():
+                raise AlreadyExists(f"operator {user!r} already exists")
             conn.execute(
                 "INSERT INTO operators (username, pw_hash, role) VALUES (?, ?, ?)",
                 (user, hash_password(password), role),

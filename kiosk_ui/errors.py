@@ -52,3 +52,7 @@ class SeatError(TableError, ValueError):
 
 class AuthError(KioskError):
     code = "auth"
+
+
+class AlreadyExists(KioskError):
+    code = "already-exists"
