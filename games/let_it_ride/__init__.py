@@ -1,0 +1,69 @@
+"""Let'Em Ride (page 001), standard and alternate pay tables, with the optional progressive.
+
+The family contract (:mod:`games.catalog`):
+
+``VARIANTS``: ``lets-em-ride`` and ``lets-em-ride-alternate`` (``paytables/*.toml``).
+``new_game(variant, seats=1)``: a :class:`~games.let_it_ride.engine.RideRound`.
+``house_edge(variant)``: exact (:mod:`games.let_it_ride.exact`): ``ante`` (ante
+and both raises per unit of ante, best strategy) and ``progressive`` (at the
+meter's reset value; linear in the meter).
+``simulate(variant, rounds, seed)``: :mod:`games.let_it_ride.simulate`.
+``autoplay(engine, seat)``: :mod:`games.let_it_ride.autoplay`.
+
+Decision names: ``raise`` (Let It Ride's "let it ride") and ``continue`` (its
+"pull back"), twice per round.
+"""
+
+from __future__ import annotations
+
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+from games.let_it_ride.autoplay import autoplay
+from games.let_it_ride.engine import RideRound
+from games.let_it_ride.exact import ante_return, raise_first, raise_second
+from games.let_it_ride.paytable import PACKAGED, load_packaged, loads, rules_of
+from games.let_it_ride.rules import RideRules
+from games.let_it_ride.simulate import simulate
+
+VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+
+
+def new_game(variant: Variant, seats: int = 1) -> RideRound:
+    return RideRound(variant, seats)
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    rules = rules_of(variant)
+    out = {
+        "ante": HouseEdge(
+            edge=-ante_return(rules),
+            exact=True,
+            method="enumeration over all 2,598,960 five-card hands",
+            note="ante and both raises per unit of ante; raise when the expected multiple > 0",
+        )
+    }
+    if rules.jackpot:
+        jp = rules.jackpot
+        out["progressive"] = HouseEdge(
+            edge=-jp.return_at(jp.reset),
+            exact=True,
+            method="enumeration over all 2,598,960 five-card hands",
+            note=f"at the reset meter ({jp.reset} cents); JackpotTable.return_at for others",
+        )
+    return out
+
+
+__all__ = [
+    "VARIANTS",
+    "RideRound",
+    "RideRules",
+    "ante_return",
+    "autoplay",
+    "house_edge",
+    "load_packaged",
+    "loads",
+    "new_game",
+    "raise_first",
+    "raise_second",
+    "simulate",
+]

@@ -1,0 +1,1 @@
+"""Let'Em Ride pay tables shipped as data (TOML)."""

@@ -1,0 +1,107 @@
+"""Let'Em Ride: worked rounds, the exact edge against the published figure, simulation, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import games.let_it_ride as lr
+from games.core.cards import Card, parse_cards
+from games.core.errors import BetRefused, IllegalAction, PaytableError
+from games.core.records import BetSettled, Deal, DealCard, Decide, Event, JackpotWin, PlaceBet
+
+VARIANTS = {v.id: v for v in lr.VARIANTS}
+PUBLISHED = json.loads(
+    (Path(__file__).resolve().parents[2] / "data" / "let_it_ride" / "published.json").read_text()
+)
+
+
+def _round(
+    variant: str, cards: str, decisions: list[str], progressive: bool = False
+) -> list[Event]:
+    game = lr.new_game(VARIANTS[variant])
+    events: list[Event] = list(game.apply(PlaceBet(seat=0, bet="ante", amount=1000)))
+    if progressive:
+        events += game.apply(PlaceBet(seat=0, bet="progressive", amount=100))
+    events += game.apply(Deal(seat=0))
+    for c in parse_cards(cards):
+        events += game.apply(DealCard(card=c))
+    view = game.view(0)
+    assert view["board"] == [] and len(view["hand"]) == 3  # community cards face down
+    for d in decisions:
+        events += game.apply(Decide(seat=0, decision=d))
+    assert game.is_over
+    return events
+
+
+@pytest.mark.parametrize(
+    ("variant", "cards", "decisions", "returned"),
+    [
+        # flush: standard 8:1 on every bet up, alternate 10:1
+        ("lets-em-ride", "2h 7h Jh 9h Kh", ["raise", "raise"], [9000, 9000, 9000]),
+        ("lets-em-ride-alternate", "2h 7h Jh 9h Kh", ["raise", "continue"], [11000, 11000]),
+        # pair of nines loses the bets up; pair of tens wins 1:1
+        ("lets-em-ride", "9h 9d 2c 5s Kh", ["continue", "continue"], [0]),
+        ("lets-em-ride", "Th Td 2c 5s Kh", ["raise", "continue"], [2000, 2000]),
+    ],
+)
+def test_worked_rounds(variant: str, cards: str, decisions: list[str], returned: list[int]) -> None:
+    events = _round(variant, cards, decisions)
+    assert [e.returned for e in events if isinstance(e, BetSettled)] == returned
+
+
+def test_progressive_pays_from_the_meter() -> None:
+    events = _round("lets-em-ride", "Ts Js Qs Ks As", ["raise", "raise"], progressive=True)
+    wins = [e for e in events if isinstance(e, JackpotWin)]
+    assert [(w.fixed, w.share_bp) for w in wins] == [(0, 10_000)]
+    ante = next(e for e in events if isinstance(e, BetSettled) and e.bet == "ante")
+    assert ante.returned == 1000 * 1001
+
+
+def test_exact_edge_matches_the_published_figure() -> None:
+    edges = lr.house_edge(VARIANTS["lets-em-ride"])
+    assert edges["ante"].exact
+    assert round(float(edges["ante"].edge), 4) == PUBLISHED["standard_edge"]
+
+
+def test_simulation_agrees_with_the_enumeration() -> None:
+    v = VARIANTS["lets-em-ride"]
+    sim = lr.simulate(v, 400_000, 11).bets["ante"]
+    assert sim.ci_low < -float(lr.house_edge(v)["ante"].edge) < sim.ci_high
+
+
+def test_strategy_lookups() -> None:
+    rules = VARIANTS["lets-em-ride"].rules
+    idx = [c.index for c in parse_cards("Th Td 2c")]
+    assert lr.raise_first(rules, idx)  # a paying pair rides
+    assert not lr.raise_first(rules, [c.index for c in parse_cards("2h 7d 9c")])
+    assert lr.raise_second(rules, [c.index for c in parse_cards("2h 7h 9h Jh")])  # four to a flush
+
+
+def test_refusals_and_autoplay() -> None:
+    game = lr.new_game(VARIANTS["lets-em-ride"])
+    with pytest.raises(BetRefused, match="ante bet before the progressive"):
+        game.apply(PlaceBet(seat=0, bet="progressive", amount=100))
+    with pytest.raises(BetRefused, match="no 'raise-1' bet"):
+        game.apply(PlaceBet(seat=0, bet="raise-1", amount=100))
+    with pytest.raises(IllegalAction, match="no decision"):
+        game.apply(Decide(seat=0, decision="raise"))
+    for seed in range(10):
+        game = lr.new_game(VARIANTS["lets-em-ride"])
+        deck = [Card.from_index(int(i)) for i in np.random.default_rng(seed).permutation(52)]
+        while not game.is_over:
+            action = lr.autoplay(game, 0) if game.needs() is None else DealCard(card=deck.pop())
+            assert action is not None
+            game.apply(action)
+        assert {s.bet for s in game.settlements} >= {"ante"}
+
+
+def test_bad_table_is_refused() -> None:
+    text = (Path(lr.__file__).parent / "paytables" / "lets-em-ride.toml").read_text()
+    with pytest.raises(PaytableError, match=r"needs exactly pair\.\.royal_flush"):
+        lr.loads(text.replace('flush = "8:1"\n', ""))
+    with pytest.raises(PaytableError, match="spec 3"):
+        lr.loads(text.replace("spec = 1", "spec = 3"))
