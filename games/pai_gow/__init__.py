@@ -19,7 +19,7 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
     the scripted player (:mod:`games.pai_gow.autoplay`): minimum main bet, house way.
 
 >>> [v.id for v in VARIANTS]
-['pai-gow-pinnacle', 'pai-gow-online', 'pai-gow-bonus', 'pai-gow-fortune']
+['pai-gow-pinnacle', 'pai-gow-online', 'pai-gow-bonus', 'pai-gow-fortune', 'pai-gow-land']
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from games.pai_gow.paytable import MAIN_BET, PaiGowRules, load_packaged, loads, 
 from games.pai_gow.simulate import main_win_per_unit, simulate, tally
 
 VARIANTS: tuple[Variant, ...] = tuple(
-    load_packaged(name) for name in ("pinnacle", "online", "bonus", "fortune")
+    load_packaged(name) for name in ("pinnacle", "online", "bonus", "fortune", "land")
 )
 
 #: the simulation behind the main bet's house edge (house way against house way)

@@ -79,6 +79,7 @@ class PaiGowRound:
         self._settings: dict[int, Setting] = {}
         self._dealer_setting: Setting | None = None
         self._settlements: list[BetSettled] = []
+        self._surrendered: set[int] = set()
 
     # --- what is wanted -----------------------------------------------------
 
@@ -101,6 +102,8 @@ class PaiGowRound:
                 names.add("deal")
             return frozenset(names)
         if self.phase is Phase.SETTING and seat in self._order and seat not in self._settings:
+            if self.rules.surrender and seat not in self._surrendered:
+                return frozenset({"set", "house-way", "surrender"})
             return frozenset({"set", "house-way"})
         return frozenset()
 
@@ -183,8 +186,12 @@ class PaiGowRound:
         assert isinstance(action, Decide)
         setting = self._decided(seat, action)
         self._settings[seat] = setting
-        how = "by the house way" if action.decision == "house-way" else "their own way"
-        events: list[Event] = [Message(text=f"seat {seat} has set their hands {how}")]
+        if action.decision == "surrender":
+            self._surrendered.add(seat)
+            events: list[Event] = [Message(text=f"seat {seat} surrenders its wager")]
+        else:
+            how = "by the house way" if action.decision == "house-way" else "their own way"
+            events = [Message(text=f"seat {seat} has set their hands {how}")]
         if len(self._settings) == len(self._order):
             events.extend(self._reveal_and_settle())
         return tuple(events)
@@ -218,7 +225,9 @@ class PaiGowRound:
             out["setting"] = str(self._settings[seat])
         if over and self._dealer_setting is not None:
             out["dealer"] = str(self._dealer_setting)
-            out["hands"] = {str(s): str(st) for s, st in self._settings.items()}
+            out["hands"] = {
+                str(s): str(st) for s, st in self._settings.items() if s not in self._surrendered
+            }
         return out
 
     # --- internals ------------------------------------------------------------------
@@ -278,10 +287,16 @@ class PaiGowRound:
         if seat in self._settings:
             raise IllegalAction(f"seat {seat} has already set its hands")
         cards = self._hands[seat]
+        if action.decision == "surrender":
+            if not self.rules.surrender:
+                raise IllegalAction(f"{self.variant.title} has no surrender")
+            return house_way(cards, self.rules.joker, self.rules.wheel_second)
         if action.decision == "house-way":
             return house_way(cards, self.rules.joker, self.rules.wheel_second)
         if action.decision != "set":
-            raise IllegalAction(f"unknown decision {action.decision!r}: use 'set' or 'house-way'")
+            raise IllegalAction(
+                f"unknown decision {action.decision!r}: use 'set', 'house-way' or 'surrender'"
+            )
         setting = parse_setting(action.arg, cards)
         reason = foul_reason(setting, self.rules.joker, self.rules.wheel_second)
         if reason is not None:
@@ -321,6 +336,19 @@ class PaiGowRound:
         }
         for seat in self._order:
             st = self._settings[seat]
+            if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
+                for bet, stake in self._bets[seat].items():
+                    settled = BetSettled(
+                        seat=seat,
+                        bet=bet,
+                        stake=stake,
+                        returned=0,
+                        result="lose",
+                        note="surrendered before the reveal",
+                    )
+                    self._settlements.append(settled)
+                    events.append(settled)
+                continue
             events += [CardShown(card=c, hand=f"seat{seat}.low") for c in st.low]
             events += [CardShown(card=c, hand=f"seat{seat}.high") for c in st.high]
             for bet, stake in self._bets[seat].items():

@@ -14,6 +14,7 @@ Schema (every key required unless marked optional)::
     joker = "ace-or-filler"               # or "wild" (games.poker.JokerRule)
     wheel_second = true                   # A-2-3-4-5 second-highest straight
     seats = 1                             # player seats at the table (1..6)
+    surrender = false                     # optional: a seat may give up its wager unrevealed
     [commission]
     bp = 500                              # basis points of a winning main bet
     rounding = "up"                       # games.core.money.Rounding value
@@ -81,6 +82,7 @@ class PaiGowRules:
     commission_bp: int
     commission_rounding: Rounding
     side: SideBet | None = None
+    surrender: bool = False
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -200,7 +202,9 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     notes = top.get("notes", list, default=[], required=False)
     if not all(isinstance(n, str) for n in notes):
         raise PaytableError(f"{where}: notes must be strings")
-    r = TomlTable(top.get("rules", dict), f"{where}: [rules]", {"joker", "wheel_second", "seats"})
+    r = TomlTable(
+        top.get("rules", dict), f"{where}: [rules]", {"joker", "wheel_second", "seats", "surrender"}
+    )
     try:
         joker = JokerRule(r.get("joker", str))
     except ValueError:
@@ -239,6 +243,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         commission_bp=bp,
         commission_rounding=rounding,
         side=side,
+        surrender=r.get("surrender", bool, default=False, required=False),
     )
     return Variant(
         id=vid,

@@ -177,3 +177,27 @@ def test_autoplay_finishes_a_game(deal: Feed) -> None:
             break
     assert game.is_over and game.settlements[0].stake == 500
     assert pg.autoplay(game, 0) is None
+
+
+def test_land_table_surrender_loses_the_wager_and_hides_the_cards(deal: Feed) -> None:
+    game = start("pai-gow-land", {0: {"main": 1000}, 1: {"main": 500}}, seats=2)
+    other = "2h 3h 4d 6s 8c Tc Qd"
+    deal(game, PLAYER + " " + other + " " + DEALER)
+    assert "surrender" in game.legal_actions(0)
+    game.apply(Decide(seat=0, decision="surrender"))
+    events = list(game.apply(Decide(seat=1, decision="house-way")))
+    s0 = settled(events, seat=0)
+    assert (s0.result, s0.net, s0.note) == ("lose", -1000, "surrendered before the reveal")
+    shown = {str(e.card) for e in events if isinstance(e, CardShown)}
+    assert not shown & set(PLAYER.split())  # page 002: not exposed to the other players
+    assert "As" not in repr(game.view(1)) and "As" in repr(game.view(0))
+    s1 = settled(events, seat=1)
+    assert s1.commission == 0  # page 002 pays even money and names no commission
+
+
+def test_surrender_is_refused_where_the_page_has_none(deal: Feed) -> None:
+    game = start("pai-gow-pinnacle", {0: {"main": 1000}})
+    deal(game, PLAYER + " " + DEALER)
+    assert "surrender" not in game.legal_actions(0)
+    with pytest.raises(IllegalAction, match="has no surrender"):
+        game.apply(Decide(seat=0, decision="surrender"))

@@ -39,6 +39,7 @@ def test_catalog_lists_the_four_tables() -> None:
         "pai-gow-online",
         "pai-gow-bonus",
         "pai-gow-fortune",
+        "pai-gow-land",
     ]
     for v in pg.VARIANTS:
         assert (v.decks, v.jokers, v.family) == (1, 1, "pai_gow")
