@@ -112,6 +112,8 @@ class Link:
             self.stats["naks_received"] += 1
             return
         self._write(encode_frame(Frame(seq=frame.seq, type=MsgType.ACK)))
+        if frame.type == MsgType.HELLO_REPLY:
+            self._rx_last = None  # a new session: the device may have restarted its numbering
         if frame.seq == self._rx_last:
             self.stats["duplicates"] += 1
             return

@@ -322,3 +322,20 @@ def test_device_that_stops_answering_times_out_with_status() -> None:
     with pytest.raises(TimeoutError, match="no ACK for ARM after 2 tries"):
         dev.arm()
     assert "timeout" in str(dev.status().last_fault)
+
+
+def test_device_restarting_its_numbering_reconnects_at_once() -> None:
+    """After a power cycle the shoe numbers its frames afresh; the HELLO_REPLY that opens
+    the new session must not be taken for a duplicate of the last frame seen."""
+    dev = shoe("sim://shoe?seed=6&decks=1&replug_after=0.05")
+    dev.arm()
+    assert isinstance(dev.next_event(), BurnCard)
+    last_seen = dev.link._rx_last
+    assert last_seen is not None
+    dev.inject("unplug")
+    dev.sim._tx_seq = last_seen  # the restarted device happens to reuse that number
+    assert isinstance(dev.next_event(), DeviceFault)
+    event = dev.next_event()
+    assert isinstance(event, CardDrawn)
+    assert event.position == 2
+    assert dev.status().counters["reconnect_attempts"] == 1
