@@ -181,3 +181,65 @@ def running_prediction(
     pred = np.where(has, v % k, -1)
     cnt = np.where(has, v // k, 0)
     return pred, cnt
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryLevel:
+    """Bit-string special case of :class:`ContextLevel` (contexts of at most 16 bits).
+
+    Per element in grouped order: ``order`` (position), ``ctx``, follower ``y``, and the
+    numbers of earlier occurrences of the context (``before``) and of (context, 1)
+    (``ones``), both exclusive of the element itself.
+    """
+
+    d: int
+    order: I64
+    ctx: I64
+    y: I64
+    before: I64
+    ones: I64
+
+
+def build_binary_level(ids: I64, s: U8, d: int, start: int, stop: int) -> BinaryLevel:
+    """Group bit positions ``start..stop-1`` by their ``d``-bit context (``d <= 16``)."""
+    ctx = ids[start:stop].astype(np.uint16)
+    order = np.argsort(ctx, kind="stable").astype(np.int64)
+    sc = ctx[order]
+    sy = s[start:stop][order]
+    m = order.size
+    idx = np.arange(m, dtype=np.int32)
+    gstart = np.zeros(m, dtype=np.int32)
+    np.copyto(gstart[1:], idx[1:], where=sc[1:] != sc[:-1])
+    np.maximum.accumulate(gstart, out=gstart)
+    ones_excl = np.empty(m, dtype=np.int32)
+    ones_excl[0] = 0
+    np.cumsum(sy[:-1], out=ones_excl[1:], dtype=np.int32)
+    ones = ones_excl - ones_excl[gstart]
+    return BinaryLevel(
+        d=d,
+        order=order + start,
+        ctx=sc.astype(np.int64),
+        y=sy.astype(np.int64),
+        before=(idx - gstart).astype(np.int64),
+        ones=ones.astype(np.int64),
+    )
+
+
+def binary_prediction(
+    level: BinaryLevel,
+    admit0: npt.NDArray[np.bool_] | None = None,
+    admit1: npt.NDArray[np.bool_] | None = None,
+) -> tuple[I64, I64]:
+    """Per element: predicted bit (ties to 1) and its count (0: no prediction).
+
+    ``admit0``/``admit1`` (indexed by context) say whether (context, 0)/(context, 1) is
+    in the capped dictionary; pairs left out are never counted.
+    """
+    n1 = level.ones
+    n0 = level.before - level.ones
+    if admit1 is not None and admit0 is not None:
+        n1 = np.where(admit1[level.ctx], n1, 0)
+        n0 = np.where(admit0[level.ctx], n0, 0)
+    pred = (n1 >= n0).astype(np.int64)
+    cnt = np.maximum(n1, n0)
+    return pred, cnt

@@ -2,17 +2,20 @@
 
 ::
 
-    Sp80090bError
-     +-- SampleFileError (ValueError)   a sample file that cannot be assessed (empty,
-     |                                  unreadable, wider than the declared symbol width)
-     +-- SampleDataError (ValueError)   samples the assessment cannot use (one symbol only,
-                                        too few samples for a test, bad restart matrix)
+    CertificationError (certification.errors)
+     +-- Sp80090bError
+          +-- SampleFileError (ValueError)   a sample file that cannot be assessed (empty,
+          |                                  unreadable, wider than the declared width)
+          +-- SampleDataError (ValueError)   samples the assessment cannot use (one symbol
+                                             only, too few samples, bad restart matrix)
 """
 
 from __future__ import annotations
 
+from certification.errors import CertificationError
 
-class Sp80090bError(Exception):
+
+class Sp80090bError(CertificationError):
     """Base of every SP 800-90B assessment error."""
 
 

@@ -18,10 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.contexts import (
+    binary_prediction,
+    build_binary_level,
     build_level,
     context_first_positions,
     context_ids,
-    pair_first_positions,
     running_prediction,
 )
 from certification.sp800_90b.errors import SampleDataError
@@ -40,6 +41,7 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     binary = k == 2
     ids, unique_from = context_ids(s, k, B)
     firsts = []
+    pair_first: dict[int, npt.NDArray[np.int64]] = {}
     span = slice(B, n - 1)  # pairs (context, s[t]) for t = B .. n-2 update the dictionary
     pos = np.arange(B, n - 1, dtype=np.int64)
     for j in range(1, B + 1):
@@ -54,6 +56,7 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
             pair = ctx * 2 + s[span]
             first = np.full(1 << (j + 1), -1, dtype=np.int64)
             first[pair[::-1]] = pos[::-1]  # last write wins: the earliest position
+            pair_first[j] = first
             distinct = first[first >= 0]
             code = distinct * (B + 1) + (B - j)
         else:
@@ -65,19 +68,26 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
         limit = int(np.partition(allf, MAX_DICTIONARY_SIZE - 1)[MAX_DICTIONARY_SIZE - 1])
     else:
         limit = int(np.iinfo(np.int64).max)
-    best_cnt = np.zeros(n, dtype=np.int64)
-    best_pred = np.full(n, -1, dtype=np.int64)
+    # Best (count, prediction) so far per position, packed as count * 256 + symbol.
+    best = np.zeros(n, dtype=np.int64)
+    level_key = np.zeros(n, dtype=np.int64)
     tie_codes = {j: (B - j) if binary else j for j in range(1, B + 1)}
     for j in range(min(B, unique_from), 0, -1):  # longest first: ties keep the longer one
         # Positions B..n-1: every prediction; the last pair is never used by a later one.
-        lev = build_level(ids[j - 1], s, k, j, B, n)
-        first = pair_first_positions(lev, k) if binary else context_first_positions(lev)
-        admitted = first * (B + 1) + tie_codes[j] <= limit
-        pred, cnt = running_prediction(lev, k, admitted)
-        pos = lev.order
-        better = cnt > best_cnt[pos]
-        best_cnt[pos[better]] = cnt[better]
-        best_pred[pos[better]] = pred[better]
+        if binary:
+            blev = build_binary_level(ids[j - 1], s, j, B, n)
+            ok = (pair_first[j] >= 0) & (pair_first[j] * (B + 1) + tie_codes[j] <= limit)
+            admit0, admit1 = ok[0::2], ok[1::2]
+            pred, cnt = binary_prediction(blev, admit0, admit1)
+            pos = blev.order
+        else:
+            lev = build_level(ids[j - 1], s, k, j, B, n)
+            admitted = context_first_positions(lev) * (B + 1) + tie_codes[j] <= limit
+            pred, cnt = running_prediction(lev, k, admitted)
+            pos = lev.order
+        level_key[:] = 0
+        level_key[pos] = cnt * 256 + np.maximum(pred, 0)
+        np.copyto(best, level_key, where=(level_key >> 8) > (best >> 8))
     steps = slice(B + 1, n)
-    correct = (best_cnt[steps] > 0) & (best_pred[steps] == s[steps])
+    correct = ((best[steps] >> 8) > 0) & ((best[steps] & 255) == s[steps])
     return prediction_estimate("LZ78Y", int(correct.sum()), n - B - 1, longest_run(correct), k)

@@ -12,6 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.contexts import (
+    binary_prediction,
+    build_binary_level,
     build_level,
     context_ids,
     pair_first_positions,
@@ -37,6 +39,14 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     for d in range(1, D_MMC + 1):
         if d >= n or d > unique_from:
             break  # every context of this length is new: no prediction from here on
+        if k == 2 and d < D_MMC:
+            # At most 2^16 (context, follower) pairs below d = 16: the cap cannot bind.
+            blevel = build_binary_level(ids[d - 1], s, d, d, n)
+            bpred, bcnt = binary_prediction(blevel)
+            bhit = (bcnt > 0) & (bpred == blevel.y)
+            keep = blevel.order >= 2
+            hits[d - 1, blevel.order[keep] - 2] = bhit[keep]
+            continue
         level = build_level(ids[d - 1], s, k, d, d, n)
         admitted = None
         firsts = level.order[level.pair_count == 1]

@@ -62,3 +62,14 @@ def test_bad_input_raises_one_clear_error(tmp_path: Path) -> None:
         _run(["sp800-90b", str(DATA / "rand8_short.bin"), "--bits-per-symbol", "2"])
     with pytest.raises(SystemExit):
         _run(["sp800-90b", "x.bin", "--iid", "--non-iid"])
+
+
+def test_croupier_certify_dispatch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from kiosk_ui.cli import main
+
+    assert main(["certify", "sp800-90b", str(DATA / "rand1_short.bin")]) == 0
+    assert "H_original: 0.611716" in capsys.readouterr().out
+    assert main(["certify", "sp800-90b", str(tmp_path / "missing.bin")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("croupier: error: ")
+    assert "cannot read sample file" in err[0]
