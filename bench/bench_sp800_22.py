@@ -110,11 +110,12 @@ def ours_jobs(seqs: list[np.ndarray], jobs: int) -> float:
 
 def run_nistrng(
     seqs: list[np.ndarray], our_rows: list[list[tuple[str, str | None, float | None]]]
-) -> tuple[dict[str, list[float]], dict[str, tuple[int, int, float]]]:
+) -> tuple[dict[str, list[float]], dict[str, tuple[int, int, float, int]]]:
+    """CPU seconds per test and (equal, compared, largest difference, croupier n/a) per test."""
     from nistrng import SP800_22R1A_BATTERY
 
     times: dict[str, list[float]] = {k: [] for k in SP800_22R1A_BATTERY}  # CPU seconds
-    agree: dict[str, tuple[int, int, float]] = {}
+    agree: dict[str, tuple[int, int, float, int]] = {}
     for s, mine in zip(seqs, our_rows, strict=False):
         bits = s.astype(np.int64)
         by_test: dict[str, list[float | None]] = {}
@@ -129,14 +130,15 @@ def run_nistrng(
                 continue
             theirs = [float(v) for v in np.atleast_1d(result._score_list)]
             mine_vals = by_test[name]
-            same, total, worst = agree.get(key, (0, 0, 0.0))
+            same, total, worst, na = agree.get(key, (0, 0, 0.0, 0))
             for a, b in zip(theirs, mine_vals, strict=False):
+                if b is None:  # not applicable by the tool's rule (J < 500): not compared
+                    na += 1
+                    continue
                 total += 1
-                if b is not None and f"{a:.6f}" == f"{b:.6f}":
-                    same += 1
-                if b is not None:
-                    worst = max(worst, abs(a - b))
-            agree[key] = (same, total, worst)
+                same += f"{a:.6f}" == f"{b:.6f}"
+                worst = max(worst, abs(a - b))
+            agree[key] = (same, total, worst, na)
     return times, agree
 
 
@@ -273,15 +275,17 @@ def main() -> int:
     if n_times:
         lines += [
             "nistrng per test (median CPU seconds per sequence) and agreement with croupier's "
-            "p-values (rows equal to 6 decimals / rows compared, largest difference):",
+            "p-values (rows equal to 6 decimals / rows compared, largest difference; rows "
+            "croupier reports not applicable, as sts-2.1.2 does when J < 500, are not compared; "
+            "a test nistrng judges ineligible has nothing to compare):",
             "",
-            "| nistrng test | seconds | equal / compared | largest difference |",
-            "|---|---|---|---|",
+            "| nistrng test | CPU seconds | equal / compared | largest difference | croupier n/a |",
+            "|---|---|---|---|---|",
         ]
         for key, vals in n_times.items():
-            same, total, worst = n_agree.get(key, (0, 0, 0.0))
+            same, total, worst, na = n_agree.get(key, (0, 0, 0.0, 0))
             lines.append(
-                f"| {key} | {statistics.median(vals):.2f} | {same}/{total} | {worst:.2e} |"
+                f"| {key} | {statistics.median(vals):.2f} | {same}/{total} | {worst:.2e} | {na} |"
             )
         lines.append("")
         lines.append(
