@@ -1,8 +1,9 @@
 """The special functions the NIST tool takes from cephes, here from scipy.special.
 
-``igamc(a, x)`` is the regularised upper incomplete gamma function Q(a, x) and
-``normal(x)`` the standard normal distribution function; both agree with cephes to
-well beyond the six decimals the tool prints.
+``igamc(a, x)`` is the regularised upper incomplete gamma function Q(a, x) (scipy's
+``gammaincc``, itself from cephes), ``erfc`` the complementary error function and
+``normal(x)`` the standard normal distribution function; all agree with the tool's
+cephes routines well beyond the six decimals it prints.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ def igamc(a: float, x: float) -> float:
 
 def erfc(x: float) -> float:
     """The complementary error function."""
-    return math.erfc(x)
+    return float(special.erfc(x))
 
 
 def normal(x: float) -> float:
     """Standard normal distribution function Phi(x) (cephes ``normal``)."""
-    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+    return 0.5 * float(special.erfc(-x / math.sqrt(2.0)))
