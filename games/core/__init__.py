@@ -78,3 +78,8 @@ __all__ = [
     "pay",
     "split",
 ]
+
+# Shared bet bookkeeping (games/core/betting.py), appended so existing imports stay put.
+from games.core.betting import BetBook, VerifyCan, Wording, seat_of
+
+__all__ += ["BetBook", "VerifyCan", "Wording", "seat_of"]

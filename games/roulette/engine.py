@@ -13,13 +13,12 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import BetBook, VerifyCan, Wording, seat_of
 from games.core.engine import Need, NeedKind, Variant
-from games.core.errors import BetRefused, IllegalAction
-from games.core.money import Cents, Ratio, Rounding, format_cents, pay, split
+from games.core.errors import IllegalAction
+from games.core.money import Cents, Ratio, Rounding, pay, split
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     Decide,
     Event,
@@ -40,7 +39,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class RouletteRound:
+class RouletteRound(VerifyCan):
     """One roulette round at a table of ``seats`` seats."""
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -52,7 +51,7 @@ class RouletteRound:
         self.rules: RouletteRules = variant.rules
         self.layout = layout_for(self.rules.wheel.zeros)
         self._seats = seats
-        self._bets: dict[tuple[int, str], int] = {}
+        self._book = BetBook(variant.limits, Wording.SPOT)
         self._phase = Phase.BETTING
         self._number: str | None = None
         self._results: list[BetSettled] = []
@@ -66,10 +65,10 @@ class RouletteRound:
         return self._number
 
     def bets(self, seat: int) -> dict[str, int]:
-        return {name: v for (s, name), v in self._bets.items() if s == seat}
+        return self._book.of(seat)
 
     def on_table(self) -> int:
-        return sum(self._bets.values())
+        return self._book.total()
 
     def needs(self) -> Need | None:
         return Need(kind=NeedKind.SPIN) if self._phase is Phase.SPINNING else None
@@ -84,16 +83,9 @@ class RouletteRound:
         out = {"place-bet"}
         if self.bets(seat):
             out.add("remove-bet")
-        if self._bets:
+        if self._book:
             out.add("spin")
         return frozenset(out)
-
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
 
     def verify(self, action: Action) -> None:
         if self._phase is Phase.OVER:
@@ -109,49 +101,20 @@ class RouletteRound:
                     f"({', '.join(self.layout.zeros)}, 1-36)"
                 )
             return
-        seat = action.seat
-        if seat is None or not 0 <= seat < self._seats:
-            raise IllegalAction(f"no seat {seat!r} at this table ({self._seats} seats)")
+        seat = seat_of(action, self._seats)
         if self._phase is Phase.SPINNING:
             raise IllegalAction("the wheel is spinning; wait for the number")
         if isinstance(action, PlaceBet):
-            self._check_place(seat, self.layout.canonical(action.bet), action.amount)
+            self._book.check_place(seat, self.layout.canonical(action.bet), action.amount)
         elif isinstance(action, RemoveBet):
-            self._check_remove(seat, self.layout.canonical(action.bet), action.amount)
+            self._book.check_remove(seat, self.layout.canonical(action.bet), action.amount)
         elif isinstance(action, Decide):
             if action.decision != "spin":
                 raise IllegalAction(f"roulette has no decision {action.decision!r}")
-            if not self._bets:
+            if not self._book:
                 raise IllegalAction("place a bet before spinning")
         else:
             raise IllegalAction(f"roulette does not take {action.kind!r} actions")
-
-    def _check_place(self, seat: int, name: str, amount: int) -> None:
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise BetRefused("a bet must be a positive whole number of cents")
-        limit = self.variant.limits[name]
-        total = self._bets.get((seat, name), 0) + amount
-        if amount % limit.increment:
-            raise BetRefused(f"{name} must be in increments of {format_cents(limit.increment)}")
-        if total < limit.minimum:
-            raise BetRefused(f"{name} minimum is {format_cents(limit.minimum)}")
-        if total > limit.maximum:
-            raise BetRefused(f"{format_cents(limit.maximum)} maximum on {name}")
-
-    def _check_remove(self, seat: int, name: str, amount: int) -> None:
-        current = self._bets.get((seat, name), 0)
-        if not current:
-            raise BetRefused(f"no {name} bet to remove")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise BetRefused("the amount to remove must be 0 (all) or a positive number of cents")
-        if amount > current:
-            raise BetRefused(f"cannot remove {format_cents(amount)} from {format_cents(current)}")
-        limit = self.variant.limits[name]
-        if 0 < amount < current and (amount % limit.increment or current - amount < limit.minimum):
-            raise BetRefused(
-                f"{name} may be reduced in steps of {format_cents(limit.increment)} "
-                f"down to the {format_cents(limit.minimum)} minimum"
-            )
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
@@ -160,23 +123,16 @@ class RouletteRound:
         assert action.seat is not None
         seat = action.seat
         if isinstance(action, PlaceBet):
-            key = (seat, self.layout.canonical(action.bet))
-            self._bets[key] = self._bets.get(key, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=key[1], amount=action.amount),)
+            return (self._book.place(seat, self.layout.canonical(action.bet), action.amount),)
         if isinstance(action, RemoveBet):
-            key = (seat, self.layout.canonical(action.bet))
-            take = action.amount or self._bets[key]
-            self._bets[key] -= take
-            if not self._bets[key]:
-                del self._bets[key]
-            return (BetReturned(seat=seat, bet=key[1], amount=take),)
+            return (self._book.remove(seat, self.layout.canonical(action.bet), action.amount),)
         self._phase = Phase.SPINNING
         return (Message(text=f"seat {seat} spins the wheel"),)
 
     def _settle(self, number: str) -> tuple[Event, ...]:
         self._number = number
         events: list[Event] = [Message(text=f"the ball lands on {number}")]
-        for (seat, name), stake in self._bets.items():
+        for seat, name, stake in self._book.items():
             result, net = outcome(self.layout, self.rules, name, number)
             if result == "win":
                 win = pay(Cents(stake), Ratio(net.numerator, net.denominator), Rounding.DOWN)
@@ -202,7 +158,7 @@ class RouletteRound:
                 )
             self._results.append(s)
             events.append(s)
-        self._bets = {}
+        self._book.clear()
         self._phase = Phase.OVER
         events.append(RoundOver(summary=f"winning number {number}"))
         return tuple(events)

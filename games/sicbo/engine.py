@@ -12,13 +12,12 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import BetBook, VerifyCan, Wording, seat_of
 from games.core.engine import Need, NeedKind, Variant
-from games.core.errors import BetRefused, IllegalAction
-from games.core.money import Cents, Rounding, format_cents, pay
+from games.core.errors import IllegalAction
+from games.core.money import Cents, Rounding, pay
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     Decide,
     Event,
@@ -38,7 +37,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class SicBoRound:
+class SicBoRound(VerifyCan):
     """One sic bo round at a table of ``seats`` seats."""
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -49,7 +48,7 @@ class SicBoRound:
         self.variant = variant
         self._t: SicBoPaytable = variant.rules
         self._seats = seats
-        self._bets: dict[tuple[int, str], int] = {}
+        self._book = BetBook(variant.limits, Wording.SPOT)
         self._phase = Phase.BETTING
         self._dice: tuple[int, int, int] | None = None
         self._results: list[BetSettled] = []
@@ -63,10 +62,10 @@ class SicBoRound:
         return self._dice
 
     def bets(self, seat: int) -> dict[str, int]:
-        return {name: v for (s, name), v in self._bets.items() if s == seat}
+        return self._book.of(seat)
 
     def on_table(self) -> int:
-        return sum(self._bets.values())
+        return self._book.total()
 
     def needs(self) -> Need | None:
         return Need(kind=NeedKind.DICE, count=3) if self._phase is Phase.ROLLING else None
@@ -81,16 +80,9 @@ class SicBoRound:
         out = {"place-bet"}
         if self.bets(seat):
             out.add("remove-bet")
-        if self._bets:
+        if self._book:
             out.add("roll")
         return frozenset(out)
-
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
 
     def verify(self, action: Action) -> None:
         if self._phase is Phase.OVER:
@@ -106,49 +98,20 @@ class SicBoRound:
             ):
                 raise IllegalAction(f"sic bo needs three dice showing 1-6, got {list(f)!r}")
             return
-        seat = action.seat
-        if seat is None or not 0 <= seat < self._seats:
-            raise IllegalAction(f"no seat {seat!r} at this table ({self._seats} seats)")
+        seat = seat_of(action, self._seats)
         if self._phase is Phase.ROLLING:
             raise IllegalAction("the dice are rolling; wait for the result")
         if isinstance(action, PlaceBet):
-            self._check_place(seat, check_name(action.bet), action.amount)
+            self._book.check_place(seat, check_name(action.bet), action.amount)
         elif isinstance(action, RemoveBet):
-            self._check_remove(seat, check_name(action.bet), action.amount)
+            self._book.check_remove(seat, check_name(action.bet), action.amount)
         elif isinstance(action, Decide):
             if action.decision != "roll":
                 raise IllegalAction(f"sic bo has no decision {action.decision!r}")
-            if not self._bets:
+            if not self._book:
                 raise IllegalAction("place a bet before rolling")
         else:
             raise IllegalAction(f"sic bo does not take {action.kind!r} actions")
-
-    def _check_place(self, seat: int, name: str, amount: int) -> None:
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise BetRefused("a bet must be a positive whole number of cents")
-        limit = self.variant.limits[name]
-        total = self._bets.get((seat, name), 0) + amount
-        if amount % limit.increment:
-            raise BetRefused(f"{name} must be in increments of {format_cents(limit.increment)}")
-        if total < limit.minimum:
-            raise BetRefused(f"{name} minimum is {format_cents(limit.minimum)}")
-        if total > limit.maximum:
-            raise BetRefused(f"{format_cents(limit.maximum)} maximum on {name}")
-
-    def _check_remove(self, seat: int, name: str, amount: int) -> None:
-        current = self._bets.get((seat, name), 0)
-        if not current:
-            raise BetRefused(f"no {name} bet to remove")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise BetRefused("the amount to remove must be 0 (all) or a positive number of cents")
-        if amount > current:
-            raise BetRefused(f"cannot remove {format_cents(amount)} from {format_cents(current)}")
-        limit = self.variant.limits[name]
-        if 0 < amount < current and (amount % limit.increment or current - amount < limit.minimum):
-            raise BetRefused(
-                f"{name} may be reduced in steps of {format_cents(limit.increment)} "
-                f"down to the {format_cents(limit.minimum)} minimum"
-            )
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
@@ -158,23 +121,16 @@ class SicBoRound:
         assert action.seat is not None
         seat = action.seat
         if isinstance(action, PlaceBet):
-            key = (seat, action.bet)
-            self._bets[key] = self._bets.get(key, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(seat, check_name(action.bet), action.amount),)
         if isinstance(action, RemoveBet):
-            key = (seat, action.bet)
-            take = action.amount or self._bets[key]
-            self._bets[key] -= take
-            if not self._bets[key]:
-                del self._bets[key]
-            return (BetReturned(seat=seat, bet=action.bet, amount=take),)
+            return (self._book.remove(seat, check_name(action.bet), action.amount),)
         self._phase = Phase.ROLLING
         return (Message(text=f"seat {seat} rolls the dice"),)
 
     def _settle(self, dice: tuple[int, int, int]) -> tuple[Event, ...]:
         self._dice = dice
         events: list[Event] = [Message(text=f"dice {dice[0]}-{dice[1]}-{dice[2]} = {sum(dice)}")]
-        for (seat, name), stake in self._bets.items():
+        for seat, name, stake in self._book.items():
             ratio = payout(name, dice, self._t)
             if ratio is None:
                 s = BetSettled(seat=seat, bet=name, stake=stake, returned=0, result="lose")
@@ -190,7 +146,7 @@ class SicBoRound:
                 )
             self._results.append(s)
             events.append(s)
-        self._bets = {}
+        self._book.clear()
         self._phase = Phase.OVER
         events.append(RoundOver(summary=f"dice {dice[0]}-{dice[1]}-{dice[2]}"))
         return tuple(events)
