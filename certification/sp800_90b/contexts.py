@@ -183,6 +183,18 @@ def running_prediction(
     return pred, cnt
 
 
+def binary_context_ids(s: U8, max_d: int) -> npt.NDArray[np.uint16]:
+    """Packed bit contexts: bit ``i-1`` of ``ids[t]`` is ``s[t-i]`` (``i = 1..max_d``).
+
+    The ``d``-bit context of position ``t`` is ``ids[t] & (2^d - 1)`` (valid for ``t >= d``).
+    """
+    n = int(s.size)
+    ids = np.zeros(n, dtype=np.uint16)
+    for i in range(1, max_d + 1):
+        ids[i:] |= s[: n - i].astype(np.uint16) << np.uint16(i - 1)
+    return ids
+
+
 @dataclass(frozen=True, slots=True)
 class BinaryLevel:
     """Bit-string special case of :class:`ContextLevel` (contexts of at most 16 bits).
@@ -193,17 +205,19 @@ class BinaryLevel:
     """
 
     d: int
-    order: I64
-    ctx: I64
-    y: I64
-    before: I64
-    ones: I64
+    order: npt.NDArray[np.intp]
+    ctx: npt.NDArray[np.uint16]
+    y: U8
+    before: npt.NDArray[np.int32]
+    ones: npt.NDArray[np.int32]
 
 
-def build_binary_level(ids: I64, s: U8, d: int, start: int, stop: int) -> BinaryLevel:
+def build_binary_level(
+    ids16: npt.NDArray[np.uint16], s: U8, d: int, start: int, stop: int
+) -> BinaryLevel:
     """Group bit positions ``start..stop-1`` by their ``d``-bit context (``d <= 16``)."""
-    ctx = ids[start:stop].astype(np.uint16)
-    order = np.argsort(ctx, kind="stable").astype(np.int64)
+    ctx = ids16[start:stop] & np.uint16((1 << d) - 1)
+    order = np.argsort(ctx, kind="stable")
     sc = ctx[order]
     sy = s[start:stop][order]
     m = order.size
@@ -215,21 +229,15 @@ def build_binary_level(ids: I64, s: U8, d: int, start: int, stop: int) -> Binary
     ones_excl[0] = 0
     np.cumsum(sy[:-1], out=ones_excl[1:], dtype=np.int32)
     ones = ones_excl - ones_excl[gstart]
-    return BinaryLevel(
-        d=d,
-        order=order + start,
-        ctx=sc.astype(np.int64),
-        y=sy.astype(np.int64),
-        before=(idx - gstart).astype(np.int64),
-        ones=ones.astype(np.int64),
-    )
+    order += start
+    return BinaryLevel(d=d, order=order, ctx=sc, y=sy, before=idx - gstart, ones=ones)
 
 
 def binary_prediction(
     level: BinaryLevel,
     admit0: npt.NDArray[np.bool_] | None = None,
     admit1: npt.NDArray[np.bool_] | None = None,
-) -> tuple[I64, I64]:
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """Per element: predicted bit (ties to 1) and its count (0: no prediction).
 
     ``admit0``/``admit1`` (indexed by context) say whether (context, 0)/(context, 1) is
@@ -240,6 +248,6 @@ def binary_prediction(
     if admit1 is not None and admit0 is not None:
         n1 = np.where(admit1[level.ctx], n1, 0)
         n0 = np.where(admit0[level.ctx], n0, 0)
-    pred = (n1 >= n0).astype(np.int64)
+    pred = (n1 >= n0).astype(np.int32)
     cnt = np.maximum(n1, n0)
     return pred, cnt

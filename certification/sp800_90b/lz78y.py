@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.contexts import (
+    binary_context_ids,
     binary_prediction,
     build_binary_level,
     build_level,
@@ -39,7 +40,12 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     if n < B + 2:
         raise SampleDataError(f"not enough samples for the LZ78Y estimate (need more than {B + 2})")
     binary = k == 2
-    ids, unique_from = context_ids(s, k, B)
+    if binary:
+        ids16 = binary_context_ids(s, B)
+        ids: list[npt.NDArray[np.int64]] = []
+        unique_from = B + 1
+    else:
+        ids, unique_from = context_ids(s, k, B)
     firsts = []
     pair_first: dict[int, npt.NDArray[np.int64]] = {}
     span = slice(B, n - 1)  # pairs (context, s[t]) for t = B .. n-2 update the dictionary
@@ -50,17 +56,17 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
             code = pos * (B + 1) + ((B - j) if binary else j)
             firsts.append(code[:MAX_DICTIONARY_SIZE])
             continue
-        ctx = ids[j - 1][span]
         if binary:
             # Distinct (context, follower) pairs by first position; ids are < 2^(j+1).
-            pair = ctx * 2 + s[span]
+            ctx16 = (ids16[span] & np.uint16((1 << j) - 1)).astype(np.int64)
+            pair = ctx16 * 2 + s[span]
             first = np.full(1 << (j + 1), -1, dtype=np.int64)
             first[pair[::-1]] = pos[::-1]  # last write wins: the earliest position
             pair_first[j] = first
             distinct = first[first >= 0]
             code = distinct * (B + 1) + (B - j)
         else:
-            _, idx = np.unique(ctx, return_index=True)
+            _, idx = np.unique(ids[j - 1][span], return_index=True)
             code = (idx.astype(np.int64) + B) * (B + 1) + j
         firsts.append(np.sort(code)[:MAX_DICTIONARY_SIZE])
     allf = np.concatenate(firsts)
@@ -75,10 +81,11 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     for j in range(min(B, unique_from), 0, -1):  # longest first: ties keep the longer one
         # Positions B..n-1: every prediction; the last pair is never used by a later one.
         if binary:
-            blev = build_binary_level(ids[j - 1], s, j, B, n)
+            blev = build_binary_level(ids16, s, j, B, n)
             ok = (pair_first[j] >= 0) & (pair_first[j] * (B + 1) + tie_codes[j] <= limit)
             admit0, admit1 = ok[0::2], ok[1::2]
-            pred, cnt = binary_prediction(blev, admit0, admit1)
+            bpred, bcnt = binary_prediction(blev, admit0, admit1)
+            pred, cnt = bpred.astype(np.int64), bcnt.astype(np.int64)
             pos = blev.order
         else:
             lev = build_level(ids[j - 1], s, k, j, B, n)

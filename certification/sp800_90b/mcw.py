@@ -4,7 +4,7 @@ Four sub-predictors guess the most common symbol of the last 63, 255, 1023 and 4
 symbols (ties go to the symbol seen most recently). For bits the windows are odd, so the
 guess is a majority vote from running sums. For larger alphabets each block of steps gets
 a table (symbol x step) of window counts and last positions; the largest
-``count << 13 | recency`` names the guess directly through its position.
+``count << 15 | last_position`` names the guess directly through its position.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def _general_hits(s: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.bool_]:
     hits = np.zeros((len(WINDOWS), n - w0), dtype=bool)
     sym = s.astype(np.int64)
     alphabet = np.arange(k, dtype=np.uint8)[:, None]
-    rec_bits = wmax.bit_length() + 1
-    rec_mask = (1 << rec_bits) - 1
+    pos_bits = (_BLOCK + wmax + 2).bit_length()
+    pos_mask = (1 << pos_bits) - 1
     for start in range(w0, n, _BLOCK):
         stop = min(n, start + _BLOCK)
         lo = max(0, start - wmax - 1)
@@ -67,14 +67,12 @@ def _general_hits(s: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.bool_]:
             a = first - lo  # column of row `first` (counts before position `first`)
             b = stop - lo
             win = counts[:, a:b] - counts[:, a - w : b - w]
-            # Recency of each symbol's last occurrence inside the window (1..w); symbols
-            # absent have win == 0 and lose to any symbol present.
-            rec = lastp[:, a:b] - np.arange(a - w, b - w, dtype=np.int32)[None, :]
-            np.maximum(rec, 0, out=rec)
-            win <<= rec_bits
-            win |= rec
+            # Key: window count, then the last position (later wins ties). A symbol absent
+            # from the window has count 0 and loses to every symbol present.
+            win <<= pos_bits
+            win += lastp[:, a:b]
             best = win.max(axis=0)
-            pos = (best & rec_mask).astype(np.int64) - 1 + (np.arange(first, stop) - w)
+            pos = (best & pos_mask).astype(np.int64) - 1 + lo
             hits[j, first - w0 : stop - w0] = sym[pos] == cur[first - start :]
     return hits
 

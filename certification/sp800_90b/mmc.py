@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.contexts import (
+    binary_context_ids,
     binary_prediction,
     build_binary_level,
     build_level,
@@ -33,7 +34,12 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     n = int(s.size)
     if n < 3:
         raise SampleDataError("not enough samples for the MultiMMC estimate")
-    ids, unique_from = context_ids(s, k, D_MMC)
+    if k == 2:
+        ids16 = binary_context_ids(s, D_MMC)
+        ids: list[npt.NDArray[np.int64]] = []
+        unique_from = D_MMC + 1
+    else:
+        ids, unique_from = context_ids(s, k, D_MMC)
     steps = n - 2  # predictions for positions 2..n-1
     hits = np.zeros((D_MMC, steps), dtype=bool)
     for d in range(1, D_MMC + 1):
@@ -41,13 +47,14 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
             break  # every context of this length is new: no prediction from here on
         if k == 2 and d < D_MMC:
             # At most 2^16 (context, follower) pairs below d = 16: the cap cannot bind.
-            blevel = build_binary_level(ids[d - 1], s, d, d, n)
+            blevel = build_binary_level(ids16, s, d, d, n)
             bpred, bcnt = binary_prediction(blevel)
             bhit = (bcnt > 0) & (bpred == blevel.y)
             keep = blevel.order >= 2
             hits[d - 1, blevel.order[keep] - 2] = bhit[keep]
             continue
-        level = build_level(ids[d - 1], s, k, d, d, n)
+        ctx_ids = (ids16 & np.uint16((1 << d) - 1)).astype(np.int64) if k == 2 else ids[d - 1]
+        level = build_level(ctx_ids, s, k, d, d, n)
         admitted = None
         firsts = level.order[level.pair_count == 1]
         if firsts.size > MAX_ENTRIES:
