@@ -65,6 +65,7 @@ def _check(store: Path) -> dict[str, int]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("game", GAMES)
 def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> None:
     store = tmp_path / "store"
