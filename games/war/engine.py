@@ -22,14 +22,13 @@ from collections import Counter
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import BetBook, VerifyCan
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, format_cents, pay, split
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     CardShown,
     Deal,
@@ -54,7 +53,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class WarRound:
+class WarRound(VerifyCan):
     """One Casino War round for ``seats`` seats (numbered from 0)."""
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -64,7 +63,7 @@ class WarRound:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
         self.seats = seats
         self.phase = Phase.BETTING
-        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._book = BetBook(variant.limits)
         self._cards: dict[int, Card] = {}
         self._dealer: Card | None = None
         self._burned: list[Card] = []
@@ -82,14 +81,14 @@ class WarRound:
 
     @property
     def bets(self) -> dict[int, dict[str, int]]:
-        return {s: dict(b) for s, b in self._bets.items()}
+        return self._book.by_seat(self.seats)
 
     @property
     def settlements(self) -> tuple[BetSettled, ...]:
         return tuple(self._settlements)
 
     def _active(self) -> list[int]:
-        return [s for s in range(self.seats) if self._bets[s]]
+        return [s for s in range(self.seats) if self._book.has(s)]
 
     def needs(self) -> Need | None:
         if self.phase is Phase.DEALING:
@@ -111,9 +110,9 @@ class WarRound:
             return frozenset()
         if self.phase is Phase.BETTING:
             names = {"place-bet"}
-            if self._bets[seat]:
+            if self._book.has(seat):
                 names.add("remove-bet")
-            if any(self._bets.values()):
+            if self._book:
                 names.add("deal")
             return frozenset(names)
         if self.phase is Phase.DECIDING and seat in self._pending:
@@ -140,34 +139,14 @@ class WarRound:
         if isinstance(action, PlaceBet):
             if action.bet not in PLAYER_BETS:
                 raise BetRefused(f"no {action.bet!r} bet to place (bets: main, tie)")
-            if action.amount <= 0:
-                raise BetRefused("a bet must be a positive amount")
-            total = self._bets[seat].get(action.bet, 0) + action.amount
-            reason = self.variant.limits[action.bet].check(total)
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+            self._book.check_place(seat, action.bet, action.amount)
         elif isinstance(action, RemoveBet):
-            current = self._bets[seat].get(action.bet)
-            if current is None:
-                raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
-            if action.amount < 0 or action.amount > current:
-                raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
-            left = current - (action.amount or current)
-            reason = self.variant.limits[action.bet].check(left) if left else None
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet would be left at {left} cents: {reason}")
+            self._book.check_remove(seat, action.bet, action.amount)
         elif isinstance(action, Deal):
-            if not any(self._bets.values()):
+            if not self._book:
                 raise IllegalAction("place a bet before dealing")
         else:
             raise IllegalAction(f"Casino War has no action {action.kind!r}")
-
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
@@ -176,16 +155,9 @@ class WarRound:
         seat = action.seat
         assert seat is not None
         if isinstance(action, PlaceBet):
-            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(seat, action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            current = self._bets[seat][action.bet]
-            amount = action.amount or current
-            if amount == current:
-                del self._bets[seat][action.bet]
-            else:
-                self._bets[seat][action.bet] = current - amount
-            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+            return (self._book.remove(seat, action.bet, action.amount),)
         if isinstance(action, Deal):
             self.phase = Phase.DEALING
             return (Message(text="no more bets"),)
@@ -209,7 +181,7 @@ class WarRound:
             "deciding": sorted(self._pending),
             "at_war": list(self._at_war),
             "next_card_to": need.target if need else None,
-            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "bets": {str(s): b for s, b in self._book.by_seat(self.seats).items() if b},
             "settlements": [s.encode() for s in self._settlements],
         }
 
@@ -266,8 +238,8 @@ class WarRound:
         for seat in self._active():
             card = self._cards[seat]
             vs = f"{card} vs dealer {dealer}"
-            if "tie" in self._bets[seat]:
-                stake = self._bets[seat]["tie"]
+            if (seat, "tie") in self._book:
+                stake = self._book.stake(seat, "tie")
                 if card.rank == dealer.rank:
                     won = pay(Cents(stake), self.rules.pays["tie"])
                     events.append(
@@ -278,9 +250,9 @@ class WarRound:
                     )  # fmt: skip
                 else:
                     events.append(self._settle(seat, "tie", stake, "lose", 0, f"{vs}: no tie"))
-            if "main" not in self._bets[seat]:
+            if (seat, "main") not in self._book:
                 continue
-            stake = self._bets[seat]["main"]
+            stake = self._book.stake(seat, "main")
             if card.rank > dealer.rank:
                 won = pay(Cents(stake), self.rules.pays["main"])
                 events.append(self._settle(seat, "main", stake, "win", stake + won, f"{vs}: win"))
@@ -297,7 +269,7 @@ class WarRound:
 
     def _apply_decision(self, seat: int, decision: str) -> tuple[Event, ...]:
         self._pending.discard(seat)
-        stake = self._bets[seat]["main"]
+        stake = self._book.stake(seat, "main")
         events: list[Event] = []
         if decision == "surrender":
             half, _kept = split(Cents(stake), 2)  # the odd cent, if any, stays with the house
@@ -305,9 +277,8 @@ class WarRound:
                 self._settle(seat, "main", stake, "lose", half, "surrendered: half the bet back")
             )
         else:
-            self._bets[seat]["raise"] = stake
             self._at_war.append(seat)
-            events.append(BetPlaced(seat=seat, bet="raise", amount=stake))
+            events.append(self._book.add_by_rule(seat, "raise", stake))
             events.append(Message(text=f"seat {seat} goes to war"))
         if not self._pending:
             if self._at_war:
@@ -324,8 +295,8 @@ class WarRound:
         bonus = self.rules.tie_after_war_bonus
         for seat in self._at_war:
             card = self._war_cards[seat]
-            stake = self._bets[seat]["main"]
-            raised = self._bets[seat]["raise"]
+            stake = self._book.stake(seat, "main")
+            raised = self._book.stake(seat, "raise")
             vs = f"war: {card} vs dealer {dealer}"
             if card.rank >= dealer.rank:
                 raise_win = pay(Cents(raised), self.rules.pays["raise"])
