@@ -27,9 +27,15 @@ BATCH = 250_000
 
 
 def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
-    """``n`` rows of ``k`` distinct card indices, uniform over ordered deals."""
+    """``n`` rows of ``k`` distinct card indices, uniform over ordered deals.
+
+    The cards with the ``k`` smallest of 52 uniform keys, in key order: the
+    first ``k`` cards of a uniformly shuffled deck.
+    """
     keys = rng.random((n, 52))
-    return np.argpartition(keys, k, axis=1)[:, :k].astype(np.int64)
+    subset = np.argpartition(keys, k, axis=1)[:, :k]
+    order = np.argsort(np.take_along_axis(keys, subset, axis=1), axis=1)
+    return np.take_along_axis(subset, order, axis=1).astype(np.int64)
 
 
 def ante_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:

@@ -1,0 +1,66 @@
+"""Pinnacle Hold'em (page 000 + README gap 2, Casino Hold'em) and Ultimate Texas Hold'em (page 004).
+
+The family contract (:mod:`games.catalog`):
+
+``VARIANTS``: ``pinnacle-holdem`` and ``ultimate-texas-holdem`` (``paytables/*.toml``).
+``new_game(variant, seats=1)``: a :class:`~games.holdem.engine.HoldemRound`.
+``house_edge(variant)``: by simulation of the documented strategy
+(:mod:`games.holdem.strategy`; exact=False): ``ante`` per unit of ante (Pinnacle:
+ante and call; UTH: ante, blind and play), ``bonus`` (Pinnacle, lost on a fold)
+and ``trips`` (UTH, which does not depend on play) per unit of the side bet.
+``simulate(variant, rounds, seed)``: :mod:`games.holdem.simulate`.
+``autoplay(engine, seat)``: :mod:`games.holdem.autoplay`.
+
+Decision names: Pinnacle Hold'em ``call`` / ``fold``; Ultimate Texas Hold'em
+``bet-4x`` / ``bet-3x`` / ``check`` preflop, ``bet-2x`` / ``check`` on the flop,
+``bet-1x`` / ``fold`` on the river.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from games.catalog import HouseEdge
+from games.core.engine import Variant
+from games.holdem.autoplay import autoplay
+from games.holdem.engine import HoldemRound
+from games.holdem.paytable import PACKAGED, load_packaged, loads
+from games.holdem.rules import HoldemRules
+from games.holdem.simulate import simulate
+
+VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+
+#: rounds and seed of the simulation behind :func:`house_edge`
+EDGE_ROUNDS, EDGE_SEED = 400_000, 20261130
+_EDGE_CACHE: dict[str, dict[str, Fraction]] = {}
+
+
+def new_game(variant: Variant, seats: int = 1) -> HoldemRound:
+    return HoldemRound(variant, seats)
+
+
+def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+    """House edge per unit of each bet's initial wager, simulated (see the module docstring)."""
+    if variant.id not in _EDGE_CACHE:
+        sim = simulate(variant, EDGE_ROUNDS, EDGE_SEED)
+        _EDGE_CACHE[variant.id] = {
+            bet: Fraction(-b.mean).limit_denominator(1_000_000) for bet, b in sim.bets.items()
+        }
+    method = f"simulation of {EDGE_ROUNDS:,} rounds (seed {EDGE_SEED})"
+    return {
+        bet: HouseEdge(edge=edge, exact=False, method=method, note="games.holdem.strategy")
+        for bet, edge in _EDGE_CACHE[variant.id].items()
+    }
+
+
+__all__ = [
+    "VARIANTS",
+    "HoldemRound",
+    "HoldemRules",
+    "autoplay",
+    "house_edge",
+    "load_packaged",
+    "loads",
+    "new_game",
+    "simulate",
+]

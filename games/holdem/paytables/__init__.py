@@ -1,0 +1,1 @@
+"""Hold'em pay tables shipped as data (TOML)."""

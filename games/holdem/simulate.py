@@ -1,0 +1,102 @@
+"""Vectorised Monte Carlo of the hold'em games (statistics only, never used for play).
+
+Each round deals nine distinct cards: the player's two, the dealer's two, five
+community cards. The player follows :mod:`games.holdem.strategy`. Nets are per
+unit of ante for ``ante`` (Pinnacle: ante and call; UTH: ante, blind and play)
+and per unit of the side bet for ``bonus`` (lost on a fold) and ``trips``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from games.caribbean_stud.simulate import deal
+from games.catalog import SimulationResult
+from games.core.engine import Variant
+from games.core.money import Ratio
+from games.holdem.paytable import rules_of
+from games.holdem.rules import HoldemRules
+from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river
+from games.poker.batch import categories, rank_batch
+from games.poker.category import Category
+from games.sim import bet_statistics
+
+BATCH = 250_000
+F64 = npt.NDArray[np.float64]
+
+
+def _table(pays: Mapping[Category, Ratio], missing: float) -> F64:
+    out = np.full(11, missing)
+    for cat, r in pays.items():
+        out[cat] = r.num / r.den
+    return out
+
+
+def casino_nets(rules: HoldemRules, cards: npt.NDArray[np.int64]) -> dict[str, F64]:
+    hole, dealer, board = cards[:, :2], cards[:, 2:4], cards[:, 4:9]
+    call = casino_call(hole, board[:, :3])
+    p = rank_batch(np.concatenate([hole, board], axis=1), validate=False)
+    d = rank_batch(np.concatenate([dealer, board], axis=1), validate=False)
+    ante = _table(rules.ante_pays, 0.0)[categories(p)]
+    m = rules.call_multiple
+    value = np.where(
+        d < rules.qualifier, ante, np.where(p > d, ante + m, np.where(p < d, -1.0 - m, 0.0))
+    )
+    first = rank_batch(np.concatenate([hole, board[:, :3]], axis=1), validate=False)
+    cats = categories(first)
+    bonus = _table(rules.bonus, -1.0)[cats]
+    if rules.bonus_pair_of_aces is not None:
+        aces = (cats == Category.PAIR) & _pair_of_aces(np.concatenate([hole, board[:, :3]], axis=1))
+        r = rules.bonus_pair_of_aces
+        bonus = np.where(aces, r.num / r.den, bonus)
+    return {"ante": np.where(call, value, -1.0), "bonus": np.where(call, bonus, -1.0)}
+
+
+def _pair_of_aces(five: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    out: npt.NDArray[np.bool_] = (five // 4 == 12).sum(axis=1) == 2
+    return out
+
+
+def ultimate_nets(rules: HoldemRules, cards: npt.NDArray[np.int64]) -> dict[str, F64]:
+    hole, dealer, board = cards[:, :2], cards[:, 2:4], cards[:, 4:9]
+    mult = np.where(
+        uth_preflop(hole),
+        4.0,
+        np.where(uth_flop(hole, board[:, :3]), 2.0, np.where(uth_river(hole, board), 1.0, 0.0)),
+    )
+    p = rank_batch(np.concatenate([hole, board], axis=1), validate=False)
+    d = rank_batch(np.concatenate([dealer, board], axis=1), validate=False)
+    cats = categories(p)
+    qual = (d >= rules.qualifier).astype(np.float64)
+    blind = _table(rules.blind, 0.0)[cats]
+    win = mult + qual + blind
+    lose = -mult - qual - 1.0
+    value = np.where(p > d, win, np.where(p < d, lose, 0.0))
+    return {
+        "ante": np.where(mult > 0, value, -2.0),
+        "trips": _table(rules.trips, -1.0)[cats],
+    }
+
+
+def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+    if rounds <= 0:
+        raise ValueError("rounds must be positive")
+    rules = rules_of(variant)
+    rng = np.random.default_rng(seed)
+    tallies: dict[str, Counter[float]] = {}
+    done = 0
+    while done < rounds:
+        n = min(BATCH, rounds - done)
+        cards = deal(rng, n, 9)
+        nets = casino_nets(rules, cards) if rules.style == "casino" else ultimate_nets(rules, cards)
+        for bet, net in nets.items():
+            values, counts = np.unique(net, return_counts=True)
+            tally = tallies.setdefault(bet, Counter())
+            tally.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        done += n
+    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
+    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
