@@ -25,14 +25,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import BetBook, VerifyCan
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, format_cents, pay
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     CardShown,
     Deal,
@@ -60,7 +59,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class ThreeCardRound:
+class ThreeCardRound(VerifyCan):
     """One round of a three-card table for ``seats`` seats (numbered from 0)."""
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -70,7 +69,7 @@ class ThreeCardRound:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
         self.seats = seats
         self.phase = Phase.BETTING
-        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._book = BetBook(variant.limits)
         self._hands: dict[int, list[Card]] = {}
         self._dealer: list[Card] = []
         self._order: list[str] = []
@@ -86,7 +85,7 @@ class ThreeCardRound:
 
     @property
     def bets(self) -> dict[int, dict[str, int]]:
-        return {s: dict(b) for s, b in self._bets.items()}
+        return self._book.by_seat(self.seats)
 
     @property
     def settlements(self) -> tuple[BetSettled, ...]:
@@ -104,10 +103,10 @@ class ThreeCardRound:
         return None
 
     def _active(self) -> list[int]:
-        return [s for s in range(self.seats) if self._bets[s]]
+        return [s for s in range(self.seats) if self._book.has(s)]
 
     def _pending(self) -> list[int]:
-        return [s for s in self._active() if "ante" in self._bets[s] and s not in self._decisions]
+        return [s for s in self._active() if (s, "ante") in self._book and s not in self._decisions]
 
     def needs(self) -> Need | None:
         if self.phase is not Phase.DEALING:
@@ -123,9 +122,9 @@ class ThreeCardRound:
             return frozenset()
         if self.phase is Phase.BETTING:
             names = {"place-bet"}
-            if self._bets[seat]:
+            if self._book.has(seat):
                 names.add("remove-bet")
-            if any(self._bets.values()):
+            if self._book:
                 names.add("deal")
             return frozenset(names)
         if self.phase is Phase.DECIDING and seat in self._pending():
@@ -154,7 +153,7 @@ class ThreeCardRound:
         elif isinstance(action, RemoveBet):
             self._verify_remove(seat, action)
         elif isinstance(action, Deal):
-            if not any(self._bets.values()):
+            if not self._book:
                 raise IllegalAction("place a bet before dealing")
         else:
             raise IllegalAction(f"{self.variant.title} has no action {action.kind!r}")
@@ -163,46 +162,25 @@ class ThreeCardRound:
         bets = self.rules.bets
         if action.bet not in bets:
             raise BetRefused(f"no {action.bet!r} bet to place (bets: {', '.join(bets)})")
-        if action.amount <= 0:
-            raise BetRefused("a bet must be a positive amount")
-        mine = self._bets[seat]
+        self._book.check_amount(action.amount)
         needs_ante = action.bet == "six-card-bonus" or (
             action.bet == "pair-plus" and not self.rules.pair_plus_alone
         )
-        if needs_ante and "ante" not in mine:
+        if needs_ante and (seat, "ante") not in self._book:
             raise BetRefused(f"place an ante before the {action.bet} bet")
-        total = mine.get(action.bet, 0) + action.amount
-        reason = self.variant.limits[action.bet].check(total)
-        if reason is not None:
-            raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+        self._book.check_place(seat, action.bet, action.amount)
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
-        mine = self._bets[seat]
-        current = mine.get(action.bet)
-        if current is None:
-            raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
-        if action.amount < 0 or action.amount > current:
-            raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
-        left = current - (action.amount or current)
-        if left:
-            reason = self.variant.limits[action.bet].check(left)
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet would be left at {left} cents: {reason}")
-        elif action.bet == "ante":
+        self._book.check_remove(seat, action.bet, action.amount)
+        whole = action.amount in (0, self._book.stake(seat, action.bet))
+        if whole and action.bet == "ante":
             riders = [
                 b
-                for b in mine
+                for b in self._book.of(seat)
                 if b == "six-card-bonus" or (b == "pair-plus" and not self.rules.pair_plus_alone)
             ]
             if riders:
                 raise BetRefused(f"remove the {', '.join(riders)} bet before the ante")
-
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
@@ -211,16 +189,9 @@ class ThreeCardRound:
         seat = action.seat
         assert seat is not None
         if isinstance(action, PlaceBet):
-            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(seat, action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            current = self._bets[seat][action.bet]
-            amount = action.amount or current
-            if amount == current:
-                del self._bets[seat][action.bet]
-            else:
-                self._bets[seat][action.bet] = current - amount
-            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+            return (self._book.remove(seat, action.bet, action.amount),)
         if isinstance(action, Deal):
             active = self._active()
             self._order = [*([f"seat{s}" for s in active] + ["dealer"])] * 3
@@ -250,7 +221,7 @@ class ThreeCardRound:
             "deciding": self._pending() if self.phase is Phase.DECIDING else [],
             "decisions": {str(s): d for s, d in self._decisions.items()},
             "next_card_to": need.target if need else None,
-            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "bets": {str(s): b for s, b in self._book.by_seat(self.seats).items() if b},
             "settlements": [s.encode() for s in self._settlements],
         }
 
@@ -291,20 +262,18 @@ class ThreeCardRound:
         self._decisions[seat] = decision
         events: list[Event] = []
         if decision == "play":
-            ante = self._bets[seat]["ante"]
-            self._bets[seat]["play"] = ante
-            events.append(BetPlaced(seat=seat, bet="play", amount=ante))
+            events.append(self._book.add_by_rule(seat, "play", self._book.stake(seat, "ante")))
         else:
             events.append(Message(text=f"seat {seat} folds"))
             for bet in ("ante", "pair-plus"):
-                if bet in self._bets[seat]:
+                if (seat, bet) in self._book:
                     events.append(self._settle(seat, bet, 0, "folded"))
         if not self._pending():
             events.extend(self._finish())
         return tuple(events)
 
     def _settle(self, seat: int, bet: str, returned: int, note: str) -> BetSettled:
-        stake = self._bets[seat][bet]
+        stake = self._book.stake(seat, bet)
         result = "win" if returned > stake else "push" if returned == stake else "lose"
         s = BetSettled(seat=seat, bet=bet, stake=stake, returned=returned, result=result, note=note)
         self._settlements.append(s)
@@ -322,7 +291,7 @@ class ThreeCardRound:
         qualifies = d >= r.qualifier
         d_name = category3(d).label
         for seat in self._active():
-            bets = self._bets[seat]
+            bets = self._book.of(seat)
             cards = self._hands[seat]
             p = rank3(cards)
             p_cat = category3(p)
