@@ -18,7 +18,7 @@ from certification.sp800_90b.prediction import PredictionResult, prediction_esti
 from certification.sp800_90b.scoreboard import Scoreboard
 
 WINDOWS = (63, 255, 1023, 4095)
-_BLOCK = 1 << 14
+_BLOCK = 1 << 16
 
 
 def _binary_hits(s: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
