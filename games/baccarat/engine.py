@@ -33,14 +33,13 @@ from typing import Any
 
 from games.baccarat.paytable import BANK_BET, BaccaratRules, rules_of
 from games.baccarat.rules import Outcome, Winner, next_target, score
+from games.core.betting import BetBook, VerifyCan
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, commission, format_cents, pay
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     CardShown,
     Deal,
@@ -71,7 +70,7 @@ class DealerMode(StrEnum):
     PLAYER = "player"  # the player deals each card
 
 
-class BaccaratRound:
+class BaccaratRound(VerifyCan):
     """One baccarat coup for ``seats`` seats (numbered from 0)."""
 
     def __init__(
@@ -101,7 +100,7 @@ class BaccaratRound:
             (hand // self.rules.bank_rotation_hands) % seats if self.rules.player_banked else None
         )
         self.phase = Phase.BETTING
-        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._book = BetBook(variant.limits)
         self._player: list[Card] = []
         self._banker: list[Card] = []
         self._covered: list[tuple[int, str]] = []
@@ -122,7 +121,7 @@ class BaccaratRound:
             return frozenset()
         if self.phase is Phase.BETTING:
             names = {"place-bet", "dealer", "position"}
-            if self._bets[seat]:
+            if self._book.has(seat):
                 names.add("remove-bet")
             if self._has_wagers():
                 names.add("deal")
@@ -142,7 +141,7 @@ class BaccaratRound:
     @property
     def bets(self) -> dict[int, dict[str, int]]:
         """A copy of the bets on the table, by seat."""
-        return {s: dict(b) for s, b in self._bets.items()}
+        return self._book.by_seat(self.seats)
 
     @property
     def settlements(self) -> tuple[BetSettled, ...]:
@@ -176,28 +175,12 @@ class BaccaratRound:
         else:
             raise IllegalAction(f"baccarat has no action {action.kind!r}")
 
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
         if isinstance(action, PlaceBet):
-            seat = self._seat_of(action)
-            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(self._seat_of(action), action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            seat = self._seat_of(action)
-            current = self._bets[seat][action.bet]
-            amount = action.amount or current
-            if amount == current:
-                del self._bets[seat][action.bet]
-            else:
-                self._bets[seat][action.bet] = current - amount
-            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+            return (self._book.remove(self._seat_of(action), action.bet, action.amount),)
         if isinstance(action, Decide):
             return self._apply_decide(action)
         if isinstance(action, Deal):
@@ -228,7 +211,7 @@ class BaccaratRound:
             "player_score": score(self._player) if self._player else None,
             "banker_score": score(self._banker) if self._banker else None,
             "next_card_to": need.target if need else None,
-            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "bets": {str(s): b for s, b in self._book.by_seat(self.seats).items() if b},
             "result": None,
             "settlements": [s.encode() for s in self._settlements],
         }
@@ -261,35 +244,22 @@ class BaccaratRound:
         return seat
 
     def _has_wagers(self) -> bool:
-        return any(b != BANK_BET for seat in self._bets.values() for b in seat)
+        return any(bet != BANK_BET for _seat, bet, _stake in self._book.items())
 
     def _verify_place(self, seat: int, action: PlaceBet) -> None:
         if action.bet not in self.rules.pays:
             raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
-        if action.amount <= 0:
-            raise BetRefused("a bet must be a positive amount")
+        self._book.check_amount(action.amount)
         if action.bet == BANK_BET and seat != self.bank_seat:
             raise BetRefused(f"only the banking seat ({self.bank_seat}) may post the bank")
-        if action.bet == BANK_BET and any(b != BANK_BET for b in self._bets[seat]):
+        if action.bet == BANK_BET and any(b != BANK_BET for b in self._book.of(seat)):
             raise BetRefused("this seat has wagers, so it declined the bank this hand")
-        if action.bet != BANK_BET and BANK_BET in self._bets[seat]:
+        if action.bet != BANK_BET and (seat, BANK_BET) in self._book:
             raise BetRefused("the banking seat covers the table this hand and may not bet")
-        total = self._bets[seat].get(action.bet, 0) + action.amount
-        reason = self.variant.limits[action.bet].check(total)
-        if reason is not None:
-            raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+        self._book.check_place(seat, action.bet, action.amount)
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
-        current = self._bets[seat].get(action.bet)
-        if current is None:
-            raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
-        if action.amount < 0 or action.amount > current:
-            raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
-        remaining = current - (action.amount or current)
-        if remaining:
-            reason = self.variant.limits[action.bet].check(remaining)
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet would be left at {remaining} cents: {reason}")
+        self._book.check_remove(seat, action.bet, action.amount)
 
     def _verify_decide(self, action: Decide) -> None:
         if action.decision == "dealer":
@@ -331,10 +301,10 @@ class BaccaratRound:
         events: list[Event] = [Message(text="no more bets")]
         if self.bank_seat is None:
             return tuple(events)
-        remaining = self._bets[self.bank_seat].get(BANK_BET, 0)
+        remaining = self._book.stake(self.bank_seat, BANK_BET)
         order = [(self.bank_seat + i) % self.seats for i in range(1, self.seats)]
         for seat in order:
-            for bet, stake in self._bets[seat].items():
+            for bet, stake in self._book.of(seat).items():
                 exposure = pay(Cents(stake), self.rules.pays[bet])
                 if exposure <= remaining:
                     remaining -= exposure
@@ -363,15 +333,15 @@ class BaccaratRound:
         events: list[Event] = []
         bank_net = 0
         for seat in range(self.seats):
-            for bet, stake in self._bets[seat].items():
+            for bet, stake in self._book.of(seat).items():
                 if bet == BANK_BET:
                     continue
                 settled = self._settle_bet(seat, bet, stake, outcome)
                 if (seat, bet) in self._covered:
                     bank_net -= settled.net
                 self._settlements.append(settled)
-        if self.bank_seat is not None and BANK_BET in self._bets[self.bank_seat]:
-            bank = self._bets[self.bank_seat][BANK_BET]
+        if self.bank_seat is not None and (self.bank_seat, BANK_BET) in self._book:
+            bank = self._book.stake(self.bank_seat, BANK_BET)
             result = "win" if bank_net > 0 else "lose" if bank_net < 0 else "push"
             self._settlements.append(
                 BetSettled(
