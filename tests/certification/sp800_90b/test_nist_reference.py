@@ -63,3 +63,14 @@ def test_same_value_rejects_real_differences() -> None:
     assert not same_value("0.50080000000000002", "0.5009")
     assert not same_value("5008", "5009")
     assert not same_value("Found p.", "Could Not Find p.")
+
+
+def test_conditioned_mode_assesses_the_bitstring_only() -> None:
+    # The tool's -c runs the same bitstring estimators; h' is H_bitstring of the transcript.
+    expected = parse((DATA / "rand4_short.res").read_text())
+    result = assess_non_iid(read_samples(DATA / "rand4_short.bin"), conditioned=True)
+    assert {row.track for row in result.rows} == {"Bitstring"}
+    assert result.h_original is None
+    assert result.h_bitstring is not None
+    assert same_value(expected[("H_bitstring",)], repr(result.h_bitstring))
+    assert "h': 0.803872" in render_non_iid(result, "f.bin")
