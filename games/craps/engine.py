@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import VerifyCan, seat_of
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, Ratio, commission, format_cents, pay
@@ -95,7 +96,7 @@ def title(key: BetKey) -> str:
     return base if key.number is None else f"{base} {key.number}"
 
 
-class CrapsGame:
+class CrapsGame(VerifyCan):
     """One crap game at one table (any number of seats sharing the table point)."""
 
     def __init__(
@@ -203,20 +204,13 @@ class CrapsGame:
             out.add("roll")
         return frozenset(out)
 
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     def verify(self, action: Action) -> None:
         if self._phase is Phase.OVER:
             raise IllegalAction("this crap game is over (no bets remain); start the next game")
         if isinstance(action, RollDice):
             self._verify_roll(action)
             return
-        seat = self._seat_of(action)
+        seat = seat_of(action, self._seats)
         if self._phase is Phase.ROLLING:
             raise IllegalAction("the dice are rolling; wait for the result")
         if isinstance(action, PlaceBet):
@@ -236,7 +230,7 @@ class CrapsGame:
         self.verify(action)
         if isinstance(action, RollDice):
             return self._roll((action.faces[0], action.faces[1]))
-        seat = self._seat_of(action)
+        seat = seat_of(action, self._seats)
         if isinstance(action, PlaceBet):
             key = parse_bet(action.bet)
             self._bets[(seat, key)] = self._bets.get((seat, key), 0) + action.amount
@@ -289,11 +283,6 @@ class CrapsGame:
         )
 
     # --- verification ----------------------------------------------------------
-
-    def _seat_of(self, action: Action) -> int:
-        if action.seat is None or not 0 <= action.seat < self._seats:
-            raise IllegalAction(f"no seat {action.seat!r} at this table ({self._seats} seats)")
-        return action.seat
 
     def _verify_roll(self, action: RollDice) -> None:
         if self._phase is not Phase.ROLLING:
