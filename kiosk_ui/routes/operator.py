@@ -194,6 +194,14 @@ def pubkey(app: ApplianceDep, session: OperatorDep) -> Response:
     return Response(app.runtime.log.public_key_pem(), media_type="application/x-pem-file")
 
 
+@router.post("/log/rotate-key")
+def rotate_key(app: ApplianceDep, session: OperatorDep) -> dict[str, str]:
+    """Start signing with a new key; the rotation is a log record signed by the old key."""
+    app.operators.session(session.token, "admin")
+    key_id = app.runtime.log.rotate_key(session.user)
+    return {"key_id": key_id, "public_key": app.runtime.log.public_key_pem()}
+
+
 @router.post("/operators", status_code=201)
 def add_operator(
     body: schemas.NewOperator, app: ApplianceDep, session: OperatorDep

@@ -164,3 +164,18 @@ def test_group_commit_keeps_every_unit_and_isolates_failures(tmp_path: Path) -> 
     rt.audit()
     verify_lines(sqlite_store.lines(rt.db.conn), [rt.log.writer.key.public])
     rt.close()
+
+
+def test_key_rotation_is_in_the_log_and_verifies_from_the_first_key(runtime: Runtime) -> None:
+    player = runtime.create_player("Hal")
+    runtime.cash_in(player, 50_000, operator="cage")
+    runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(4)).sit(0, player)
+    play_rounds(runtime, "bac-1", player, 3)
+    first = runtime.log.writer.key
+    new_id = runtime.log.rotate_key("admin")
+    assert runtime.log.writer.key.key_id == new_id != first.key_id
+    assert (runtime.db.directory / "keys" / f"log-signing-{new_id}.pem").stat().st_mode & 0o077 == 0
+    play_rounds(runtime, "bac-1", player, 3)
+    report = verify_lines(sqlite_store.lines(runtime.db.conn), [first.public])
+    assert report.key_ids == (first.key_id, new_id)
+    assert report.unsigned_tail == 0
