@@ -179,3 +179,16 @@ def test_key_rotation_is_in_the_log_and_verifies_from_the_first_key(runtime: Run
     report = verify_lines(sqlite_store.lines(runtime.db.conn), [first.public])
     assert report.key_ids == (first.key_id, new_id)
     assert report.unsigned_tail == 0
+
+
+def test_history_is_the_last_500_games_newest_first(runtime: Runtime) -> None:
+    player = runtime.create_player("Ivy")
+    runtime.cash_in(player, 10_000_000, operator="cage")
+    runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(8)).sit(0, player)
+    play_rounds(runtime, "bac-1", player, 503)
+    hist = runtime.history(player)
+    assert len(hist) == 500
+    ids = [h["game"] for h in hist]
+    assert ids == sorted(ids, reverse=True)
+    assert ids[0] == "bac-1-000503"
+    assert ids[-1] == "bac-1-000004"
