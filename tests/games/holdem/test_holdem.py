@@ -178,3 +178,10 @@ def test_simulated_edges_against_the_published_figures() -> None:
     uth = he.simulate(VARIANTS["ultimate-texas-holdem"], 300_000, 2).bets
     assert uth["ante"].ci_low < -PUBLISHED["uth_best_edge"]
     assert uth["trips"].ci_low < -PUBLISHED["uth_trips_edge"] < uth["trips"].ci_high
+
+
+def test_house_edge_contract() -> None:
+    edges = he.house_edge(VARIANTS["ultimate-texas-holdem"])
+    assert set(edges) == {"ante", "trips"}
+    assert all(not e.exact for e in edges.values())
+    assert 0 < edges["ante"].edge < 0.1 and 0 < edges["trips"].edge < 0.1

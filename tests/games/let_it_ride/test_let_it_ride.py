@@ -7,11 +7,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games.let_it_ride as lr
 from games.core.cards import Card, parse_cards
 from games.core.errors import BetRefused, IllegalAction, PaytableError
-from games.core.records import BetSettled, Deal, DealCard, Decide, Event, JackpotWin, PlaceBet
+from games.core.records import (
+    BetPlaced,
+    BetSettled,
+    Deal,
+    DealCard,
+    Decide,
+    Event,
+    JackpotWin,
+    PlaceBet,
+)
 
 VARIANTS = {v.id: v for v in lr.VARIANTS}
 PUBLISHED = json.loads(
@@ -105,3 +116,42 @@ def test_bad_table_is_refused() -> None:
         lr.loads(text.replace('flush = "8:1"\n', ""))
     with pytest.raises(PaytableError, match="spec 3"):
         lr.loads(text.replace("spec = 1", "spec = 3"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    picks=st.lists(st.booleans(), min_size=1, max_size=6),
+    progressive=st.booleans(),
+)
+def test_chips_conserved_and_cards_hidden(seed: int, picks: list[bool], progressive: bool) -> None:
+    seats = 3
+    game = lr.new_game(VARIANTS["lets-em-ride"], seats)
+    events: list[Event] = []
+    for s in range(seats):
+        events += game.apply(PlaceBet(seat=s, bet="ante", amount=100 * (s + 1)))
+        if progressive:
+            events += game.apply(PlaceBet(seat=s, bet="progressive", amount=100))
+    events += game.apply(Deal(seat=0))
+    deck = [Card.from_index(int(i)) for i in np.random.default_rng(seed).permutation(52)]
+    k = 0
+    while not game.is_over:
+        if game.needs() is not None:
+            events += game.apply(DealCard(card=deck.pop()))
+            continue
+        for s in range(seats):
+            others = {c for o in range(seats) if o != s for c in game.view(o)["hand"]}
+            assert not others & set(game.view(s)["hand"])
+        assert len(game.view(None)["board"]) == game.stage  # one community card per stage
+        seat = next(s for s in range(seats) if game.legal_actions(s))
+        events += game.apply(
+            Decide(seat=seat, decision="raise" if picks[k % len(picks)] else "continue")
+        )
+        k += 1
+    placed: dict[tuple[int, str], int] = {}
+    for e in events:
+        if isinstance(e, BetPlaced):
+            placed[(e.seat, e.bet)] = placed.get((e.seat, e.bet), 0) + e.amount
+    settled = [e for e in events if isinstance(e, BetSettled)]
+    assert {(s.seat, s.bet): s.stake for s in settled} == placed
+    assert len(settled) == len(placed)
