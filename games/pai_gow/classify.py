@@ -47,7 +47,7 @@ def _popcount(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 @functools.cache
-def _tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Over 13-bit rank masks: most ranks held in one straight's five (ace low counts),
     in one seven-rank run, and of ten to ace."""
     masks = np.arange(1 << 13, dtype=np.int64)
@@ -62,7 +62,7 @@ def classify_rows(cards: npt.ArrayLike, joker: JokerRule) -> npt.NDArray[np.int6
     """The :data:`KINDS` code of each seven-card row."""
     arr = np.asarray(cards, dtype=np.int64)
     n = len(arr)
-    five_t, seven_t, royal_t = _tables()
+    five_t, seven_t, royal_t = tables()
     is_joker = arr == 52
     j = is_joker.any(axis=1).astype(np.int64)
     r = np.where(is_joker, 0, arr >> 2)

@@ -133,7 +133,7 @@ def house_way_rule(
     """The house-way setting of seven cards and the id of the rule that chose it."""
     if len(cards) != 7 or len(set(cards)) != 7:
         raise ValueError("the house way sets seven distinct cards")
-    setting, rule = _choose(tuple(cards), wheel_second)
+    setting, rule = _choose(_order(cards), wheel_second)  # ties resolve the same for any order
     if joker is JokerRule.WILD:
         lk, hk = low_key(setting.low, joker), high_key(setting.high, joker, wheel_second)
         if lk >= hk:
@@ -145,7 +145,7 @@ def best_legal(cards: Sequence[Card], joker: JokerRule, wheel_second: bool = Tru
     """The legal setting with the best high hand, then the best low hand."""
     best: tuple[int, int] | None = None
     pick: Setting | None = None
-    for front in combinations(cards, 2):
+    for front in combinations(_order(cards), 2):
         s = _set(cards, front)
         lk, hk = low_key(s.low, joker), high_key(s.high, joker, wheel_second)
         if lk < hk and (best is None or (hk, lk) > best):
@@ -285,7 +285,7 @@ def house_way_keys(
         s = house_way(cards, joker, wheel_second)
         return low_key(s.low, joker), high_key(s.high, joker, wheel_second)
     real = tuple(sorted(int(c.rank) for c in cards if not c.is_joker))
-    return _pattern_keys(real, len(real) < 7, joker, wheel_second)
+    return pattern_keys(real, len(real) < 7, joker, wheel_second)
 
 
 #: one card of each rank in four suits, for building a flush-free stand-in hand
@@ -293,7 +293,7 @@ _STAND_IN = {r: [Card.from_index((r - 2) * 4 + s) for s in (0, 1, 2, 3)] for r i
 
 
 @functools.cache
-def _pattern_keys(
+def pattern_keys(
     real: tuple[int, ...], has_joker: bool, joker: JokerRule, wheel_second: bool
 ) -> tuple[int, int]:
     per_suit = [0, 0, 0, 0]

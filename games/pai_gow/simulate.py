@@ -21,8 +21,8 @@ import numpy.typing as npt
 from games.catalog import BetSimulation, SimulationResult
 from games.core.cards import Card
 from games.core.engine import Variant
-from games.pai_gow.classify import KINDS, classify_rows
-from games.pai_gow.house_way import house_way_keys
+from games.pai_gow.classify import KINDS, classify_rows, tables
+from games.pai_gow.house_way import house_way_keys, pattern_keys
 from games.pai_gow.paytable import MAIN_BET, PaiGowRules, SideBet, main_commission, rules_of
 from games.poker.pai_gow_joker import JokerRule
 from games.sim import bet_statistics
@@ -39,11 +39,54 @@ def deal(rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
 def house_keys(
     rows: npt.NDArray[np.int64], joker: JokerRule, wheel_second: bool
 ) -> npt.NDArray[np.int64]:
-    """``(N, 2)`` low and high keys of the house-way setting of each seven-card row."""
-    out = np.empty((len(rows), 2), dtype=np.int64)
-    for i, row in enumerate(rows.tolist()):
-        out[i] = house_way_keys([_CARDS[x] for x in row], joker, wheel_second)
+    """``(N, 2)`` low and high keys of the house-way setting of each seven-card row.
+
+    The keys depend only on the rank pattern when no straight or flush is possible (most
+    hands), and otherwise only on the four suits' rank sets up to renaming the suits; each
+    row is reduced to one of those two codes with NumPy and each distinct code is set once
+    (memoised across batches).
+    """
+    five_t, _, _ = tables()
+    n = len(rows)
+    is_joker = rows == 52
+    j = is_joker.any(axis=1).astype(np.int64)
+    r = np.where(is_joker, 0, rows >> 2)
+    suit = np.where(is_joker, -1, rows & 3)
+    bits = np.where(is_joker, 0, np.int64(1) << r)
+    masks = np.stack(
+        [np.bitwise_or.reduce(np.where(suit == k, bits, 0), axis=1) for k in range(4)], axis=1
+    )
+    held = np.stack([(suit == k).sum(axis=1) for k in range(4)], axis=1)
+    may = (five_t[np.bitwise_or.reduce(bits, axis=1)] >= 5 - j) | (held.max(axis=1) + j >= 5)
+    counts = np.zeros(n, dtype=np.int64)
+    for k in range(7):
+        counts += np.where(is_joker[:, k], 0, np.int64(1) << (3 * r[:, k]))
+    pattern = counts | (j << 39)
+    sm = np.sort(masks, axis=1)
+    canon = sm[:, 0] | (sm[:, 1] << 13) | (sm[:, 2] << 26) | (sm[:, 3] << 39) | (j << 52)
+    code = np.where(may, canon | (np.int64(1) << 53), pattern)
+    uniq, inverse = np.unique(code, return_inverse=True)
+    values = np.array(
+        [_code_keys(int(c), joker, wheel_second) for c in uniq.tolist()], dtype=np.int64
+    ).reshape(-1, 2)
+    out: npt.NDArray[np.int64] = values[inverse.reshape(-1)]
     return out
+
+
+@functools.cache
+def _code_keys(code: int, joker: JokerRule, wheel_second: bool) -> tuple[int, int]:
+    if code >> 53 & 1:  # suits' rank sets: rebuild one hand with them
+        cards = [
+            _CARDS[rank * 4 + k]
+            for k in range(4)
+            for rank in range(13)
+            if (code >> (13 * k + rank)) & 1
+        ]
+        if code >> 52 & 1:
+            cards.append(_CARDS[52])
+        return house_way_keys(cards, joker, wheel_second)
+    real = tuple(rank + 2 for rank in range(13) for _ in range((code >> (3 * rank)) & 7))
+    return pattern_keys(real, bool(code >> 39 & 1), joker, wheel_second)
 
 
 @functools.cache
