@@ -32,7 +32,6 @@ Schema (every key required unless marked optional)::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -42,6 +41,12 @@ from typing import Any
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
+
+# The TOML readers moved to games.core.tomlread; re-exported here for the families that import them.
+from games.core.tomlread import TomlTable as TomlTable
+from games.core.tomlread import parse_limit as parse_limit
+from games.core.tomlread import parse_ratio as parse_ratio
+from games.core.tomlread import parse_toml
 
 SPEC = 1
 MAIN_BETS = ("player", "banker", "tie")
@@ -69,56 +74,6 @@ class BaccaratRules:
     @property
     def bets(self) -> tuple[str, ...]:
         return tuple(b for b in KNOWN_BETS if b in self.pays)
-
-
-def parse_ratio(text: object, where: str) -> Ratio:
-    """``"8:1"`` -> ``Ratio(8, 1)``; PaytableError on anything else."""
-    if not isinstance(text, str) or text.count(":") != 1:
-        raise PaytableError(f"{where}: pays must be a string like '8:1', got {text!r}")
-    num_s, den_s = text.split(":")
-    if not (num_s.strip().isdigit() and den_s.strip().isdigit()):
-        raise PaytableError(f"{where}: pays must be two whole numbers like '8:1', got {text!r}")
-    num, den = int(num_s), int(den_s)
-    if den == 0:
-        raise PaytableError(f"{where}: pays has a zero denominator: {text!r}")
-    return Ratio(num, den)
-
-
-class TomlTable:
-    """Reads typed values out of a parsed TOML mapping, naming the key on error."""
-
-    def __init__(self, data: Mapping[str, Any], where: str, allowed: set[str]) -> None:
-        unknown = set(data) - allowed
-        if unknown:
-            raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
-        self.data, self.where = data, where
-
-    def get(self, key: str, kind: type, default: Any = None, required: bool = True) -> Any:
-        if key not in self.data:
-            if required:
-                raise PaytableError(f"{self.where}: missing key {key!r}")
-            return default
-        value = self.data[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise PaytableError(f"{self.where}: {key} must be an integer, got {value!r}")
-        if not isinstance(value, kind):
-            raise PaytableError(f"{self.where}: {key} must be {kind.__name__}, got {value!r}")
-        return value
-
-
-def parse_limit(bet: Mapping[str, Any], where: str) -> BetLimit:
-    t = TomlTable(bet, where, {"pays", "minimum", "maximum", "increment", "source"})
-    minimum = t.get("minimum", int)
-    maximum = t.get("maximum", int)
-    increment = t.get("increment", int)
-    if increment <= 0:
-        raise PaytableError(f"{where}: increment must be positive")
-    if minimum <= 0 or maximum < minimum:
-        raise PaytableError(f"{where}: need 0 < minimum <= maximum, got {minimum}..{maximum}")
-    if minimum % increment or maximum % increment:
-        raise PaytableError(f"{where}: minimum and maximum must be multiples of the increment")
-    t.get("source", str, required=False)
-    return BetLimit(minimum=minimum, maximum=maximum, increment=increment)
 
 
 def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Variant]:
@@ -244,11 +199,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
 
 def loads(text: str, where: str = "<string>") -> Variant:
     """Parse and validate a pay table given as TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)[1]
+    return parse_table(parse_toml(text, where), where)[1]
 
 
 def load_packaged(name: str) -> Variant:

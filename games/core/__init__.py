@@ -79,7 +79,28 @@ __all__ = [
     "split",
 ]
 
-# Shared bet bookkeeping (games/core/betting.py), appended so existing imports stay put.
+# Shared bet bookkeeping and pay-table TOML readers, appended so existing imports stay put.
 from games.core.betting import BetBook, VerifyCan, Wording, seat_of
+from games.core.tomlread import (
+    TomlTable,
+    exact_keys,
+    parse_limit,
+    parse_ratio,
+    parse_toml,
+    pay_ratio,
+    read_int,
+)
 
-__all__ += ["BetBook", "VerifyCan", "Wording", "seat_of"]
+__all__ += [
+    "BetBook",
+    "TomlTable",
+    "VerifyCan",
+    "Wording",
+    "exact_keys",
+    "parse_limit",
+    "parse_ratio",
+    "parse_toml",
+    "pay_ratio",
+    "read_int",
+    "seat_of",
+]
