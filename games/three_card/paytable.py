@@ -23,17 +23,16 @@ file and key, and nothing is half-loaded.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from enum import IntEnum
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from games.baccarat.paytable import TomlTable, parse_limit, parse_ratio
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.tomlread import TomlTable, parse_limit, parse_ratio, parse_toml
 from games.poker.category import Category
 from games.poker.three_card import Category3
 from games.three_card.rules import ThreeCardRules
@@ -147,11 +146,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 def loads(text: str, where: str = "<string>") -> Variant:
     """Parse and validate a three-card pay table given as TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:

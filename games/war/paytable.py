@@ -22,17 +22,16 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from games.baccarat.paytable import TomlTable, parse_limit, parse_ratio
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.tomlread import TomlTable, parse_limit, parse_ratio, parse_toml
 
 SPEC = 1
 BETS = ("main", "tie", "raise")
@@ -132,11 +131,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 def loads(text: str, where: str = "<string>") -> Variant:
     """Parse and validate a war pay table given as TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:
