@@ -15,7 +15,6 @@ so a typo in one table cannot silently disagree with another.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -23,6 +22,7 @@ from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
+from games.core.tomlread import exact_keys, parse_toml, pay_ratio, read_int
 from games.craps.bets import POINTS, PROPOSITIONS
 
 SPEC = 1
@@ -72,24 +72,6 @@ class CrapsPaytable:
         return self.lay_max if lay else self.take_max[point]
 
 
-def _ratio(where: str, text: Any) -> Ratio:
-    if not isinstance(text, str):
-        raise PaytableError(f"{where}: pay must be a 'num:den' string, got {text!r}")
-    num, sep, den = text.partition(":")
-    if not (sep and num.strip().isdigit() and den.strip().isdigit()):
-        raise PaytableError(f"{where}: pay must look like '7:6', got {text!r}")
-    try:
-        return Ratio(int(num), int(den))
-    except ValueError as exc:
-        raise PaytableError(f"{where}: {exc}") from None
-
-
-def _int(where: str, value: Any, *, positive: bool = True) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or (positive and value <= 0):
-        raise PaytableError(f"{where}: expected a positive integer, got {value!r}")
-    return value
-
-
 def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     value = data.get(key)
     if not isinstance(value, dict):
@@ -97,18 +79,9 @@ def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     return value
 
 
-def _exact_keys(where: str, table: Mapping[str, Any], expected: set[str]) -> None:
-    missing = expected - set(table)
-    unknown = set(table) - expected
-    if missing:
-        raise PaytableError(f"{where}: missing {sorted(missing)}")
-    if unknown:
-        raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
-
-
 def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> CrapsPaytable:
     """Validate a parsed TOML document; :class:`PaytableError` names the first problem."""
-    _exact_keys(
+    exact_keys(
         name,
         data,
         {"spec", "game", "source", "rounding", "limits", "odds", "commission", "pays"},
@@ -125,38 +98,40 @@ def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> Cr
         raise PaytableError(f"{name}: unknown rounding {data['rounding']!r}") from None
 
     limits = _table(data, "limits", name)
-    _exact_keys(
+    exact_keys(
         f"{name} [limits]",
         limits,
         {"maximum", "minimum", "increment", "horn_increment", "world_increment"},
     )
-    lim = {k: _int(f"{name} [limits] {k}", v) for k, v in limits.items()}
+    lim = {k: read_int(f"{name} [limits] {k}", v) for k, v in limits.items()}
     if lim["minimum"] > lim["maximum"]:
         raise PaytableError(f"{name} [limits]: minimum above maximum")
 
     odds = _table(data, "odds", name)
-    _exact_keys(f"{name} [odds]", odds, {"take_max_multiple", "lay_max_multiple"})
+    exact_keys(f"{name} [odds]", odds, {"take_max_multiple", "lay_max_multiple"})
     take = odds["take_max_multiple"]
     if not isinstance(take, dict):
         raise PaytableError(f"{name} [odds]: take_max_multiple must be a table")
-    _exact_keys(f"{name} [odds] take_max_multiple", take, {str(p) for p in POINTS})
-    take_max = {int(k): _int(f"{name} [odds] {k}", v) for k, v in take.items()}
+    exact_keys(f"{name} [odds] take_max_multiple", take, {str(p) for p in POINTS})
+    take_max = {int(k): read_int(f"{name} [odds] {k}", v) for k, v in take.items()}
 
     comm = _table(data, "commission", name)
-    _exact_keys(f"{name} [commission]", comm, {"buy_bp_of_stake", "lay_bp_of_win"})
+    exact_keys(f"{name} [commission]", comm, {"buy_bp_of_stake", "lay_bp_of_win"})
 
     pays = _table(data, "pays", name)
-    _exact_keys(f"{name} [pays]", pays, set(_FLAT) | set(_BY_NUMBER))
-    flat = {k: _ratio(f"{name} [pays] {k}", pays[k]) for k in _FLAT}
+    exact_keys(f"{name} [pays]", pays, set(_FLAT) | set(_BY_NUMBER))
+    flat = {k: pay_ratio(f"{name} [pays] {k}", pays[k], "7:6") for k in _FLAT}
     by_number: dict[str, dict[int, Ratio]] = {}
     units: dict[str, int] = {}
     for table, numbers in _BY_NUMBER.items():
         raw = _table(pays, table, f"{name} [pays]")
         expected = {str(n) for n in numbers} | ({"units"} if table in ("horn", "world") else set())
-        _exact_keys(f"{name} [pays.{table}]", raw, expected)
+        exact_keys(f"{name} [pays.{table}]", raw, expected)
         if "units" in raw:
-            units[table] = _int(f"{name} [pays.{table}] units", raw["units"])
-        by_number[table] = {n: _ratio(f"{name} [pays.{table}] {n}", raw[str(n)]) for n in numbers}
+            units[table] = read_int(f"{name} [pays.{table}] units", raw["units"])
+        by_number[table] = {
+            n: pay_ratio(f"{name} [pays.{table}] {n}", raw[str(n)], "7:6") for n in numbers
+        }
     for table in ("horn", "world"):
         others = units[table] - 1
         for n, got in by_number[table].items():
@@ -175,9 +150,11 @@ def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> Cr
         horn_increment=lim["horn_increment"],
         world_increment=lim["world_increment"],
         take_max=take_max,
-        lay_max=_int(f"{name} [odds] lay_max_multiple", odds["lay_max_multiple"]),
-        buy_bp_of_stake=_int(f"{name} buy_bp_of_stake", comm["buy_bp_of_stake"], positive=False),
-        lay_bp_of_win=_int(f"{name} lay_bp_of_win", comm["lay_bp_of_win"], positive=False),
+        lay_max=read_int(f"{name} [odds] lay_max_multiple", odds["lay_max_multiple"]),
+        buy_bp_of_stake=read_int(
+            f"{name} buy_bp_of_stake", comm["buy_bp_of_stake"], positive=False
+        ),
+        lay_bp_of_win=read_int(f"{name} lay_bp_of_win", comm["lay_bp_of_win"], positive=False),
         flat=flat,
         by_number=by_number,
         horn_units=units["horn"],
@@ -186,11 +163,7 @@ def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> Cr
 
 
 def load_paytable_text(text: str, name: str = "craps pay table") -> CrapsPaytable:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{name}: not valid TOML: {exc}") from None
-    return parse_paytable(data, name)
+    return parse_paytable(parse_toml(text, name), name)
 
 
 def load_paytable(resource: str = "pinnacle.toml") -> CrapsPaytable:

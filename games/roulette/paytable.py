@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -15,6 +14,7 @@ from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.tomlread import exact_keys, parse_toml, pay_ratio, read_int
 
 SPEC = 1
 KINDS = (
@@ -56,34 +56,8 @@ class RouletteRules:
     pays: Mapping[str, Ratio]
 
 
-def _keys(where: str, table: Any, expected: set[str]) -> Mapping[str, Any]:
-    if not isinstance(table, dict):
-        raise PaytableError(f"{where}: expected a table")
-    if missing := expected - set(table):
-        raise PaytableError(f"{where}: missing {sorted(missing)}")
-    if unknown := set(table) - expected:
-        raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
-    return table
-
-
-def _ratio(where: str, text: Any) -> Ratio:
-    num, sep, den = text.partition(":") if isinstance(text, str) else ("", "", "")
-    if not (sep and num.strip().isdigit() and den.strip().isdigit()):
-        raise PaytableError(f"{where}: pay must look like '35:1', got {text!r}")
-    try:
-        return Ratio(int(num), int(den))
-    except ValueError as exc:
-        raise PaytableError(f"{where}: {exc}") from None
-
-
-def _positive(where: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise PaytableError(f"{where}: expected a positive integer, got {value!r}")
-    return value
-
-
 def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> RouletteTables:
-    _keys(name, data, {"spec", "game", "source", "standard", "limits", "pays", "variants"})
+    exact_keys(name, data, {"spec", "game", "source", "standard", "limits", "pays", "variants"})
     if data["spec"] != SPEC:
         raise PaytableError(f"{name}: spec must be {SPEC}, got {data['spec']!r}")
     if data["game"] != "roulette":
@@ -92,12 +66,12 @@ def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> Roul
         raise PaytableError(f"{name}: source must name where the rules come from")
     if not isinstance(data["standard"], bool):
         raise PaytableError(f"{name}: standard must be true or false")
-    limits = _keys(f"{name} [limits]", data["limits"], {"minimum", "maximum", "increment"})
-    lim = {k: _positive(f"{name} [limits] {k}", v) for k, v in limits.items()}
+    limits = exact_keys(f"{name} [limits]", data["limits"], {"minimum", "maximum", "increment"})
+    lim = {k: read_int(f"{name} [limits] {k}", v) for k, v in limits.items()}
     if lim["minimum"] > lim["maximum"]:
         raise PaytableError(f"{name} [limits]: minimum above maximum")
-    raw_pays = _keys(f"{name} [pays]", data["pays"], set(KINDS))
-    pays = {k: _ratio(f"{name} [pays] {k}", raw_pays[k]) for k in KINDS}
+    raw_pays = exact_keys(f"{name} [pays]", data["pays"], set(KINDS))
+    pays = {k: pay_ratio(f"{name} [pays] {k}", raw_pays[k]) for k in KINDS}
     for kind, ratio in pays.items():
         # a pay at or above the single-zero fair price (37 - n)/n would leave no house edge
         if ratio.num * COVERS[kind] >= (37 - COVERS[kind]) * ratio.den:
@@ -108,7 +82,7 @@ def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> Roul
     wheels = []
     for vid, raw in variants.items():
         where = f"{name} [variants.{vid}]"
-        v = _keys(where, raw, {"title", "zeros", "la_partage"})
+        v = exact_keys(where, raw, {"title", "zeros", "la_partage"})
         zeros = tuple(v["zeros"]) if isinstance(v["zeros"], list) else ()
         if zeros not in (("0",), ("0", "00")):
             raise PaytableError(f'{where}: zeros must be ["0"] or ["0", "00"]')
@@ -129,11 +103,7 @@ def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> Roul
 
 
 def load_tables_text(text: str, name: str = "roulette tables") -> RouletteTables:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{name}: not valid TOML: {exc}") from None
-    return parse_tables(data, name)
+    return parse_tables(parse_toml(text, name), name)
 
 
 def load_tables(resource: str = "wheels.toml") -> RouletteTables:
