@@ -4,9 +4,10 @@ Each simulated game deals the player and the dealer seven cards each off a
 freshly shuffled 53-card deck (NumPy: the first fourteen of a random
 permutation per row), sets both by the house way, and compares them with
 copies to the banker. The deal, the comparison, the side-bet classification
-(:mod:`games.pai_gow.classify`) and the tallies are vectorised; the house way
-itself runs per hand (memoised by rank pattern when no straight or flush is
-possible, which is most hands). Results are counted in integers per outcome;
+(:mod:`games.pai_gow.classify`) and the tallies are vectorised; the house way is
+run once per distinct code (:func:`house_keys`: the rank pattern when no
+straight or flush is possible, else the suits' rank sets up to renaming) and
+memoised across batches. Results are counted in integers per outcome;
 the means and 99.9% intervals are floats as statistics only.
 """
 

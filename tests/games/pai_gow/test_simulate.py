@@ -5,12 +5,25 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 import games.pai_gow as pg
 from games.catalog import get_variant
+from games.core.cards import Card
 from games.pai_gow.exact import side_return
+from games.pai_gow.house_way import house_way_keys
+from games.pai_gow.simulate import deal, house_keys
+from games.poker.pai_gow_joker import JokerRule
 from games.sim import contains
+
+
+@pytest.mark.parametrize("joker", list(JokerRule))
+def test_vectorised_house_way_keys_match_the_hand_by_hand_house_way(joker: JokerRule) -> None:
+    rows = deal(np.random.default_rng(21), 1500)[:, :7]
+    for row, keys in zip(rows.tolist(), house_keys(rows, joker, True).tolist(), strict=True):
+        cards = [Card.from_index(i) for i in row]
+        assert tuple(keys) == house_way_keys(cards, joker) == house_way_keys(cards[::-1], joker)
 
 
 def test_simulation_reports_both_bets_and_is_reproducible() -> None:
