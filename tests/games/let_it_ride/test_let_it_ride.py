@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,9 +26,9 @@ from games.core.records import (
 )
 
 VARIANTS = {v.id: v for v in lr.VARIANTS}
-PUBLISHED = json.loads(
-    (Path(__file__).resolve().parents[2] / "data" / "let_it_ride" / "published.json").read_text()
-)
+DATA = Path(__file__).resolve().parents[2] / "data" / "let_it_ride"
+PUBLISHED = json.loads((DATA / "published.json").read_text())
+ROUNDS = json.loads((DATA / "rounds.json").read_text())["rounds"]
 
 
 def _round(
@@ -48,20 +49,10 @@ def _round(
     return events
 
 
-@pytest.mark.parametrize(
-    ("variant", "cards", "decisions", "returned"),
-    [
-        # flush: standard 8:1 on every bet up, alternate 10:1
-        ("lets-em-ride", "2h 7h Jh 9h Kh", ["raise", "raise"], [9000, 9000, 9000]),
-        ("lets-em-ride-alternate", "2h 7h Jh 9h Kh", ["raise", "continue"], [11000, 11000]),
-        # pair of nines loses the bets up; pair of tens wins 1:1
-        ("lets-em-ride", "9h 9d 2c 5s Kh", ["continue", "continue"], [0]),
-        ("lets-em-ride", "Th Td 2c 5s Kh", ["raise", "continue"], [2000, 2000]),
-    ],
-)
-def test_worked_rounds(variant: str, cards: str, decisions: list[str], returned: list[int]) -> None:
-    events = _round(variant, cards, decisions)
-    assert [e.returned for e in events if isinstance(e, BetSettled)] == returned
+@pytest.mark.parametrize("case", ROUNDS, ids=lambda c: c["name"][:40])
+def test_worked_rounds(case: dict[str, Any]) -> None:
+    events = _round(case["variant"], case["cards"], case["decisions"])
+    assert [e.returned for e in events if isinstance(e, BetSettled)] == case["returned"]
 
 
 def test_progressive_pays_from_the_meter() -> None:
