@@ -63,11 +63,11 @@ def _pair_of_aces(five: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
 
 def ultimate_nets(rules: HoldemRules, cards: npt.NDArray[np.int64]) -> dict[str, F64]:
     hole, dealer, board = cards[:, :2], cards[:, 2:4], cards[:, 4:9]
-    mult = np.where(
-        uth_preflop(hole),
-        4.0,
-        np.where(uth_flop(hole, board[:, :3]), 2.0, np.where(uth_river(hole, board), 1.0, 0.0)),
-    )
+    mult = np.where(uth_preflop(hole), 4.0, 0.0)
+    rest = np.flatnonzero(mult == 0)
+    mult[rest] = np.where(uth_flop(hole[rest], board[rest, :3]), 2.0, 0.0)
+    rest = rest[mult[rest] == 0]
+    mult[rest] = np.where(uth_river(hole[rest], board[rest]), 1.0, 0.0)
     p = rank_batch(np.concatenate([hole, board], axis=1), validate=False)
     d = rank_batch(np.concatenate([dealer, board], axis=1), validate=False)
     cats = categories(p)

@@ -18,9 +18,9 @@ Ultimate Texas Hold'em, after the Wizard of Odds basic strategy, simplified:
   of 3s or better), a made straight or better, or four to a flush holding a
   ten or better of that suit; otherwise check;
 * river bet 1x with a hidden pair (a hole card pairs the board, or a pocket
-  pair), a hand the hole cards make better than the board alone, or a hole
-  card of ten or higher (our stand-in for the published "fewer than 21 dealer
-  outs"); otherwise fold.
+  pair), a hand the hole cards make better than the board alone, or fewer than
+  21 dealer outs (of the 45 unseen cards, those that would beat the player as
+  one of the dealer's cards, with the board); otherwise fold.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from games.poker.batch import categories, rank_batch
 from games.poker.category import Category
 
 Rows = npt.NDArray[np.int64]
+#: UTH river: bet 1x with fewer dealer outs than this (Wizard of Odds basic strategy)
+OUTS_LIMIT = 21
 Bools = npt.NDArray[np.bool_]
 
 
@@ -102,10 +104,25 @@ def uth_flop(hole: Rows, flop: Rows) -> Bools:
     return out
 
 
+def dealer_outs(hole: Rows, board: Rows) -> Rows:
+    """Per row: how many of the 45 unseen cards, with the board, beat the player's hand."""
+    n = len(hole)
+    seen = np.zeros((n, 52), dtype=bool)
+    np.put_along_axis(seen, np.concatenate([hole, board], axis=1), True, axis=1)
+    unseen = np.nonzero(~seen)[1].reshape(n, 45)
+    six = np.concatenate([np.repeat(board, 45, axis=0), unseen.reshape(-1, 1)], axis=1)
+    theirs = rank_batch(six, validate=False).reshape(n, 45)
+    mine = rank_batch(np.concatenate([hole, board], axis=1), validate=False)
+    out: Rows = (theirs > mine[:, None]).sum(axis=1)
+    return out
+
+
 def uth_river(hole: Rows, board: Rows) -> Bools:
     seven = np.concatenate([hole, board], axis=1)
     mine = categories(rank_batch(seven, validate=False))
     table = categories(rank_batch(board, validate=False))
-    high = _ranks(hole).max(axis=1) >= 10
-    out: Bools = _hidden_pair(hole, board, 2) | (mine > table) | high
+    out: Bools = _hidden_pair(hole, board, 2) | (mine > table)
+    rest = np.flatnonzero(~out)
+    if rest.size:
+        out[rest] = dealer_outs(hole[rest], board[rest]) < OUTS_LIMIT
     return out
