@@ -89,6 +89,19 @@ class BetBook:
         """Cents on the table."""
         return sum(self._stakes.values())
 
+    def betting_actions(self, seat: int, start: str) -> frozenset[str]:
+        """What a seat may do while bets are open.
+
+        ``place-bet`` always, ``remove-bet`` once it has a bet, and ``start`` (the
+        table's go button: ``"deal"``, ``"spin"``, ``"roll"``) once any seat has one.
+        """
+        out = {"place-bet"}
+        if self.has(seat):
+            out.add("remove-bet")
+        if self._stakes:
+            out.add(start)
+        return frozenset(out)
+
     # --- checks -------------------------------------------------------------------
 
     def check_amount(self, amount: int) -> None:

@@ -80,12 +80,7 @@ class RouletteRound(VerifyCan):
     def legal_actions(self, seat: int) -> frozenset[str]:
         if self._phase is not Phase.BETTING or not 0 <= seat < self._seats:
             return frozenset()
-        out = {"place-bet"}
-        if self.bets(seat):
-            out.add("remove-bet")
-        if self._book:
-            out.add("spin")
-        return frozenset(out)
+        return self._book.betting_actions(seat, "spin")
 
     def verify(self, action: Action) -> None:
         if self._phase is Phase.OVER:

@@ -121,12 +121,7 @@ class ThreeCardRound(VerifyCan):
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BETTING:
-            names = {"place-bet"}
-            if self._book.has(seat):
-                names.add("remove-bet")
-            if self._book:
-                names.add("deal")
-            return frozenset(names)
+            return self._book.betting_actions(seat, "deal")
         if self.phase is Phase.DECIDING and seat in self._pending():
             return frozenset(DECISIONS)
         return frozenset()

@@ -189,3 +189,11 @@ def test_verify_can_lets_other_errors_through() -> None:
 
     with pytest.raises(RuntimeError):
         Broken().can(Deal(seat=0))
+
+
+def test_betting_actions() -> None:
+    book = limit_book()
+    assert book.betting_actions(0, "deal") == {"place-bet"}
+    book.place(1, "main", 500)
+    assert book.betting_actions(0, "deal") == {"place-bet", "deal"}
+    assert book.betting_actions(1, "spin") == {"place-bet", "remove-bet", "spin"}
