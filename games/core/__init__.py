@@ -83,12 +83,14 @@ __all__ = [
 from games.core.betting import BetBook, VerifyCan, Wording, seat_of
 from games.core.tomlread import (
     TomlTable,
+    check_spec,
     exact_keys,
     parse_limit,
     parse_ratio,
     parse_toml,
     pay_ratio,
     read_int,
+    read_limits,
 )
 
 __all__ += [
@@ -96,11 +98,13 @@ __all__ += [
     "TomlTable",
     "VerifyCan",
     "Wording",
+    "check_spec",
     "exact_keys",
     "parse_limit",
     "parse_ratio",
     "parse_toml",
     "pay_ratio",
     "read_int",
+    "read_limits",
     "seat_of",
 ]

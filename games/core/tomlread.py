@@ -109,6 +109,24 @@ def exact_keys(where: str, table: Any, expected: set[str]) -> Mapping[str, Any]:
     return table
 
 
+def check_spec(where: str, data: Mapping[str, Any], spec: int, game: str) -> None:
+    """The file's ``spec`` is the version this loader reads and its ``game`` is ``game``."""
+    if data["spec"] != spec:
+        raise PaytableError(f"{where}: spec must be {spec}, got {data['spec']!r}")
+    if data["game"] != game:
+        raise PaytableError(f"{where}: game must be {game!r}, got {data['game']!r}")
+
+
+def read_limits(where: str, table: Any, extra: frozenset[str] = frozenset()) -> dict[str, int]:
+    """A ``[limits]`` table: ``minimum``, ``maximum``, ``increment`` (and ``extra`` keys),
+    all positive integers, the minimum not above the maximum."""
+    keys = {"minimum", "maximum", "increment", *extra}
+    lim = {k: read_int(f"{where} {k}", v) for k, v in exact_keys(where, table, keys).items()}
+    if lim["minimum"] > lim["maximum"]:
+        raise PaytableError(f"{where}: minimum above maximum")
+    return lim
+
+
 def pay_ratio(where: str, text: Any, example: str = "35:1") -> Ratio:
     """``"num:den"`` text as a Ratio; the message shows ``example`` of the right form."""
     if not isinstance(text, str):
@@ -131,10 +149,12 @@ def read_int(where: str, value: Any, *, positive: bool = True) -> int:
 
 __all__ = [
     "TomlTable",
+    "check_spec",
     "exact_keys",
     "parse_limit",
     "parse_ratio",
     "parse_toml",
     "pay_ratio",
     "read_int",
+    "read_limits",
 ]

@@ -22,7 +22,14 @@ from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
-from games.core.tomlread import exact_keys, parse_toml, pay_ratio, read_int
+from games.core.tomlread import (
+    check_spec,
+    exact_keys,
+    parse_toml,
+    pay_ratio,
+    read_int,
+    read_limits,
+)
 from games.craps.bets import POINTS, PROPOSITIONS
 
 SPEC = 1
@@ -86,10 +93,7 @@ def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> Cr
         data,
         {"spec", "game", "source", "rounding", "limits", "odds", "commission", "pays"},
     )
-    if data["spec"] != SPEC:
-        raise PaytableError(f"{name}: spec must be {SPEC}, got {data['spec']!r}")
-    if data["game"] != "craps":
-        raise PaytableError(f"{name}: game must be 'craps', got {data['game']!r}")
+    check_spec(name, data, SPEC, "craps")
     if not isinstance(data["source"], str) or not data["source"].strip():
         raise PaytableError(f"{name}: source must name the rules page")
     try:
@@ -97,15 +101,11 @@ def parse_paytable(data: Mapping[str, Any], name: str = "craps pay table") -> Cr
     except ValueError:
         raise PaytableError(f"{name}: unknown rounding {data['rounding']!r}") from None
 
-    limits = _table(data, "limits", name)
-    exact_keys(
+    lim = read_limits(
         f"{name} [limits]",
-        limits,
-        {"maximum", "minimum", "increment", "horn_increment", "world_increment"},
+        _table(data, "limits", name),
+        frozenset({"horn_increment", "world_increment"}),
     )
-    lim = {k: read_int(f"{name} [limits] {k}", v) for k, v in limits.items()}
-    if lim["minimum"] > lim["maximum"]:
-        raise PaytableError(f"{name} [limits]: minimum above maximum")
 
     odds = _table(data, "odds", name)
     exact_keys(f"{name} [odds]", odds, {"take_max_multiple", "lay_max_multiple"})

@@ -14,7 +14,13 @@ from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import exact_keys, parse_toml, pay_ratio, read_int
+from games.core.tomlread import (
+    check_spec,
+    exact_keys,
+    parse_toml,
+    pay_ratio,
+    read_limits,
+)
 
 SPEC = 1
 KINDS = (
@@ -58,18 +64,12 @@ class RouletteRules:
 
 def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> RouletteTables:
     exact_keys(name, data, {"spec", "game", "source", "standard", "limits", "pays", "variants"})
-    if data["spec"] != SPEC:
-        raise PaytableError(f"{name}: spec must be {SPEC}, got {data['spec']!r}")
-    if data["game"] != "roulette":
-        raise PaytableError(f"{name}: game must be 'roulette', got {data['game']!r}")
+    check_spec(name, data, SPEC, "roulette")
     if not isinstance(data["source"], str) or not data["source"].strip():
         raise PaytableError(f"{name}: source must name where the rules come from")
     if not isinstance(data["standard"], bool):
         raise PaytableError(f"{name}: standard must be true or false")
-    limits = exact_keys(f"{name} [limits]", data["limits"], {"minimum", "maximum", "increment"})
-    lim = {k: read_int(f"{name} [limits] {k}", v) for k, v in limits.items()}
-    if lim["minimum"] > lim["maximum"]:
-        raise PaytableError(f"{name} [limits]: minimum above maximum")
+    lim = read_limits(f"{name} [limits]", data["limits"])
     raw_pays = exact_keys(f"{name} [pays]", data["pays"], set(KINDS))
     pays = {k: pay_ratio(f"{name} [pays] {k}", raw_pays[k]) for k in KINDS}
     for kind, ratio in pays.items():

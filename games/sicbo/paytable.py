@@ -14,7 +14,13 @@ from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import exact_keys, parse_toml, pay_ratio, read_int
+from games.core.tomlread import (
+    check_spec,
+    exact_keys,
+    parse_toml,
+    pay_ratio,
+    read_limits,
+)
 
 SPEC = 1
 FLAT_KEYS = ("small", "big", "odd", "even", "any-triple", "triple", "double", "combo")
@@ -35,18 +41,12 @@ class SicBoPaytable:
 
 def parse_paytable(data: Mapping[str, Any], name: str = "sic bo pay table") -> SicBoPaytable:
     exact_keys(name, data, {"spec", "game", "source", "standard", "limits", "pays"})
-    if data["spec"] != SPEC:
-        raise PaytableError(f"{name}: spec must be {SPEC}, got {data['spec']!r}")
-    if data["game"] != "sicbo":
-        raise PaytableError(f"{name}: game must be 'sicbo', got {data['game']!r}")
+    check_spec(name, data, SPEC, "sicbo")
     if not isinstance(data["source"], str) or not data["source"].strip():
         raise PaytableError(f"{name}: source must name where the pays come from")
     if not isinstance(data["standard"], bool):
         raise PaytableError(f"{name}: standard must be true or false")
-    limits = exact_keys(f"{name} [limits]", data["limits"], {"minimum", "maximum", "increment"})
-    lim = {k: read_int(f"{name} [limits] {k}", v) for k, v in limits.items()}
-    if lim["minimum"] > lim["maximum"]:
-        raise PaytableError(f"{name} [limits]: minimum above maximum")
+    lim = read_limits(f"{name} [limits]", data["limits"])
     pays = exact_keys(f"{name} [pays]", data["pays"], {*FLAT_KEYS, "single", "total"})
     single = exact_keys(f"{name} [pays.single]", pays["single"], {"1", "2", "3"})
     totals = exact_keys(f"{name} [pays.total]", pays["total"], {str(t) for t in TOTALS})

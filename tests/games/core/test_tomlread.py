@@ -11,12 +11,14 @@ from games.core.errors import PaytableError
 from games.core.money import Ratio
 from games.core.tomlread import (
     TomlTable,
+    check_spec,
     exact_keys,
     parse_limit,
     parse_ratio,
     parse_toml,
     pay_ratio,
     read_int,
+    read_limits,
 )
 
 
@@ -125,3 +127,22 @@ def test_baccarat_keeps_its_names_for_the_readers() -> None:
     assert paytable.TomlTable is TomlTable
     assert paytable.parse_ratio is parse_ratio
     assert paytable.parse_limit is parse_limit
+
+
+def test_check_spec() -> None:
+    check_spec("w", {"spec": 1, "game": "craps"}, 1, "craps")
+    with pytest.raises(PaytableError, match="w: spec must be 1, got 2"):
+        check_spec("w", {"spec": 2, "game": "craps"}, 1, "craps")
+    with pytest.raises(PaytableError, match="w: game must be 'craps', got 'sicbo'"):
+        check_spec("w", {"spec": 1, "game": "sicbo"}, 1, "craps")
+
+
+def test_read_limits() -> None:
+    raw = {"minimum": 100, "maximum": 500, "increment": 100, "horn": 400}
+    assert read_limits("w", raw, frozenset({"horn"})) == raw
+    with pytest.raises(PaytableError, match=r"w: unknown keys \['horn'\]"):
+        read_limits("w", raw)
+    with pytest.raises(PaytableError, match="w: minimum above maximum"):
+        read_limits("w", {"minimum": 600, "maximum": 500, "increment": 100})
+    with pytest.raises(PaytableError, match="w increment: expected a positive integer"):
+        read_limits("w", {"minimum": 100, "maximum": 500, "increment": 0})
