@@ -32,6 +32,7 @@ from firmware_bridge.errors import (
     DeviceError,
     DeviceInitError,
     DeviceTimeout,
+    WrongDevice,
 )
 from firmware_bridge.hal import DeviceState
 from firmware_bridge.protocol.link import Port
@@ -78,6 +79,10 @@ KINDS: dict[str, TrngKind] = {
     ),
     "onerng": TrngKind(name="OneRNG", vid=0x1D50, pid=0x6086, modes=tuple(ONERNG_MODE_COMMANDS)),
 }
+ASCII_MODES = frozenset({"psdebug", "rngdebug", "raw_asc", "normal_asc"})
+_ASCII_DEBUG = frozenset(b"0123456789abcdefABCDEFx ,\r\n")
+KNOCK_TRIES = 3
+KNOCK_SAMPLE = 256  # bytes read to confirm a binary mode (all-ASCII: 2^-256-ish by chance)
 USB_TRANSFER = 64  # bytes per CDC-ACM bulk transfer on these devices
 
 BaudOpener = Callable[[int], Port]
@@ -124,18 +129,41 @@ class SerialTrng(BaseDevice):
     # -- opening and mode selection ----------------------------------------------
     def _open(self) -> Port:
         if self._kind_key.startswith("truerngpro"):
+            return self._knock()
+        if self._kind_key == "onerng":
+            port = self._opener(9600)
+            self._write(port, ONERNG_MODE_COMMANDS[self.mode] + b"\n" + b"cmdO\n")
+        else:
+            port = self._opener(9600)
+        return port
+
+    def _knock(self) -> Port:
+        """Select the mode by the baud-rate knock; check a binary mode really came up.
+
+        The device sees each line-coding change; if one is missed (a busy hub, a slow
+        host) the device stays in its old mode, which for the debug modes means ASCII
+        text. A binary mode is therefore confirmed on a short sample, and the knock
+        repeated (up to ``KNOCK_TRIES`` times) before giving up with WrongDevice.
+        """
+        for _ in range(KNOCK_TRIES):
             for baud in KNOCK:
                 self._opener(baud).close()
                 self.clock.sleep(self.knock_pause)
             port = self._opener(PRO_MODE_BAUDS[self.mode])
             self.clock.sleep(self.knock_pause)
             port.reset_input_buffer()  # drop what the old mode sent before the switch
-        elif self._kind_key == "onerng":
-            port = self._opener(9600)
-            self._write(port, ONERNG_MODE_COMMANDS[self.mode] + b"\n" + b"cmdO\n")
-        else:
-            port = self._opener(9600)
-        return port
+            if self.mode in ASCII_MODES:
+                return port
+            port.timeout = self.timeout
+            sample = port.read(KNOCK_SAMPLE)
+            if len(sample) == KNOCK_SAMPLE and not set(sample) <= _ASCII_DEBUG:
+                return port
+            self.counters["knock_retries"] += 1
+            port.close()
+        raise WrongDevice(
+            f"{self.url}: {self.kind.name} did not enter mode {self.mode!r} "
+            f"after {KNOCK_TRIES} baud-rate knocks"
+        )
 
     def _write(self, port: Port, data: bytes) -> None:
         try:

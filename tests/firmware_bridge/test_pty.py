@@ -30,7 +30,7 @@ from firmware_bridge.hal import (
 from firmware_bridge.sim.configs import SimShoeConfig
 from firmware_bridge.sim.pty_backend import PtyDice, PtyShoe
 from firmware_bridge.sim.pty_server import PtyServer
-from firmware_bridge.sim.serial_trng import PtyTrng
+from firmware_bridge.sim.serial_trng import PtyTrng, SerialTrngFirmware
 from firmware_bridge.sim.world import RealClock, SimWorld
 
 
@@ -268,3 +268,34 @@ def test_serial_trng_unplug_then_reconnect() -> None:
         dev.inject("none")
         assert len(dev.read(4096, timeout=2.0)) == 4096
         assert dev.status().counters["reconnects"] == 1
+
+
+class _DeafPro(SerialTrngFirmware):
+    """A TrueRNGpro that misses the first ``deaf`` changes to 110 baud (the knock's first step)."""
+
+    def __init__(self, deaf: int) -> None:
+        super().__init__(SimWorld(1, RealClock()), kind="truerngpro", start_mode="psdebug")
+        self.deaf = deaf
+
+    def baud_changed(self, baud: int, now: float) -> None:
+        if baud == 110 and self.deaf > 0:
+            self.deaf -= 1
+            return
+        super().baud_changed(baud, now)
+
+
+@pytest.mark.parametrize(("deaf", "ok"), [(1, True), (1000, False)])
+def test_missed_knock_is_retried_then_refused(tmp_path: Path, deaf: int, ok: bool) -> None:
+    server = PtyServer(_DeafPro(deaf), link_path=tmp_path / "ttyPro")
+    server.start()
+    try:
+        url = f"serial://{server.path}?model=truerngpro"
+        if ok:
+            with open_device(url) as dev:
+                assert len(set(dev.read(4096))) > 200  # type: ignore[attr-defined]
+                assert dev.status().counters["knock_retries"] >= 1
+        else:
+            with pytest.raises(WrongDevice, match="did not enter mode 'normal' after 3"):
+                open_device(url)
+    finally:
+        server.stop()
