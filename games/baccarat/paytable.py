@@ -93,13 +93,9 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
             "declared_rtp_bp",
         },
     )
-    spec = top.get("spec", int)
-    if spec != SPEC:
-        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
+    top.require_spec(SPEC)
     vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
-    notes = top.get("notes", list, default=[], required=False)
-    if not all(isinstance(n, str) for n in notes):
-        raise PaytableError(f"{where}: notes must be strings")
+    notes = top.notes()
 
     r = TomlTable(
         top.get("rules", dict),
@@ -161,14 +157,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
         if name != BANK_BET and pays[name].num == 0:
             raise PaytableError(f"{where}: [bets.{name}] pays nothing on a win")
 
-    declared_raw = top.get("declared_rtp_bp", dict, default={}, required=False)
-    declared: dict[str, int] = {}
-    for name, value in declared_raw.items():
-        if name not in pays or isinstance(value, bool) or not isinstance(value, int):
-            raise PaytableError(f"{where}: [declared_rtp_bp] {name} = {value!r} is not valid")
-        if not 0 < value <= 10_000:
-            raise PaytableError(f"{where}: [declared_rtp_bp] {name} must be 1..10000")
-        declared[name] = value
+    declared = top.declared_rtp_bp(pays)
 
     rules = BaccaratRules(
         decks=decks,
@@ -190,7 +179,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
         limits=MappingProxyType(limits),
         rules=rules,
         seats=seats,
-        notes=tuple(notes),
+        notes=notes,
         decks=decks,
         new_shoe_each_game=rules.new_shoe_each_game,
     )

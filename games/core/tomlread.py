@@ -25,7 +25,7 @@ games.core.errors.PaytableError: t.toml [limits]: missing ['maximum']
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from games.core.engine import BetLimit
@@ -77,6 +77,34 @@ class TomlTable:
         if not isinstance(value, kind):
             raise PaytableError(f"{self.where}: {key} must be {kind.__name__}, got {value!r}")
         return value
+
+    def require_spec(self, spec: int) -> None:
+        """The file's ``spec`` key is the version this loader reads."""
+        got = self.get("spec", int)
+        if got != spec:
+            raise PaytableError(f"{self.where}: spec {got} is not supported (expected {spec})")
+
+    def notes(self) -> tuple[str, ...]:
+        """The optional ``notes`` list of strings."""
+        notes = self.get("notes", list, default=[], required=False)
+        if not all(isinstance(n, str) for n in notes):
+            raise PaytableError(f"{self.where}: notes must be strings")
+        return tuple(notes)
+
+    def declared_rtp_bp(self, bets: Collection[str]) -> dict[str, int]:
+        """The optional ``[declared_rtp_bp]`` table: bet -> return to player, 1..10000 bp.
+
+        Certification recomputes each figure and fails on a mismatch.
+        """
+        where = self.where
+        declared: dict[str, int] = {}
+        for name, value in self.get("declared_rtp_bp", dict, default={}, required=False).items():
+            if name not in bets or isinstance(value, bool) or not isinstance(value, int):
+                raise PaytableError(f"{where}: [declared_rtp_bp] {name} = {value!r} is not valid")
+            if not 0 < value <= 10_000:
+                raise PaytableError(f"{where}: [declared_rtp_bp] {name} must be 1..10000")
+            declared[name] = value
+        return declared
 
 
 def parse_limit(bet: Mapping[str, Any], where: str) -> BetLimit:

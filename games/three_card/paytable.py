@@ -77,12 +77,8 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
             "six_card_bonus",
         },
     )
-    spec = top.get("spec", int)
-    if spec != SPEC:
-        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
-    notes = top.get("notes", list, default=[], required=False)
-    if not all(isinstance(n, str) for n in notes):
-        raise PaytableError(f"{where}: notes must be strings")
+    top.require_spec(SPEC)
+    notes = top.notes()
     r = TomlTable(
         top.get("rules", dict),
         f"{where}: [rules]",
@@ -138,7 +134,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         limits=MappingProxyType(limits),
         rules=rules,
         seats=seats,
-        notes=tuple(notes),
+        notes=notes,
         decks=1,
         new_shoe_each_game=True,
     )

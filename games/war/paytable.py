@@ -58,12 +58,8 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         where,
         {"spec", "id", "title", "source", "notes", "rules", "bets", "declared_rtp_bp"},
     )
-    spec = top.get("spec", int)
-    if spec != SPEC:
-        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
-    notes = top.get("notes", list, default=[], required=False)
-    if not all(isinstance(n, str) for n in notes):
-        raise PaytableError(f"{where}: notes must be strings")
+    top.require_spec(SPEC)
+    notes = top.notes()
     r = TomlTable(
         top.get("rules", dict),
         f"{where}: [rules]",
@@ -98,13 +94,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     if limits["raise"].maximum < limits["main"].maximum:
         raise PaytableError(f"{where}: [bets.raise] must allow the largest main bet")
 
-    declared: dict[str, int] = {}
-    for name, value in top.get("declared_rtp_bp", dict, default={}, required=False).items():
-        if name not in pays or isinstance(value, bool) or not isinstance(value, int):
-            raise PaytableError(f"{where}: [declared_rtp_bp] {name} = {value!r} is not valid")
-        if not 0 < value <= 10_000:
-            raise PaytableError(f"{where}: [declared_rtp_bp] {name} must be 1..10000")
-        declared[name] = value
+    declared = top.declared_rtp_bp(pays)
 
     rules = WarRules(
         decks=decks,
@@ -123,7 +113,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         limits=MappingProxyType(limits),
         rules=rules,
         seats=seats,
-        notes=tuple(notes),
+        notes=notes,
         decks=decks,
         new_shoe_each_game=rules.new_shoe_each_game,
     )

@@ -146,3 +146,44 @@ def test_read_limits() -> None:
         read_limits("w", {"minimum": 600, "maximum": 500, "increment": 100})
     with pytest.raises(PaytableError, match="w increment: expected a positive integer"):
         read_limits("w", {"minimum": 100, "maximum": 500, "increment": 0})
+
+
+def test_toml_table_spec_notes_and_declared_rtp() -> None:
+    top = TomlTable(
+        {"spec": 1, "notes": ["a", "b"], "declared_rtp_bp": {"main": 9700}},
+        "w",
+        {"spec", "notes", "declared_rtp_bp"},
+    )
+    top.require_spec(1)
+    assert top.notes() == ("a", "b")
+    assert top.declared_rtp_bp({"main", "tie"}) == {"main": 9700}
+    with pytest.raises(PaytableError, match=r"w: spec 1 is not supported \(expected 2\)"):
+        top.require_spec(2)
+    with pytest.raises(PaytableError, match=r"w: \[declared_rtp_bp\] main = 9700 is not valid"):
+        top.declared_rtp_bp({"tie"})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"notes": ["a", 1]}, "w: notes must be strings"),
+        ({"declared_rtp_bp": {"main": 0}}, r"main must be 1\.\.10000"),
+        ({"declared_rtp_bp": {"main": 10_001}}, r"main must be 1\.\.10000"),
+        ({"declared_rtp_bp": {"main": True}}, "main = True is not valid"),
+    ],
+)
+def test_toml_table_notes_and_declared_rtp_refused(data: dict[str, Any], message: str) -> None:
+    top = TomlTable(data, "w", {"notes", "declared_rtp_bp"})
+
+    def read() -> None:
+        top.notes()
+        top.declared_rtp_bp({"main"})
+
+    with pytest.raises(PaytableError, match=message):
+        read()
+
+
+def test_toml_table_optional_parts_default() -> None:
+    top = TomlTable({}, "w", set())
+    assert top.notes() == ()
+    assert top.declared_rtp_bp({"main"}) == {}
