@@ -62,6 +62,7 @@ class EstimateRow:
     track: str
     result: Estimate | None  # None: the tool reports the estimate could not run
     seconds: float
+    cpu_seconds: float = 0.0
 
     @property
     def min_entropy(self) -> float | None:
@@ -124,9 +125,11 @@ def assess_non_iid(
         nonlocal h_original, h_bitstring
         if progress is not None:
             progress(name, track)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         res = fn(*args)
-        rows.append(EstimateRow(name, track, res, time.perf_counter() - t0))
+        rows.append(
+            EstimateRow(name, track, res, time.perf_counter() - t0, time.process_time() - c0)
+        )
         if res is not None:
             if track == "Bitstring":
                 h_bitstring = min(h_bitstring, res.min_entropy)
@@ -158,14 +161,17 @@ def assess_non_iid(
                 record(name, track, fn, data)
     if want("t-Tuple") or want("LRS"):
         pairs: dict[str, tuple[TupleResult | None, LrsResult | None]] = {}
-        if do_bits:
-            t0 = time.perf_counter()
-            pairs["Bitstring"] = tuple_estimates(bits, 2)
-            _add_tuple_rows(rows, "Bitstring", pairs["Bitstring"], time.perf_counter() - t0)
+        tracks = [("Bitstring", bits, 2)] if do_bits else []
         if do_lit:
-            t0 = time.perf_counter()
-            pairs["Literal"] = tuple_estimates(sym, k)
-            _add_tuple_rows(rows, "Literal", pairs["Literal"], time.perf_counter() - t0)
+            tracks.append(("Literal", sym, k))
+        for track, data, alph in tracks:
+            if progress is not None:
+                progress("t-Tuple", track)
+            t0, c0 = time.perf_counter(), time.process_time()
+            pairs[track] = tuple_estimates(data, alph)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            rows.append(EstimateRow("t-Tuple", track, pairs[track][0], wall, cpu))
+            rows.append(EstimateRow("LRS", track, pairs[track][1], 0.0, 0.0))
         for tr, (tt, lrs) in pairs.items():
             for res in (tt, lrs):
                 if res is not None:
@@ -202,13 +208,3 @@ def assess_non_iid(
         h_assessed=h_assessed,
         seconds=time.perf_counter() - t_start,
     )
-
-
-def _add_tuple_rows(
-    rows: list[EstimateRow],
-    track: str,
-    pair: tuple[TupleResult | None, LrsResult | None],
-    seconds: float,
-) -> None:
-    rows.append(EstimateRow("t-Tuple", track, pair[0], seconds))
-    rows.append(EstimateRow("LRS", track, pair[1], 0.0))

@@ -15,7 +15,6 @@ from certification.sp800_90b.compression import CompressionResult
 from certification.sp800_90b.markov import MarkovResult
 from certification.sp800_90b.mcv import McvResult
 from certification.sp800_90b.non_iid import EstimateRow, NonIidResult
-from certification.sp800_90b.prediction import PredictionResult
 from certification.sp800_90b.samples import MIN_SIZE
 from certification.sp800_90b.tuples import LrsResult, TupleResult
 
@@ -162,7 +161,3 @@ def non_iid_json(result: NonIidResult, path: str) -> dict[str, Any]:
         "h_assessed": result.h_assessed,
         "seconds": round(result.seconds, 6),
     }
-
-
-__all__ = ["g17", "non_iid_json", "render_non_iid"]
-_ = (PredictionResult,)
