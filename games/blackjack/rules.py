@@ -18,7 +18,6 @@ Rule knobs are the ones that differ between the pages (000: Pinnacle, 004: 21st 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.tomlread import parse_toml
 
 SPEC_VERSION = 1
 INSURANCE_MODES = ("half", "up-to-half")
@@ -256,12 +256,10 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 def load_table(path: Path) -> Variant:
     """Read and validate one table file; raise :class:`PaytableError` on any problem."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PaytableError(f"{path.name}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{path.name}: not valid TOML: {exc}") from None
-    return parse_table(data, path.name)
+    return parse_table(parse_toml(text, path.name), path.name)
 
 
 DATA_DIR = Path(__file__).parent / "data"
