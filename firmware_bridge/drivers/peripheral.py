@@ -82,6 +82,14 @@ class FramedPeripheral(BaseDevice):
             )
         except ProtocolError as exc:
             raise WrongDevice(f"{self.url}: handshake refused ({exc})") from None
+        except DeviceTimeout:
+            seen = self.link.decoder.stats
+            if seen["noise_bytes"] > 256 and seen["noise_bytes"] > 100 * (seen["frames"] + 1):
+                raise WrongDevice(
+                    f"{self.url}: the device sends data but no protocol frames "
+                    "(wrong port, or wrong model=?)"
+                ) from None
+            raise
         if len(hello.payload) != 2 or hello.payload[0] != PROTOCOL_VERSION:
             raise WrongDevice(f"{self.url}: unsupported protocol version {hello.payload.hex()}")
         if hello.payload[1] != self.device_role:

@@ -299,3 +299,15 @@ def test_missed_knock_is_retried_then_refused(tmp_path: Path, deaf: int, ok: boo
                 open_device(url)
     finally:
         server.stop()
+
+
+def test_serial_url_shoe_model_on_a_trng_is_a_wrong_device(tmp_path: Path) -> None:
+    server = PtyServer(
+        SerialTrngFirmware(SimWorld(1, RealClock()), kind="truerng"), link_path=tmp_path / "t"
+    )
+    server.start()
+    try:
+        with pytest.raises(WrongDevice, match="sends data but no protocol frames"):
+            open_device(f"serial://{server.path}?model=shoe&ack_timeout=0.05&max_retries=1")
+    finally:
+        server.stop()
