@@ -5,6 +5,9 @@ may take down now, for engines that say so (craps: which hotspots are live on th
 come-out and with a point). Other engines answer ``null`` and the page relies on
 the view's ``legal`` list and the error message of a refused bet. The answer is
 read from the engine; no rules live here.
+
+``GET /api/jackpots``: the progressive meters of the open tables, read from their
+ledger accounts, for the live meters on the lobby and the table pages.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
 from kiosk_ui.routes.deps import ApplianceDep, PlayerDep
+from kiosk_ui.store import ledger
 
 router = APIRouter(prefix="/api", tags=["player"])
 
@@ -58,3 +62,28 @@ def _names(engine: object, method: str, seat: int) -> list[str] | None:
     """``engine.<method>(seat)`` as a list of bet names, or None if the engine has no such list."""
     fn: Callable[[int], Iterable[object]] | None = getattr(engine, method, None)
     return None if fn is None else [str(x) for x in fn(seat)]
+
+
+class JackpotOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    meter: str
+    amount: int  # cents now on the meter (its ledger account)
+    reset: int  # cents the meter is refilled to after a win
+    tables: list[str]
+
+
+@router.get("/jackpots")
+def jackpots(app: ApplianceDep) -> list[JackpotOut]:
+    """Every progressive meter of an open table, with its amount read from the ledger."""
+    meters: dict[str, JackpotOut] = {}
+    for table in app.tables():
+        for meter, reset in table.variant.jackpots.items():
+            out = meters.setdefault(
+                meter, JackpotOut(meter=meter, amount=0, reset=int(reset), tables=[])
+            )
+            out.tables.append(table.id)
+    with app.runtime.db.lock:
+        for meter, out in meters.items():
+            out.amount = ledger.balance(app.runtime.db.conn, ledger.jackpot(meter))
+    return sorted(meters.values(), key=lambda m: m.meter)

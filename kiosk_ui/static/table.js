@@ -11,7 +11,7 @@ const LABELS = {
   insurance: 'Insurance', 'even-money': 'Even money', 'no-insurance': 'No insurance',
   war: 'Go to war', call: 'Call', fold: 'Fold', raise: 'Raise', check: 'Check', bet: 'Bet', play: 'Play',
   draw: 'Draw', discard: 'Discard', hold: 'Hold', 'house-way': 'House way', set: 'Set hands',
-  'pull-back': 'Pull back', pull: 'Pull back', ride: 'Let it ride', 'let-it-ride': 'Let it ride', spin: 'Spin',
+  continue: 'Continue', 'pull-back': 'Pull back', pull: 'Pull back', ride: 'Let it ride', 'let-it-ride': 'Let it ride', spin: 'Spin',
 };
 // Decisions that take the cards the player selected as their argument (pai gow, draw poker).
 const CARD_ARG = new Set(['set', 'draw', 'discard', 'hold']);
@@ -30,7 +30,7 @@ const S = {
   id: decodeURIComponent(location.pathname.split('/').pop()),
   seat: Number(new URLSearchParams(location.search).get('seat') || 0),
   meta: null, view: null, chip: 2500, busy: false, stack: [], game: null,
-  settled: [], selected: new Set(), spots: null, waiting: null, ws: null, poll: null,
+  settled: [], selected: new Set(), spots: null, waiting: null, ws: null, poll: null, jackpots: [],
 };
 
 function betName(b) {
@@ -68,6 +68,7 @@ async function act(body) {
     Croupier.setBalance(out.balance);
     if (out.game !== S.game) { S.game = out.game; S.stack = []; S.settled = []; S.selected.clear(); }
     absorb(out.events);
+    if (S.jackpots.some(m => m.tables.includes(S.id))) refreshJackpots();
     S.view = { ...out.view, seated: true, balance: out.balance };
     await refreshSpots();
     render();
@@ -255,6 +256,8 @@ function renderDecisions() {
     const args = Array.isArray(offers[d]) ? offers[d] : null;
     if (args && args.length) {
       for (const a of args) box.append(el('button', { class: 'decision', dataset: { decision: d, arg: String(a) }, onclick: () => decide(d, String(a)), text: `${LABELS[d] || betName(d)} ${a}` }));
+    } else if (d === 'set' && S.meta.family === 'pai_gow') {
+      box.append(el('button', { class: 'decision', dataset: { decision: d }, disabled: S.selected.size !== 2, onclick: () => decide(d, paiGowSetting()), text: 'Set hands' }));
     } else if (CARD_ARG.has(d)) {
       const picked = () => [...S.selected].map(i => selectableCards()[i]).filter(Boolean).join(' ');
       box.append(el('button', { class: 'decision', dataset: { decision: d }, onclick: () => decide(d, picked()), text: (LABELS[d] || betName(d)) + (S.selected.size ? ` (${S.selected.size} selected)` : '') }));
@@ -266,14 +269,18 @@ function renderDecisions() {
 }
 
 function renderJackpot() {
-  const st = state();
-  const jp = st.jackpot ?? st.progressive ?? (S.view && S.view.jackpot);
   const box = document.getElementById('jackpot');
-  if (jp === undefined || jp === null) { box.hidden = true; return; }
+  const meters = (S.jackpots || []).filter(m => m.tables.includes(S.id));
+  if (!meters.length) { box.hidden = true; return; }
   box.hidden = false;
-  const amount = typeof jp === 'number' ? jp : jp.amount;
-  if (typeof jp === 'object' && jp.name) box.querySelector('.jp-name').textContent = jp.name;
-  document.getElementById('jackpot-amount').textContent = money(amount || 0);
+  box.querySelector('.jp-name').textContent = 'Progressive · ' + meters.map(m => m.meter).join(', ');
+  document.getElementById('jackpot-amount').textContent = meters.map(m => money(m.amount)).join(' · ');
+}
+
+// Progressive meters: read from the ledger after each change of the table, and every few seconds.
+async function refreshJackpots() {
+  try { S.jackpots = await api('GET', '/api/jackpots'); } catch (e) { S.jackpots = []; }
+  renderJackpot();
 }
 
 // --- renderers per family ----------------------------------------------------
@@ -457,6 +464,39 @@ R.roulette = {
   },
 };
 
+/** Pai gow: pick the two cards of the low hand, then Set hands; or ask for the house way. */
+R.pai_gow = {
+  felt(st) {
+    const out = [];
+    const split = text => (text || '').split('|').map(h => h.trim().split(/\s+/).filter(Boolean));
+    if (st.dealer) {
+      const [lo, hi] = split(st.dealer);
+      out.push(el('div', { class: 'hands two' }, handBox('Dealer low', lo, null, { name: 'dealer-low' }), handBox('Dealer high', hi, null, { name: 'dealer-high' })));
+    } else if (st.dealer_cards) {
+      out.push(handBox('Dealer', Array(st.dealer_cards).fill(null), null, { name: 'dealer' }));
+    }
+    const mine = (st.hands || {})[String(S.seat)];
+    if (mine) {
+      const [lo, hi] = split(mine);
+      out.push(el('div', { class: 'hands two' }, handBox('Your low hand', lo, null, { name: 'low' }), handBox('Your high hand', hi, null, { name: 'high' })));
+    } else if ((st.cards || []).length) {
+      out.push(handBox('Your seven cards: pick the two for the low hand', st.cards, `${S.selected.size}/2`, {
+        name: 'seven', pick: (i) => { if (S.selected.has(i)) S.selected.delete(i); else S.selected.add(i); render(); },
+      }));
+    }
+    return out;
+  },
+};
+
+function paiGowSetting() {
+  const cardsNow = state().cards || [];
+  const low = [...S.selected].map(i => cardsNow[i]);
+  const high = cardsNow.filter((_, i) => !S.selected.has(i));
+  return `${low.join(' ')} | ${high.join(' ')}`;
+}
+
+const HAND_NAMES = { hand: 'Your hand', dealer: 'Dealer', board: 'Board', cards: 'Your cards', player: 'Player', banker: 'Banker' };
+
 /** Any family without its own renderer: every list of cards in the view, the limits as spots. */
 R.generic = {
   felt(st) {
@@ -468,11 +508,13 @@ R.generic = {
     };
     walk(st, '');
     const mineIdx = [];
-    for (const [path, list] of found) {
+    for (const [path, shown] of found) {
+      const dealt = st[path + '_cards_dealt'];
+      const list = typeof dealt === 'number' && dealt > shown.length ? [...shown, ...Array(dealt - shown.length).fill(null)] : shown;
       const mine = /(^|\.)(player|hand|cards|hole|you|seats\.\d+)/.test(path) && !/dealer|board|community/.test(path);
       if (mine) mineIdx.push(...list);
       const offset = mine ? mineIdx.length - list.length : -1;
-      out.push(handBox(path.replace(/\./g, ' · ') || 'cards', list, null, {
+      out.push(handBox(HAND_NAMES[path] || path.replace(/\./g, ' · ') || 'cards', list, null, {
         name: path,
         pick: mine ? (i) => { const k = offset + i; if (S.selected.has(k)) S.selected.delete(k); else S.selected.add(k); render(); } : null,
       }));
@@ -536,9 +578,6 @@ function connect() {
     } else if (msg.type === 'suspended') {
       Croupier.notice('Table suspended: ' + msg.reason);
       refresh();
-    } else if (msg.type === 'jackpot') {
-      S.view = { ...(S.view || {}), jackpot: msg.jackpot };
-      renderJackpot();
     }
   };
   ws.onclose = () => { S.ws = null; setTimeout(connect, 2000); };
@@ -571,6 +610,8 @@ async function main() {
       await api('POST', `/api/tables/${encodeURIComponent(S.id)}/sit?seat=${S.seat}`);
     } catch (e) { Croupier.notice(e.message); }
     await refresh();
+    await refreshJackpots();
+    if (S.jackpots.some(m => m.tables.includes(S.id))) setInterval(refreshJackpots, 3000);
     connect();
   } catch (e) { Croupier.notice(e.message); }
 }

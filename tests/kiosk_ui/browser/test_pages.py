@@ -7,6 +7,7 @@ panel against the settled bets, and the history page against the game log.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import pytest
@@ -247,3 +248,66 @@ def test_operator_signs_in_and_cashes_in(page: Page, operator_password: str) -> 
     expect(row.get_by_role("button", name="Suspend")).to_be_visible()
     page.goto("/")
     assert header_balance(page) == START + 5_000
+
+
+def _foul_and_legal_lows(
+    cards: list[str], rules: object
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Two choices of low-hand positions: one the engine calls foul, one it accepts."""
+    from games.core.cards import parse_cards
+    from games.pai_gow.hands import Setting, foul_reason
+
+    foul = legal = None
+    for i, j in itertools.combinations(range(7), 2):
+        low = parse_cards([cards[i], cards[j]])
+        high = parse_cards([c for k, c in enumerate(cards) if k not in (i, j)])
+        bad = foul_reason(Setting(low=low, high=high), rules.joker, rules.wheel_second)  # type: ignore[attr-defined]
+        if bad is None and legal is None:
+            legal = (i, j)
+        elif bad is not None and foul is None:
+            foul = (i, j)
+    assert foul is not None and legal is not None, cards
+    return foul, legal
+
+
+def test_pai_gow_foul_hand_is_refused_with_its_reason_then_set(page: Page) -> None:
+    open_table(page, "pai-gow-pinnacle")
+    place(page, "main")
+    page.click("#deal")
+    idle(page)
+    cards = page.request.get("/api/tables/pai-gow-pinnacle").json()["state"]["cards"]
+    foul, legal = _foul_and_legal_lows(cards, catalog.get_variant("pai-gow-pinnacle").rules)
+    seven = page.locator('.hand[data-hand="seven"] svg.card')
+    expect(seven).to_have_count(7)
+    expect(page.locator('#decisions button[data-decision="house-way"]')).to_be_visible()
+    for i in foul:
+        seven.nth(i).click()
+    page.click('#decisions button[data-decision="set"]')
+    idle(page)
+    expect(page.locator("#notice")).to_contain_text("foul hand")
+    assert page.evaluate("document.body.dataset.over") == "false"
+    for i in foul:  # deselect, then choose a legal low hand
+        seven.nth(i).click()
+    for i in legal:
+        seven.nth(i).click()
+    page.click('#decisions button[data-decision="set"]')
+    idle(page)
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    expect(page.locator('.hand[data-hand="low"] svg.card')).to_have_count(2)
+    check_result_and_history(page, "pai-gow-pinnacle")
+
+
+def test_ultimate_holdem_offers_the_4x_play_bet(page: Page) -> None:
+    open_table(page, "ultimate-texas-holdem")
+    place(page, "ante")
+    place(page, "blind")
+    page.click("#deal")
+    idle(page)
+    expect(page.locator('#decisions button[data-decision="bet-4x"]')).to_be_visible()
+    expect(page.locator('#decisions button[data-decision="check"]')).to_be_visible()
+    page.click('#decisions button[data-decision="bet-4x"]')
+    idle(page)
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    hist = page.request.get("/api/history").json()
+    assert hist[0]["staked"] == 500 + 500 + 2_000  # ante, blind, and the 4x play bet
+    check_result_and_history(page, "ultimate-texas-holdem")

@@ -1,0 +1,319 @@
+"""Load test of the kiosk API: N simulated terminals play baccarat against ``croupier serve``.
+
+The server runs in its own process (``croupier serve --port 0`` on a tmp store, one
+baccarat-pinnacle table per terminal, simulated entropy); this process is the load: N
+asyncio terminals, each with its own player, each playing rounds back to back (place a
+$1 banker bet, then Deal) over keep-alive HTTP/1.1 on loopback. Measured over a fixed
+window after a warm-up: settled rounds/s, and p50/p99 latency of each request and of a
+whole round (bet + deal).
+
+Side by side in the same run:
+
+* ``peer``: a bare uvicorn app whose POST handler does nothing (same server, same client,
+  same keep-alive): the HTTP ceiling of this machine with this client;
+* ``croupier`` with the store at ``synchronous=FULL`` (the default) and ``NORMAL``.
+
+The client speaks HTTP/1.1 over asyncio streams itself: with httpx the client alone
+used most of a core at these rates, and on a 2-core box that would measure the client.
+
+Run: .venv/bin/python bench/bench_kiosk.py [--seconds 10] [--terminals 50 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CROUPIER = ROOT / ".venv" / "bin" / "croupier"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+TARGET_RPS, TARGET_P99_MS = 500, 100
+
+PEER_APP = textwrap.dedent(
+    """
+    import json, socket, sys, uvicorn
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                m = await receive()
+                if m["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"}); return
+        body = b""
+        while True:
+            m = await receive(); body += m.get("body", b"")
+            if not m.get("more_body"): break
+        out = json.dumps({"over": True, "balance": 0}).encode()
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(out)).encode())]})
+        await send({"type": "http.response.body", "body": out})
+    sock = socket.socket(); sock.bind(("127.0.0.1", 0))
+    print(f"serving on http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    """
+)
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection (a terminal holds one, as a browser tab would)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: object | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, bytes]:
+        headers = headers or {}
+        for attempt in range(100):  # the server prints its address just before it listens
+            if self.writer is not None:
+                break
+            try:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            except ConnectionRefusedError:
+                await asyncio.sleep(0.05 * (attempt + 1))
+        assert self.reader is not None and self.writer is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"host: {self.host}", f"content-length: {len(data)}"]
+        if body is not None:
+            head.append("content-type: application/json")
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        status = int(status_line.split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "transfer-encoding":
+                raise ValueError("chunked responses are not supported by this client")
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+@dataclass
+class Stats:
+    rounds: int = 0
+    errors: int = 0
+    request_ms: list[float] = field(default_factory=list)
+    round_ms: list[float] = field(default_factory=list)
+
+
+async def terminal(
+    host: str, port: int, table: str, stats: Stats, start: float, stop: float, peer: bool
+) -> None:
+    conn = Conn(host, port)
+    headers: dict[str, str] = {}
+    if not peer:
+        status, body = await conn.request("POST", "/api/players", {"name": "bench"})
+        assert status == 201, body
+        headers = {"x-player-token": json.loads(body)["token"]}
+    path = f"/api/tables/{table}/actions"
+    bet = {"kind": "place-bet", "bet": "banker", "amount": 100}
+    try:
+        while (t0 := time.perf_counter()) < stop:
+            s1, _ = await conn.request("POST", path, bet, headers)
+            t1 = time.perf_counter()
+            s2, body = await conn.request("POST", path, {"kind": "deal"}, headers)
+            t2 = time.perf_counter()
+            if t0 < start:
+                continue  # warm-up
+            stats.request_ms += [(t1 - t0) * 1000, (t2 - t1) * 1000]
+            if s1 == 200 and s2 == 200 and json.loads(body).get("over"):
+                stats.rounds += 1
+                stats.round_ms.append((t2 - t0) * 1000)
+            else:
+                stats.errors += 1
+    finally:
+        conn.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return (
+        statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+        if q < 100
+        else max(values)
+    )
+
+
+def start_server(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = re.search(r"http://([\d.]+):(\d+)/", line)
+        if m:
+            return proc, m.group(1), int(m.group(2))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError(f"server did not start: {' '.join(cmd)}")
+
+
+def config(store: Path, terminals: int, synchronous: str) -> Path:
+    lines = [
+        f'[store]\ndir = "{store}"\nsynchronous = "{synchronous}"',
+        '[rng]\nsource = "sim"\nsim_seed = 1\ntest_mode = true',
+        "[demo]\nenabled = true\ncredit = 10000000",
+        '[operator]\nuser = "admin"\npassword = "bench-password"',
+        "[lobby]\nall_variants = false",
+    ]
+    for i in range(terminals):
+        lines.append(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"')
+    path = store.parent / f"bench-{synchronous}-{terminals}.toml"
+    path.write_text("\n\n".join(lines) + "\n")
+    return path
+
+
+async def load(host: str, port: int, terminals: int, seconds: float, peer: bool) -> Stats:
+    stats = Stats()
+    now = time.perf_counter()
+    start, stop = now + 2.0, now + 2.0 + seconds
+    await asyncio.gather(
+        *(terminal(host, port, f"bac-{i}", stats, start, stop, peer) for i in range(terminals))
+    )
+    return stats
+
+
+@dataclass
+class Row:
+    kind: str
+    terminals: int
+    rounds_s: float
+    req_p50: float
+    req_p99: float
+    round_p50: float
+    round_p99: float
+    errors: int
+
+
+def run(kind: str, terminals: int, seconds: float, tmp: Path) -> Row:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if kind == "peer":
+        script = tmp / "peer_app.py"
+        script.write_text(PEER_APP)
+        cmd = [str(PYTHON), str(script)]
+    else:
+        sync = kind.split("-")[1]
+        store = tmp / f"store-{sync}-{terminals}"
+        cmd = [
+            str(CROUPIER),
+            "serve",
+            "--port",
+            "0",
+            "--config",
+            str(config(store, terminals, sync)),
+        ]
+    proc, host, port = start_server(cmd, env)
+    try:
+        stats = asyncio.run(load(host, port, terminals, seconds, kind == "peer"))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return Row(
+        kind=kind,
+        terminals=terminals,
+        rounds_s=stats.rounds / seconds,
+        req_p50=pct(stats.request_ms, 50),
+        req_p99=pct(stats.request_ms, 99),
+        round_p50=pct(stats.round_ms, 50),
+        round_p99=pct(stats.round_ms, 99),
+        errors=stats.errors,
+    )
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=10.0, help="measured window per scenario")
+    p.add_argument("--terminals", type=int, nargs="+", default=[50, 200])
+    p.add_argument("--out", type=Path, default=HERE / "results" / "kiosk.md")
+    args = p.parse_args()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="bench-kiosk-") as d:
+        for n in args.terminals:
+            for kind in ("peer", "croupier-FULL", "croupier-NORMAL"):
+                row = run(kind, n, args.seconds, Path(d))
+                rows.append(row)
+                print(
+                    f"{kind:16s} {n:4d} terminals: {row.rounds_s:8.1f} rounds/s  "
+                    f"request p50 {row.req_p50:7.1f} ms p99 {row.req_p99:7.1f} ms  "
+                    f"errors {row.errors}",
+                    flush=True,
+                )
+    write(rows, args)
+    return 0
+
+
+def write(rows: list[Row], args: argparse.Namespace) -> None:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    peer = {r.terminals: r.rounds_s for r in rows if r.kind == "peer"}
+    out = [
+        "## Kiosk API under load (bench/bench_kiosk.py)\n",
+        f"Command: `.venv/bin/python bench/bench_kiosk.py --seconds {args.seconds:g} "
+        f"--terminals {' '.join(map(str, args.terminals))}`  ",
+        f"Machine: {os.cpu_count()} cores ({cpu}), shared and noisy; Python "
+        f"{platform.python_version()}; server and load in separate processes on loopback.\n",
+        "A round is a $1 banker bet then Deal (two requests) by one terminal with its own player",
+        "and table. `peer` is a bare uvicorn app answering the same requests with no work: the",
+        "HTTP ceiling of this machine and client. Ratio = rounds/s over the peer's.",
+        f"Target: at least {TARGET_RPS} settled rounds/s with request p99 under {TARGET_P99_MS} ms"
+        " at 50 terminals.\n",
+        "| server | terminals | settled rounds/s | ratio to peer | request p50 ms | request p99 ms "
+        "| round p50 ms | round p99 ms | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        base = peer.get(r.terminals, 0.0)
+        ratio = r.rounds_s / base if base else 0.0
+        out.append(
+            f"| {r.kind} | {r.terminals} | {r.rounds_s:.0f} | {ratio:.3f} | "
+            f"{r.req_p50:.1f} | {r.req_p99:.1f} | {r.round_p50:.1f} | "
+            f"{r.round_p99:.1f} | {r.errors} |"
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(out) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
