@@ -328,9 +328,6 @@ class PokerTableRound:
         self._settlements.append(s)
         return s
 
-    def _settled_bets(self, seat: int) -> set[str]:
-        return {s.bet for s in self._settlements if s.seat == seat}
-
     def _close(self) -> list[Event]:
         self.phase = Phase.OVER
         self._queue = []
