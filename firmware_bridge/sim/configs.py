@@ -14,6 +14,7 @@ from firmware_bridge.drivers.peripheral import LinkSettings
 from firmware_bridge.errors import ConfigError
 from firmware_bridge.sim.firmware import LINK_FAULTS, DeviceModel, Firmware
 from firmware_bridge.sim.models import DiceModel, ShoeModel, WheelModel
+from firmware_bridge.sim.spec import DeviceSpec, load_spec
 from firmware_bridge.sim.world import SimWorld
 
 
@@ -42,13 +43,20 @@ class _PeripheralConfig:
             reconnect_attempts=self.reconnect_attempts,
         )
 
-    def firmware(self, model: DeviceModel, world: SimWorld) -> Firmware:
+    def firmware(self, model: DeviceModel, world: SimWorld, spec: DeviceSpec) -> Firmware:
         return Firmware(
             model,
             world.child("link"),
             ack_timeout=self.ack_timeout * 0.8,
+            slow_delay=spec.slow_delay,
             replug_after=self.replug_after,
+            garbage_bytes=spec.garbage_bytes,
         )
+
+    def identity(self, spec: DeviceSpec) -> tuple[str, str, str]:
+        """Model, serial and firmware of the simulated device, from its spec file."""
+        fields = {"dice": getattr(self, "dice", 0), "zeros": getattr(self, "zeros", 0)}
+        return spec.model.format(**fields), f"{spec.serial_prefix}{self.seed}", spec.firmware
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,15 +76,16 @@ class SimShoeConfig(_PeripheralConfig):
         cut = self.cut or total * 3 // 4
         if not 0 <= self.burn < total or not 1 <= cut <= total:
             raise ConfigError(f"sim shoe: burn and cut must lie within the {total}-card shoe")
+        spec = load_spec("shoe")
         model = ShoeModel(
             world.child("shoe"),
             decks=self.decks,
             cut=cut,
             burn=self.burn,
             interval=self.interval,
-            serial=f"SIM-SHOE-{self.seed}",
+            identity=self.identity(spec),
         )
-        return model, self.firmware(model, world)
+        return model, self.firmware(model, world, spec)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,13 +99,15 @@ class SimDiceConfig(_PeripheralConfig):
     dice: int = 2
 
     def build(self, world: SimWorld) -> tuple[DiceModel, Firmware]:
+        spec = load_spec("dice")
         model = DiceModel(
             world.child("dice"),
             dice=self.dice,
             interval=self.interval,
-            serial=f"SIM-DICE-{self.seed}",
+            identity=self.identity(spec),
+            confidence=spec.confidence,
         )
-        return model, self.firmware(model, world)
+        return model, self.firmware(model, world, spec)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,10 +121,11 @@ class SimWheelConfig(_PeripheralConfig):
     zeros: int = 2
 
     def build(self, world: SimWorld) -> tuple[WheelModel, Firmware]:
+        spec = load_spec("wheel")
         model = WheelModel(
             world.child("wheel"),
             zeros=self.zeros,
             interval=self.interval,
-            serial=f"SIM-WHEEL-{self.seed}",
+            identity=self.identity(spec),
         )
-        return model, self.firmware(model, world)
+        return model, self.firmware(model, world, spec)

@@ -81,12 +81,14 @@ class Firmware:
         ack_timeout: float = 0.2,
         slow_delay: float = 0.5,
         replug_after: float = 0.0,
+        garbage_bytes: tuple[int, int] = (8, 64),
     ) -> None:
         self.model = model
         self.rng = rng
         self.ack_timeout = ack_timeout
         self.slow_delay = slow_delay
         self.replug_after = replug_after
+        self.garbage_bytes = garbage_bytes
         self.decoder = FrameDecoder()
         self.stats: Counter[str] = Counter()
         self.linked = False  # set by the host's HELLO: no events before a session
@@ -205,7 +207,7 @@ class Firmware:
         self._in_flight = _InFlight(seq=seq, data=good, sent_at=now)
         if event and self._pending["garbage"]:
             self._pending["garbage"] -= 1
-            self._out += self.rng.randbytes(self.rng.randint(8, 64))
+            self._out += self.rng.randbytes(self.rng.randint(*self.garbage_bytes))
         if event and self._pending["bad_crc"]:
             self._pending["bad_crc"] -= 1
             self._emit(frame, corrupt=True)

@@ -54,7 +54,14 @@ class ShoeModel(_Paced):
     FAULTS: ClassVar[tuple[str, ...]] = ("jam", "misread", "door")
 
     def __init__(
-        self, rng: random.Random, *, decks: int, cut: int, burn: int, interval: float, serial: str
+        self,
+        rng: random.Random,
+        *,
+        decks: int,
+        cut: int,
+        burn: int,
+        interval: float,
+        identity: tuple[str, str, str],
     ) -> None:
         super().__init__(interval)
         self.decks = decks
@@ -64,7 +71,7 @@ class ShoeModel(_Paced):
         self.burn = burn
         self.position = 0  # cards taken out so far
         self.armed = 0  # cards the current arm allows; -1 = no limit
-        self.identity = ("SIM-SHOE-8", serial, "sim-1.0.0")
+        self.identity = identity
         self._misread_next = False
         self._cut_sent = False
         self._empty_sent = False
@@ -129,11 +136,20 @@ class DiceModel(_Paced):
     role: ClassVar[Role] = Role.DICE
     FAULTS: ClassVar[tuple[str, ...]] = ("invalid_face", "cocked", "tilt")
 
-    def __init__(self, rng: random.Random, *, dice: int, interval: float, serial: str) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        dice: int,
+        interval: float,
+        identity: tuple[str, str, str],
+        confidence: tuple[int, int] = (90, 100),
+    ) -> None:
         super().__init__(interval)
         self.rng = rng
         self.dice = dice
-        self.identity = (f"SIM-DICE-{dice}", serial, "sim-1.0.0")
+        self.identity = identity
+        self.confidence = confidence
         self.rolls: list[tuple[int, ...]] = []  # every valid roll reported: ground truth
         self._invalid_next = False
 
@@ -165,7 +181,7 @@ class DiceModel(_Paced):
             self._invalid_next = False
             return DiceRolled(faces=(7, *faces[1:]), confidence=100)
         self.rolls.append(faces)
-        return DiceRolled(faces=faces, confidence=self.rng.randint(90, 100))
+        return DiceRolled(faces=faces, confidence=self.rng.randint(*self.confidence))
 
 
 class WheelModel(_Paced):
@@ -174,12 +190,14 @@ class WheelModel(_Paced):
     role: ClassVar[Role] = Role.WHEEL
     FAULTS: ClassVar[tuple[str, ...]] = ("no_spin",)
 
-    def __init__(self, rng: random.Random, *, zeros: int, interval: float, serial: str) -> None:
+    def __init__(
+        self, rng: random.Random, *, zeros: int, interval: float, identity: tuple[str, str, str]
+    ) -> None:
         super().__init__(interval)
         self.rng = rng
         self.zeros = zeros
         self.pockets = [str(i) for i in range(37)] + (["00"] if zeros == 2 else [])
-        self.identity = (f"SIM-WHEEL-{zeros}Z", serial, "sim-1.0.0")
+        self.identity = identity
         self.numbers: list[str] = []  # ground truth
         self._no_spin_next = False
         self._launched = False
