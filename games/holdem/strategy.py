@@ -6,9 +6,10 @@ many, so both play exactly the same way.
 
 Pinnacle Hold'em (casino), ours: call with a hidden pair (a hole card pairs
 the flop, or a pocket pair), a made straight or better, four to a flush, four
-to an open-ended straight, or a hole card of ten or higher; otherwise fold.
-A pair on the board alone is not a reason to call. (The best play calls about
-82% of hands for 2.16%; this rule calls about 80%: see docs/math/holdem.md.)
+to a straight (open-ended or inside), or a hole card of ten or higher;
+otherwise fold. A pair on the board alone is not a reason to call. (The best
+play calls about 82% of hands for 2.16%; this rule calls about 84%: see
+docs/math/holdem.md.)
 
 Ultimate Texas Hold'em, after the Wizard of Odds basic strategy, simplified:
 
@@ -50,13 +51,17 @@ def four_flush(cards: Rows) -> Bools:
     return out
 
 
-def open_ended(cards: Rows) -> Bools:
-    """Four consecutive ranks with room at both ends (not A-high, not A-low)."""
+def four_straight(cards: Rows) -> Bools:
+    """Four of the five ranks of some straight (open-ended or inside; the ace plays high or low)."""
     mask = np.zeros(len(cards), dtype=np.int64)
     for j in range(cards.shape[1]):
         mask |= np.int64(1) << _ranks(cards[:, j])
-    run = mask & (mask >> 1) & (mask >> 2) & (mask >> 3)  # bit r: ranks r..r+3 present
-    out: Bools = (run & sum(1 << r for r in range(2, 11))) != 0
+    mask |= ((mask >> 14) & 1) << 1  # the ace as a one
+    out: Bools = np.zeros(len(cards), dtype=bool)
+    for low in range(1, 11):
+        window = mask >> low
+        count = sum((window >> k) & 1 for k in range(5))
+        out |= count >= 4
     return out
 
 
@@ -65,7 +70,7 @@ def casino_call(hole: Rows, flop: Rows) -> Bools:
     cats = categories(rank_batch(five, validate=False))
     high = _ranks(hole).max(axis=1) >= 10
     made = cats >= Category.STRAIGHT
-    out: Bools = _hidden_pair(hole, flop, 2) | made | four_flush(five) | open_ended(five) | high
+    out: Bools = _hidden_pair(hole, flop, 2) | made | four_flush(five) | four_straight(five) | high
     return out
 
 
