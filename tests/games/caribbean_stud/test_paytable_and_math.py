@@ -89,6 +89,15 @@ def test_simulated_edge_matches_the_published_rules_of_thumb_figure() -> None:
     assert sim.mean > -0.2
 
 
+def test_no_upcard_table_plays_akj83_and_matches_its_published_edge() -> None:
+    published = load("published.json")["caribbean_akj83_edge"]
+    variant = cs.loads(
+        _text("caribbean-stud").replace("dealer_shows_card = true", "dealer_shows_card = false")
+    )
+    sim = cs.simulate(variant, 300_000, 8).bets["ante"]
+    assert sim.ci_low < -published < sim.ci_high
+
+
 def test_house_edge_contract() -> None:
     edges = cs.house_edge(load_packaged("pinnacle-stud-poker"))
     assert set(edges) == {"ante", "jackpot"}
