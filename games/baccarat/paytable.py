@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
@@ -44,9 +43,9 @@ from games.core.money import Ratio, Rounding
 
 # The TOML readers moved to games.core.tomlread; re-exported here for the families that import them.
 from games.core.tomlread import TomlTable as TomlTable
+from games.core.tomlread import packaged, parse_toml
 from games.core.tomlread import parse_limit as parse_limit
 from games.core.tomlread import parse_ratio as parse_ratio
-from games.core.tomlread import parse_toml
 
 SPEC = 1
 MAIN_BETS = ("player", "banker", "tie")
@@ -193,8 +192,7 @@ def loads(text: str, where: str = "<string>") -> Variant:
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.baccarat").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/baccarat/paytables/{name}.toml")
+    return loads(*packaged("games.baccarat", name))
 
 
 def rules_of(variant: Variant) -> BaccaratRules:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Collection, Mapping
+from importlib import resources
 from typing import Any
 
 from games.core.engine import BetLimit
@@ -39,6 +40,17 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PaytableError(f"{where}: not valid TOML: {exc}") from None
+
+
+def packaged(package: str, name: str) -> tuple[str, str]:
+    """The text of ``paytables/<name>.toml`` shipped in ``package``, and its path for errors.
+
+    >>> text, where = packaged("games.war", "standard")
+    >>> where, "spec = 1" in text
+    ('games/war/paytables/standard.toml', True)
+    """
+    path = resources.files(package).joinpath("paytables").joinpath(f"{name}.toml")
+    return path.read_text(encoding="utf-8"), f"{package.replace('.', '/')}/paytables/{name}.toml"
 
 
 # --- the TomlTable style ------------------------------------------------------------
@@ -179,6 +191,7 @@ __all__ = [
     "TomlTable",
     "check_spec",
     "exact_keys",
+    "packaged",
     "parse_limit",
     "parse_ratio",
     "parse_toml",

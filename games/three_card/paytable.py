@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import IntEnum
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import TomlTable, parse_limit, parse_ratio, parse_toml
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
 from games.poker.category import Category
 from games.poker.three_card import Category3
 from games.three_card.rules import ThreeCardRules
@@ -147,8 +146,7 @@ def loads(text: str, where: str = "<string>") -> Variant:
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.three_card").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/three_card/paytables/{name}.toml")
+    return loads(*packaged("games.three_card", name))
 
 
 def rules_of(variant: Variant) -> ThreeCardRules:

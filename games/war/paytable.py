@@ -24,14 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import TomlTable, parse_limit, parse_ratio, parse_toml
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
 
 SPEC = 1
 BETS = ("main", "tie", "raise")
@@ -126,8 +125,7 @@ def loads(text: str, where: str = "<string>") -> Variant:
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.war").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/war/paytables/{name}.toml")
+    return loads(*packaged("games.war", name))
 
 
 def rules_of(variant: Variant) -> WarRules:
