@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.catalog import get_variant  # noqa: E402
+import games.pai_gow as pg  # noqa: E402
 from games.core.cards import deck  # noqa: E402
 from games.pai_gow import exact  # noqa: E402
 from games.pai_gow.bonus import bonus_hands  # noqa: E402
@@ -156,7 +156,7 @@ def main() -> int:
         ("pai-gow-bonus", JokerRule.ACE_OR_FILLER),
         ("pai-gow-fortune", JokerRule.WILD),
     ):
-        variant = get_variant(vid)
+        variant = {v.id: v for v in pg.VARIANTS}[vid]  # not via the catalog: other families
         rules = rules_of(variant)
         side = rules.side
         assert side is not None

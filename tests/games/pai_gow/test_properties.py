@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.pai_gow as pg
-from games.catalog import get_variant
 from games.core.cards import Card
 from games.core.errors import IllegalAction
 from games.core.records import (
@@ -29,6 +28,9 @@ from games.core.records import (
     Decide,
     PlaceBet,
 )
+
+# the family's own list, not the catalog: a broken sibling family cannot fail these tests
+get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
 
 IDS = [v.id for v in pg.VARIANTS]
 DECK = st.permutations(list(range(53))).map(lambda p: [Card.from_index(i) for i in p])
