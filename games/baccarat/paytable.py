@@ -41,9 +41,10 @@ from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
 
-# The TOML readers moved to games.core.tomlread; re-exported here for the families that import them.
+# TomlTable, parse_limit and parse_ratio moved to games.core.tomlread; the `as` imports
+# re-export them for the families that still import them from here.
 from games.core.tomlread import TomlTable as TomlTable
-from games.core.tomlread import packaged, parse_toml
+from games.core.tomlread import packaged, parse_toml, rules_as
 from games.core.tomlread import parse_limit as parse_limit
 from games.core.tomlread import parse_ratio as parse_ratio
 
@@ -197,6 +198,4 @@ def load_packaged(name: str) -> Variant:
 
 def rules_of(variant: Variant) -> BaccaratRules:
     """The variant's rules, checked to be baccarat's."""
-    if not isinstance(variant.rules, BaccaratRules):
-        raise PaytableError(f"{variant.id}: not a baccarat variant")
-    return variant.rules
+    return rules_as(variant, BaccaratRules, "baccarat")

@@ -92,6 +92,7 @@ from games.core.tomlread import (
     pay_ratio,
     read_int,
     read_limits,
+    rules_as,
 )
 
 __all__ += [
@@ -108,5 +109,6 @@ __all__ += [
     "pay_ratio",
     "read_int",
     "read_limits",
+    "rules_as",
     "seat_of",
 ]

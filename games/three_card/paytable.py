@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml, rules_as
 from games.poker.category import Category
 from games.poker.three_card import Category3
 from games.three_card.rules import ThreeCardRules
@@ -150,6 +150,5 @@ def load_packaged(name: str) -> Variant:
 
 
 def rules_of(variant: Variant) -> ThreeCardRules:
-    if not isinstance(variant.rules, ThreeCardRules):
-        raise PaytableError(f"{variant.id}: not a three-card variant")
-    return variant.rules
+    """The variant's rules, checked to be three-card's."""
+    return rules_as(variant, ThreeCardRules, "three-card")

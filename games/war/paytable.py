@@ -30,7 +30,7 @@ from typing import Any
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml, rules_as
 
 SPEC = 1
 BETS = ("main", "tie", "raise")
@@ -129,6 +129,5 @@ def load_packaged(name: str) -> Variant:
 
 
 def rules_of(variant: Variant) -> WarRules:
-    if not isinstance(variant.rules, WarRules):
-        raise PaytableError(f"{variant.id}: not a Casino War variant")
-    return variant.rules
+    """The variant's rules, checked to be Casino War's."""
+    return rules_as(variant, WarRules, "Casino War")
