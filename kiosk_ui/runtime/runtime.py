@@ -106,12 +106,27 @@ class Runtime:
         variant = catalog.get_variant(variant_id)
         table = Table(self, table_id, variant, catalog.family_of(variant), source)
         with self.log.transaction() as conn:
-            self.log.append(
+            seq = self.log.append(
                 conn,
                 "runtime",
                 "table-open",
                 {"table": table_id, "variant": variant.id, "source": source.name},
             )
+            for meter, reset in sorted(variant.jackpots.items()):
+                account = ledger.jackpot(meter)
+                exists = conn.execute(
+                    "SELECT 1 FROM accounts WHERE name = ?", (account,)
+                ).fetchone()
+                if exists is None and reset > 0:
+                    # A new progressive starts at its reset value, funded by the house.
+                    ledger.post(
+                        conn,
+                        "jackpot-seed",
+                        [Posting(ledger.HOUSE, -reset), Posting(account, reset)],
+                        ts=self.log.clock(),
+                        memo=f"meter {meter} seeded",
+                        log_seq=seq,
+                    )
         self.tables[table_id] = table
         return table
 

@@ -192,3 +192,15 @@ def test_history_is_the_last_500_games_newest_first(runtime: Runtime) -> None:
     assert ids == sorted(ids, reverse=True)
     assert ids[0] == "bac-1-000503"
     assert ids[-1] == "bac-1-000004"
+
+
+def test_a_new_progressive_meter_starts_at_its_reset_value(runtime: Runtime) -> None:
+    from games import catalog
+    from kiosk_ui.store import ledger
+
+    variant = catalog.get_variant("oasis-poker")
+    ((meter, reset),) = variant.jackpots.items()
+    runtime.open_table("oasis-1", "oasis-poker", seeded_outcomes(1))
+    runtime.open_table("oasis-2", "oasis-poker", seeded_outcomes(2))  # shares the meter
+    assert ledger.balance(runtime.db.conn, ledger.jackpot(meter)) == reset
+    runtime.audit()
