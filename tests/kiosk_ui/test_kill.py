@@ -24,7 +24,7 @@ from certification.log.keys import KeyStore
 from certification.log.verify import verify_lines
 from kiosk_ui.store.audit import audit_store
 
-GAMES = ("baccarat-pinnacle", "blackjack-pinnacle", "craps-pinnacle", "sicbo-macau")
+GAMES = ("baccarat-pinnacle", "blackjack-pinnacle", "craps-pinnacle", "caribbean-stud")
 KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "52"))  # 4 x 52 = 208 kills in all
 
 
