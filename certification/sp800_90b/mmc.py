@@ -29,6 +29,29 @@ D_MMC = 16
 MAX_ENTRIES = 100_000
 
 
+def _binary_admission(
+    ids16: npt.NDArray[np.uint16], s: npt.NDArray[np.uint8], d: int, n: int
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None:
+    """(context, 0) / (context, 1) admitted to the order-``d`` table, or None if all are."""
+    span_len = n - 1 - d  # pairs at positions d .. n-2 update the table
+    prefix = min(span_len, 1 << 21)
+    while True:
+        span = slice(d, d + prefix)
+        pair = (ids16[span] & np.uint16((1 << d) - 1)).astype(np.int32) * 2 + s[span]
+        pos = np.arange(d, d + prefix, dtype=np.int64)
+        first = np.full(1 << (d + 1), -1, dtype=np.int64)
+        first[pair[::-1]] = pos[::-1]  # last write wins: the earliest position
+        seen = first[first >= 0]
+        if seen.size > MAX_ENTRIES or prefix == span_len:
+            break
+        prefix = span_len
+    if seen.size <= MAX_ENTRIES:
+        return None
+    limit = np.partition(seen, MAX_ENTRIES - 1)[MAX_ENTRIES - 1]
+    ok = (first >= 0) & (first <= limit)
+    return ok[0::2], ok[1::2]
+
+
 def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     """The MultiMMC prediction estimate over symbols ``s`` (alphabet size ``k``)."""
     n = int(s.size)
@@ -45,16 +68,20 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     for d in range(1, D_MMC + 1):
         if d >= n or d > unique_from:
             break  # every context of this length is new: no prediction from here on
-        if k == 2 and d < D_MMC:
-            # At most 2^16 (context, follower) pairs below d = 16: the cap cannot bind.
+        if k == 2:
+            # Below d = 16 there are at most 2^16 (context, follower) pairs: the cap of
+            # 100,000 entries can only bind at d = 16.
             blevel = build_binary_level(ids16, s, d, d, n)
-            bpred, bcnt = binary_prediction(blevel)
+            admit = _binary_admission(ids16, s, d, n) if d == D_MMC else None
+            if admit is None:
+                bpred, bcnt = binary_prediction(blevel)
+            else:
+                bpred, bcnt = binary_prediction(blevel, admit[0], admit[1])
             bhit = (bcnt > 0) & (bpred == blevel.y)
             keep = blevel.order >= 2
             hits[d - 1, blevel.order[keep] - 2] = bhit[keep]
             continue
-        ctx_ids = (ids16 & np.uint16((1 << d) - 1)).astype(np.int64) if k == 2 else ids[d - 1]
-        level = build_level(ctx_ids, s, k, d, d, n)
+        level = build_level(ids[d - 1], s, k, d, d, n)
         admitted = None
         firsts = level.order[level.pair_count == 1]
         if firsts.size > MAX_ENTRIES:
