@@ -23,14 +23,14 @@ const Croupier = (() => {
       else if (k === 'dataset') Object.assign(e.dataset, v);
       else e.setAttribute(k, v === true ? '' : v);
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+    for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) e.append(c);
     return e;
   }
 
   function svg(tag, attrs = {}, ...children) {
     const e = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    for (const c of children.flat()) if (c) e.append(c);
+    for (const c of children.flat(Infinity)) if (c) e.append(c);
     return e;
   }
 

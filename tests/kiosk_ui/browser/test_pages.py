@@ -311,3 +311,33 @@ def test_ultimate_holdem_offers_the_4x_play_bet(page: Page) -> None:
     hist = page.request.get("/api/history").json()
     assert hist[0]["staked"] == 500 + 500 + 2_000  # ante, blind, and the 4x play bet
     check_result_and_history(page, "ultimate-texas-holdem")
+
+
+@pytest.mark.slow
+def test_operator_runs_a_certification_and_opens_its_report(
+    page: Page, operator_password: str
+) -> None:
+    page.goto("/operator")
+    page.fill("#user", "admin")
+    page.fill("#password", operator_password)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#console")).to_be_visible()
+    expect(page.locator('#devices tr[data-role="shoe"]')).to_be_visible()  # the session works
+    expect(page.locator("#certify")).to_be_visible()
+    small = {"sequences": 2, "length": 100_000, "rounds": 100, "samples": 100, "game": "war"}
+    post = """async ([path, body]) => {
+        const r = await fetch(path, {method: 'POST', headers: {'content-type': 'application/json'},
+                                     body: JSON.stringify(body)});
+        return [r.status, await r.json()];
+    }"""  # from the page itself, with the console's session cookie
+    status, body = page.evaluate(post, ["/api/operator/certify", small])
+    assert status == 202, body
+    run = body["id"]
+    page.reload()
+    row = page.locator(f'#runs tr[data-run="{run}"]')
+    expect(row).to_contain_text("done", timeout=120_000)
+    href = row.get_by_role("link", name="report.html").get_attribute("href")
+    text = page.evaluate("async (u) => (await fetch(u)).text()", href)
+    assert "SP 800-22" in text
+    status, body = page.evaluate(post, ["/api/operator/certify", {**small, "length": 12}])
+    assert status == 422 and body["error"]["code"] == "invalid-request"
