@@ -74,16 +74,27 @@ def verify_lines(lines: Sequence[bytes], trusted: Iterable[Ed25519PublicKey]) ->
         raise LogIntegrityError("no trusted public key given")
     keys: dict[str, Ed25519PublicKey] = {}
     hashes = [hashlib.sha256(line).hexdigest() for line in lines]
-    records: list[dict[str, Any]] = []
+    all_leaves = [leaf_hash(line) for line in lines]
+    loads = orjson.loads
+    try:
+        records = [loads(line) for line in lines]
+    except orjson.JSONDecodeError:
+        for pos, line in enumerate(lines, 1):
+            _parse(line, pos)  # raises at the first record that is not JSON
+        raise
     leaves: list[bytes] = []
     checkpoints = 0
     last_signed = 0
     current_key: str | None = None
     vouched: set[str] = set()
-    for i, line in enumerate(lines):
+    expected_prev = GENESIS_PREV
+    for i, rec in enumerate(records):
         pos = i + 1
-        rec = _parse(line, pos)
-        seq = rec["seq"]
+        try:
+            seq, prev, typ = rec["seq"], rec["prev"], rec["type"]
+        except (TypeError, KeyError):
+            _parse(lines[i], pos)  # raises with the reason
+            raise
         if seq != pos:
             if isinstance(seq, int) and seq > pos:
                 missing = f"{pos}" if seq == pos + 1 else f"{pos}..{seq - 1}"
@@ -95,29 +106,26 @@ def verify_lines(lines: Sequence[bytes], trusted: Iterable[Ed25519PublicKey]) ->
                 seq=seq if isinstance(seq, int) else None,
                 position=pos,
             )
-        expected_prev = hashes[i - 1] if i else GENESIS_PREV
-        if rec["prev"] != expected_prev:
+        if prev != expected_prev:
             # Which record changed? If the link after this one is broken too, this
             # record itself was altered (its prev field); otherwise the one before.
-            nxt_broken = False
-            if i + 1 < len(lines):
-                try:
-                    nxt = orjson.loads(lines[i + 1])
-                    nxt_broken = not isinstance(nxt, dict) or nxt.get("prev") != hashes[i]
-                except orjson.JSONDecodeError:
-                    nxt_broken = True
+            nxt = records[i + 1] if i + 1 < len(records) else None
+            nxt_broken = nxt is not None and (
+                not isinstance(nxt, dict) or nxt.get("prev") != hashes[i]
+            )
             bad = seq if nxt_broken or i == 0 else seq - 1
             raise LogIntegrityError(
                 f"record {bad} altered: its hash does not match the chain", seq=bad, position=bad
             )
-        body = rec["body"]
+        expected_prev = hashes[i]
         if i == 0:
             key = _start_key(rec, trusted_ids)
             keys[key[0]] = key[1]
             current_key = key[0]
             if key[0] in trusted_ids:
                 vouched.add(key[0])
-        if rec["type"] == CHECKPOINT:
+        if typ == CHECKPOINT:
+            body = rec["body"]
             checkpoints += 1
             _check_checkpoint(body, seq, hashes, leaves, keys, current_key)
             if body["key_id"] not in vouched:
@@ -129,13 +137,12 @@ def verify_lines(lines: Sequence[bytes], trusted: Iterable[Ed25519PublicKey]) ->
             leaves.clear()
             last_signed = seq
         else:
-            leaves.append(leaf_hash(line))
-            if rec["type"] == KEY_ROTATION:
+            leaves.append(all_leaves[i])
+            if typ == KEY_ROTATION:
                 previous = current_key
-                current_key = _check_rotation(body, seq, keys, current_key)
+                current_key = _check_rotation(rec["body"], seq, keys, current_key)
                 if previous in vouched or current_key in trusted_ids:
                     vouched.add(current_key)
-        records.append(rec)
     if trusted_ids.keys().isdisjoint(keys):
         raise LogIntegrityError(
             "none of the trusted keys signed this log (key ids in the log: "
