@@ -31,6 +31,7 @@ from kiosk_ui.app import create_app
 from kiosk_ui.settings import parse
 
 PASSWORD = "correct horse battery"
+SKIPPED = {("POST", "/api/operator/logout"), ("POST", "/api/operator/certify")}
 
 
 class _Server(uvicorn.Server):
@@ -91,8 +92,10 @@ def operations(url: str) -> list[Any]:
     out = []
     for result in schema.get_all_operations():
         op = result.ok()
-        # Signing out would end the operator session the rest of the run relies on.
-        if op.path != "/api/operator/logout":
+        # Signing out would end the operator session the rest of the run relies on, and
+        # each accepted certification run is minutes of CPU in a background thread
+        # (the browser test starts and checks one).
+        if (op.method.upper(), op.path) not in SKIPPED:
             out.append(op)
     return out
 
