@@ -108,6 +108,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="sim source seed and simulation seed")
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes for SP 800-22")
     p.add_argument("--game", default=None, help="limit the RTP check to one game (default: all)")
+    p.add_argument(
+        "--raw-samples",
+        type=int,
+        default=1_000_000,
+        help="raw 8-bit source samples for the SP 800-90B assessment (0 skips it)",
+    )
     p.set_defaults(handler=_run)
 
     try:
@@ -217,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         jobs=args.jobs,
         game=args.game,
+        raw_samples=args.raw_samples,
     )
     summary = certify_run(options)
     sys.stdout.write(summary)

@@ -44,12 +44,13 @@ class RunOptions:
     seed: int = 1
     jobs: int = 1
     game: str | None = None
+    raw_samples: int = 1_000_000  # raw 8-bit source samples for SP 800-90B (0: skip)
 
     def identity(self) -> dict[str, object]:
         """What must match for a resume: what the captured data and its checkpoint depend on."""
         d = asdict(self)
         d.pop("jobs")
-        for key in ("game", "rounds", "samples"):
+        for key in ("game", "rounds", "samples", "raw_samples"):
             d.pop(key)
         d["out"] = str(self.out)
         d["version"] = CHECKPOINT_VERSION
@@ -104,6 +105,47 @@ def _append_line(path: Path, text: str) -> None:
         fh.write(text + "\n")
         fh.flush()
         os.fsync(fh.fileno())
+
+
+def _entropy_assessment(options: RunOptions, out: Path) -> dict[str, Any]:
+    """Capture raw (unconditioned) source samples and assess them as NIST's ea_non_iid does.
+
+    The capture is resumable like the DRBG data: ``raw.bin`` grows to ``raw_samples``
+    bytes and is reused on a re-run. Writes ``sp800-90b.txt``; returns the JSON result.
+    """
+    from certification.sp800_90b.non_iid import assess_non_iid
+    from certification.sp800_90b.report import non_iid_json, render_non_iid
+    from certification.sp800_90b.samples import read_samples
+    from rng import RngConfig
+    from rng.factory import raw_source
+
+    if options.raw_samples <= 0:
+        return {}
+    raw_path = out / "raw.bin"
+    have = raw_path.stat().st_size if raw_path.exists() else 0
+    if have > options.raw_samples:
+        os.truncate(raw_path, options.raw_samples)
+    elif have < options.raw_samples:
+        config = RngConfig(
+            source=options.source, url=options.url, test_mode=True, sim_seed=options.seed
+        )
+        source = raw_source(config, options.source)
+        try:
+            with raw_path.open("ab") as fh:
+                while have < options.raw_samples:
+                    chunk = source.read(min(65536, options.raw_samples - have))
+                    fh.write(chunk)
+                    have += len(chunk)
+                fh.flush()
+                os.fsync(fh.fileno())
+        finally:
+            source.close()
+    samples = read_samples(raw_path, 8)
+    result = assess_non_iid(samples)
+    (out / "sp800-90b.txt").write_text(render_non_iid(result, str(raw_path), verbose=2))
+    doc = non_iid_json(result, str(raw_path))
+    doc["h_assessed"] = result.h_assessed
+    return doc
 
 
 def certify_run(options: RunOptions) -> str:
@@ -192,6 +234,8 @@ def certify_run(options: RunOptions) -> str:
     fips = fips140_2(data_path.read_bytes())
     (out / "fips140-2.txt").write_text(fips.rngtest_text())
 
+    entropy = _entropy_assessment(options, out)
+
     rng = source_rng(options.source, seed=options.seed, url=options.url)
     games = run_game_checks(
         rng, game=options.game, rounds=options.rounds, samples=options.samples, seed=options.seed
@@ -214,6 +258,7 @@ def certify_run(options: RunOptions) -> str:
         "run": options.identity(),
         "sp800_22": sp800_22_document(summaries, options.sequences, options.length),
         "fips140_2": fips.as_dict(),
+        "sp800_90b": entropy,
         "games": games.as_dict(),
     }
     (out / "report.json").write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
@@ -225,6 +270,11 @@ def certify_run(options: RunOptions) -> str:
             "RTP rounds per game": options.rounds,
             "shuffles / rolls / spins": options.samples,
             "seed (sim source and simulations)": options.seed,
+            "SP 800-90B min-entropy (raw source, bits per 8-bit sample)": (
+                f"{entropy['h_assessed']:.6f} over {options.raw_samples} samples"
+                if entropy
+                else "not assessed"
+            ),
         },
         summaries=summaries,
         nist_text=nist_text,
@@ -243,6 +293,12 @@ def certify_run(options: RunOptions) -> str:
         f"wrote {out}/report.html, report.json, finalAnalysisReport.txt, fips140-2.txt, games.txt",
         f"SP 800-22: {len(summaries)} rows, {len(failing)} outside the NIST acceptance limits",
         f"FIPS 140-2: {fips.successes} blocks passed, {fips.failures} failed",
+        "SP 800-90B: "
+        + (
+            f"min-entropy {entropy['h_assessed']:.6f} bits per 8-bit raw sample"
+            if entropy
+            else "skipped (--raw-samples 0)"
+        ),
         f"games: {'passed' if games.passed else 'FAILED'} "
         f"({len(games.checks)} distribution tests, {len(games.rtp)} RTP checks)",
     ]

@@ -95,16 +95,21 @@ def test_games_single_family(capsys: pytest.CaptureFixture[str]) -> None:
 def _run_args(out: Path, sequences: int = 3) -> list[str]:
     return ["certify", "run", "--source", "sim", "--out", str(out), "--sequences",
             str(sequences), "--length", "64000", "--rounds", "500", "--samples", "200",
-            "--game", "war"]  # fmt: skip
+            "--game", "war", "--raw-samples", "20000"]  # fmt: skip
 
 
 def test_run_writes_reports_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     assert main(_run_args(out)) == 0
     for name in ("report.html", "report.json", "finalAnalysisReport.txt", "fips140-2.txt",
-                 "games.txt", "data.bin", "sp800_22.jsonl", "run.json"):  # fmt: skip
+                 "games.txt", "data.bin", "sp800_22.jsonl", "run.json", "raw.bin",
+                 "sp800-90b.txt"):  # fmt: skip
         assert (out / name).is_file(), name
     first = json.loads((out / "report.json").read_text())
+    # The raw simulated source is uniform bytes: its assessed min-entropy is high but,
+    # from 20,000 samples, well under the 8-bit ceiling (the estimators are conservative).
+    assert 5.0 < first["sp800_90b"]["h_assessed"] <= 8.0
+    assert "H_original" in (out / "sp800-90b.txt").read_text()
     assert first["sp800_22"]["sequences"] == 3 and len(first["sp800_22"]["tests"]) == 188
     html = (out / "report.html").read_text()
     assert html.count("<svg") >= 17  # 15 histograms, proportion chart, RTP convergence
@@ -143,7 +148,7 @@ def test_run_on_a_hardware_url_and_a_missing_device(
     out = tmp_path / "hw"
     argv = ["certify", "run", "--source", "hw", "--url", "sim://trng", "--out", str(out),
             "--sequences", "1", "--length", "64000", "--rounds", "200", "--samples", "100",
-            "--game", "war"]  # fmt: skip
+            "--game", "war", "--raw-samples", "4096"]  # fmt: skip
     assert main(argv) == 0
     assert json.loads((out / "report.json").read_text())["run"]["source"] == "hw"
     missing = tmp_path / "missing"
