@@ -13,6 +13,8 @@ integers, and every rounding rule is named (:class:`Rounding`).
 100
 >>> commission(Cents(1010), 500, Rounding.UP_TO_QUARTER)
 75
+>>> commission(Cents(600), 500, Rounding.UP_TO_QUARTER)  # 30 cents, up to the next quarter
+50
 >>> split(Cents(1000), 3)
 (333, 1)
 >>> format_cents(Cents(-123456))
@@ -60,16 +62,15 @@ def _divide(numerator: int, denominator: int, rounding: Rounding) -> int:
         raise ValueError("denominator must be positive")
     if numerator < 0:
         return -_divide(-numerator, denominator, rounding)
+    if rounding is Rounding.UP_TO_QUARTER:
+        # the exact value rounded up to a multiple of 25 cents, even when it is whole cents
+        return -(-numerator // (denominator * 25)) * 25
     q, r = divmod(numerator, denominator)
     if rounding is Rounding.DOWN or r == 0:
         return q
     if rounding is Rounding.UP:
         return q + 1
-    if rounding is Rounding.NEAREST:
-        return q + (1 if 2 * r >= denominator else 0)
-    # UP_TO_QUARTER: exact value rounded up to a multiple of 25 cents
-    quarters = -(-numerator // (denominator * 25))
-    return quarters * 25
+    return q + (1 if 2 * r >= denominator else 0)  # NEAREST
 
 
 def pay(stake: Cents, ratio: Ratio, rounding: Rounding = Rounding.DOWN) -> Cents:

@@ -117,10 +117,8 @@ class TomlTable:
 def main_commission(stake: int, rules: PaiGowRules) -> Cents:
     """The commission on a winning main bet of ``stake`` (the win equals the stake).
 
-    ``Rounding.UP_TO_QUARTER`` (page 001) is applied here as the page states it, "5% ...
-    rounded up to the next quarter": any amount not already a whole quarter goes up
-    ($6 -> 30 cents -> 50 cents), which :func:`games.core.money.commission` skips when
-    the 5% comes out in whole cents.
+    ``Rounding.UP_TO_QUARTER`` (page 001): "5% ... rounded up to the next quarter": any
+    amount not already a whole quarter goes up ($6 -> 30 cents -> 50 cents).
 
     >>> from games.core.money import Rounding
     >>> r = PaiGowRules(joker=JokerRule.ACE_OR_FILLER, wheel_second=True, commission_bp=500,
@@ -128,9 +126,6 @@ def main_commission(stake: int, rules: PaiGowRules) -> Cents:
     >>> [main_commission(s, r) for s in (600, 1100, 2000, 500)]
     [50, 75, 100, 25]
     """
-    if rules.commission_rounding is Rounding.UP_TO_QUARTER:
-        fee = commission(Cents(stake), rules.commission_bp, Rounding.UP)
-        return Cents(-(-fee // 25) * 25)
     return commission(Cents(stake), rules.commission_bp, rules.commission_rounding)
 
 
