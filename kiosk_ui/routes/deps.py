@@ -15,12 +15,18 @@ PLAYER_COOKIE = "croupier_player"
 OPERATOR_COOKIE = "croupier_operator"
 
 
-def appliance(request: Request) -> Appliance:
+def appliance_of(request: Request) -> Appliance:
     app: Appliance = request.app.state.appliance
     return app
 
 
-def live(request: Request) -> Broadcaster:
+# Dependencies are ``async def``: they only read app state, and a sync dependency would
+# cost a thread-pool hop per request.
+async def appliance(request: Request) -> Appliance:
+    return appliance_of(request)
+
+
+async def live(request: Request) -> Broadcaster:
     b: Broadcaster = request.app.state.live
     return b
 
@@ -30,21 +36,21 @@ def tokens(request: Request) -> PlayerTokens:
     return t
 
 
-def player_id(
+async def player_id(
     request: Request,
     croupier_player: Annotated[str | None, Cookie()] = None,
     x_player_token: Annotated[str | None, Header()] = None,
 ) -> str:
     """The player bound to this kiosk session (cookie) or API client (X-Player-Token)."""
     pid = tokens(request).player(x_player_token or croupier_player)
-    if not appliance(request).runtime.player_exists(pid):
+    if not appliance_of(request).runtime.player_exists(pid):
         from kiosk_ui.errors import AuthError
 
         raise AuthError("unknown player: start a new session in the lobby")
     return pid
 
 
-def operator_session(
+async def operator_session(
     request: Request,
     croupier_operator: Annotated[str | None, Cookie()] = None,
     authorization: Annotated[str | None, Header()] = None,
@@ -52,7 +58,7 @@ def operator_session(
     token = croupier_operator
     if authorization and authorization.lower().startswith("bearer "):
         token = authorization[7:].strip()
-    return appliance(request).operators.session(token)
+    return appliance_of(request).operators.session(token)
 
 
 ApplianceDep = Annotated[Appliance, Depends(appliance)]

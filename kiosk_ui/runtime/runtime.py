@@ -45,6 +45,7 @@ class Runtime:
         self.db = Database(store_dir, synchronous=synchronous)
         self.log = LogBook(self.db, checkpoint_every=checkpoint_every)
         self.tables: dict[str, Table] = {}
+        self._known_players: set[str] = set()
 
     def close(self) -> None:
         self.db.close()
@@ -61,8 +62,12 @@ class Runtime:
         return pid
 
     def player_exists(self, player: str) -> bool:
+        if player in self._known_players:  # checked on every request: no lock, no query
+            return True
         with self.db.lock:
             row = self.db.conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone()
+        if row is not None:
+            self._known_players.add(player)
         return row is not None
 
     def balance(self, player: str) -> int:
