@@ -73,14 +73,17 @@ def post(
     if not moves:
         return 0
     for p in moves:
-        conn.execute(
-            "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, 0) ON CONFLICT DO NOTHING",
-            (p.account, _kind(p.account)),
-        )
-        (bal,) = conn.execute(
+        row = conn.execute(
             "UPDATE accounts SET balance = balance + ? WHERE name = ? RETURNING balance",
             (p.amount, p.account),
         ).fetchone()
+        if row is None:  # first movement on this account
+            conn.execute(
+                "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, ?)",
+                (p.account, _kind(p.account), p.amount),
+            )
+            row = (p.amount,)
+        (bal,) = row
         if bal < 0 and _kind(p.account) not in _MAY_BE_NEGATIVE:
             who = p.account.split(":", 1)[-1]
             raise InsufficientFunds(
