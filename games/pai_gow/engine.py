@@ -20,14 +20,13 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from games.core.betting import BetBook, VerifyCan, seat_of
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, FoulHand, IllegalAction
 from games.core.money import Cents, format_cents, pay
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     BetSettled,
     CardShown,
     Deal,
@@ -62,7 +61,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class PaiGowRound:
+class PaiGowRound(VerifyCan):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the dealer."""
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -72,7 +71,7 @@ class PaiGowRound:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
         self.seats = seats
         self.phase = Phase.BETTING
-        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._book = BetBook(variant.limits)
         self._order: list[int] = []  # seats dealt in, in dealing order
         self._hands: dict[int, list[Card]] = {}
         self._dealer: list[Card] = []
@@ -96,7 +95,7 @@ class PaiGowRound:
             return frozenset()
         if self.phase is Phase.BETTING:
             names = {"place-bet"}
-            if self._bets[seat]:
+            if self._book.has(seat):
                 names.add("remove-bet")
             if self._has_main():
                 names.add("deal")
@@ -114,7 +113,7 @@ class PaiGowRound:
     @property
     def bets(self) -> dict[int, dict[str, int]]:
         """A copy of the bets on the table, by seat."""
-        return {s: dict(b) for s, b in self._bets.items()}
+        return self._book.by_seat(self.seats)
 
     @property
     def settlements(self) -> tuple[BetSettled, ...]:
@@ -138,7 +137,7 @@ class PaiGowRound:
         if isinstance(action, DealCard):
             self._verify_card(action)
             return
-        seat = self._seat_of(action)
+        seat = seat_of(action, self.seats)
         if isinstance(action, PlaceBet | RemoveBet | Deal):
             if self.phase is not Phase.BETTING:
                 raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
@@ -154,32 +153,18 @@ class PaiGowRound:
             return
         raise IllegalAction(f"pai gow has no action {action.kind!r}")
 
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
         if isinstance(action, DealCard):
             return self._apply_card(action.card)
-        seat = self._seat_of(action)
+        seat = seat_of(action, self.seats)
         if isinstance(action, PlaceBet):
-            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(seat, action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            current = self._bets[seat][action.bet]
-            amount = action.amount or current
-            if amount == current:
-                del self._bets[seat][action.bet]
-            else:
-                self._bets[seat][action.bet] = current - amount
-            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+            return (self._book.remove(seat, action.bet, action.amount),)
         if isinstance(action, Deal):
             self.phase = Phase.DEALING
-            self._order = [s for s in range(self.seats) if MAIN_BET in self._bets[s]]
+            self._order = [s for s in range(self.seats) if (s, MAIN_BET) in self._book]
             self._hands = {s: [] for s in self._order}
             dealt = ", ".join(f"seat {s}" for s in self._order)
             return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
@@ -209,7 +194,7 @@ class PaiGowRound:
             "phase": str(self.phase),
             "seat": seat,
             "seats": self.seats,
-            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "bets": {str(s): b for s, b in self.bets.items() if b},
             "dealt_in": list(self._order),
             "next_card_to": need.target if need else None,
             "cards": [str(c) for c in self._hands[seat]] if mine and seat is not None else [],
@@ -232,41 +217,21 @@ class PaiGowRound:
 
     # --- internals ------------------------------------------------------------------
 
-    def _seat_of(self, action: Action) -> int:
-        seat = action.seat
-        if seat is None or not 0 <= seat < self.seats:
-            raise IllegalAction(
-                f"{action.kind}: no seat {seat!r} at this table (0..{self.seats - 1})"
-            )
-        return seat
-
     def _has_main(self) -> bool:
-        return any(MAIN_BET in b for b in self._bets.values())
+        return any(bet == MAIN_BET for _seat, bet, _stake in self._book.items())
 
     def _verify_place(self, seat: int, action: PlaceBet) -> None:
         if action.bet not in self.rules.bets:
             raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
-        if action.amount <= 0:
-            raise BetRefused("a bet must be a positive amount")
-        if action.bet != MAIN_BET and MAIN_BET not in self._bets[seat]:
+        self._book.check_amount(action.amount)
+        if action.bet != MAIN_BET and (seat, MAIN_BET) not in self._book:
             raise BetRefused(f"the {action.bet} bet needs a main bet first")
-        total = self._bets[seat].get(action.bet, 0) + action.amount
-        reason = self.variant.limits[action.bet].check(total)
-        if reason is not None:
-            raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+        self._book.check_place(seat, action.bet, action.amount)
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
-        current = self._bets[seat].get(action.bet)
-        if current is None:
-            raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
-        if action.amount < 0 or action.amount > current:
-            raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
-        remaining = current - (action.amount or current)
-        if remaining:
-            reason = self.variant.limits[action.bet].check(remaining)
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet would be left at {remaining} cents: {reason}")
-        elif action.bet == MAIN_BET and len(self._bets[seat]) > 1:
+        self._book.check_remove(seat, action.bet, action.amount)
+        takes_all = action.amount in (0, self._book.stake(seat, action.bet))
+        if takes_all and action.bet == MAIN_BET and len(self._book.of(seat)) > 1:
             raise BetRefused("take the side bet down before the main bet")
 
     def _verify_card(self, action: DealCard) -> None:
@@ -337,7 +302,7 @@ class PaiGowRound:
         for seat in self._order:
             st = self._settings[seat]
             if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
-                for bet, stake in self._bets[seat].items():
+                for bet, stake in self._book.of(seat).items():
                     settled = BetSettled(
                         seat=seat,
                         bet=bet,
@@ -351,7 +316,7 @@ class PaiGowRound:
                 continue
             events += [CardShown(card=c, hand=f"seat{seat}.low") for c in st.low]
             events += [CardShown(card=c, hand=f"seat{seat}.high") for c in st.high]
-            for bet, stake in self._bets[seat].items():
+            for bet, stake in self._book.of(seat).items():
                 if bet == MAIN_BET:
                     settled = self._settle_main(seat, stake, st, d_lo, d_hi)
                 else:

@@ -28,16 +28,15 @@ Schema (every key required unless marked optional)::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Cents, Ratio, Rounding, commission
+from games.core.tomlread import packaged, parse_toml, rules_as
 from games.poker.pai_gow_joker import JokerRule
 
 SPEC = 1
@@ -257,21 +256,14 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 def loads(text: str, where: str = "<string>") -> Variant:
     """Parse and validate a pay table given as TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.pai_gow").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/pai_gow/paytables/{name}.toml")
+    return loads(*packaged("games.pai_gow", name))
 
 
 def rules_of(variant: Variant) -> PaiGowRules:
     """The variant's rules, checked to be pai gow's."""
-    if not isinstance(variant.rules, PaiGowRules):
-        raise PaytableError(f"{variant.id}: not a pai gow variant")
-    return variant.rules
+    return rules_as(variant, PaiGowRules, "pai gow")
