@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from certification.log import sqlite_store
-from certification.log.chain import JournalWriter
+from certification.log.chain import JournalWriter, StoredRecord
 from certification.log.keys import KeyStore, SigningKey, public_pem
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.db import Database
@@ -34,6 +34,8 @@ class LogBook:
     ) -> None:
         self.db = db
         self.clock = clock
+        self._pending: list[StoredRecord] = []  # the current unit's records, written at its end
+        self._depth = 0
         self.keys = KeyStore(db.directory)
         key = self.keys.current()
         if key is None:
@@ -54,18 +56,29 @@ class LogBook:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        with self.db.transaction() as conn:
-            mark = self.writer.mark()
-            try:
-                yield conn
-            except StoreError:
-                # The group commit holding this work failed: the chain head on disk is
-                # the truth (other units of the group were rolled back too).
-                self.resync()
-                raise
-            except BaseException:
-                self.writer.reset(mark)
-                raise
+        """One unit of work for log and ledger. The unit's log records are written with
+        one statement when it ends (nothing reads the log inside a unit)."""
+        try:
+            with self.db.transaction() as conn:
+                mark = self.writer.mark()
+                start = len(self._pending)
+                self._depth += 1
+                try:
+                    yield conn
+                    if self._depth == 1 and self._pending:
+                        sqlite_store.insert(conn, self._pending)
+                        self._pending.clear()
+                except BaseException:
+                    self.writer.reset(mark)
+                    del self._pending[start:]
+                    raise
+                finally:
+                    self._depth -= 1
+        except StoreError:
+            # The group commit holding this work failed: the chain head on disk is the
+            # truth (the other units of the group were rolled back too).
+            self.resync()
+            raise
 
     def resync(self) -> None:
         with self.db.lock:
@@ -83,20 +96,24 @@ class LogBook:
     ) -> int:
         """Append one record (and a checkpoint if due); return the record's seq."""
         records = self.writer.append(self.clock(), source, type_, body, game)
-        sqlite_store.insert(conn, records)
+        self._write(conn, records)
         return records[0].seq
 
     def checkpoint(self, conn: sqlite3.Connection) -> None:
         if self.writer.unsigned:
-            sqlite_store.insert(conn, [self.writer.checkpoint(self.clock())])
+            self._write(conn, [self.writer.checkpoint(self.clock())])
+
+    def _write(self, conn: sqlite3.Connection, records: list[StoredRecord]) -> None:
+        if self._depth:
+            self._pending.extend(records)
+        else:  # outside a unit (first start): write at once
+            sqlite_store.insert(conn, records)
 
     def rotate_key(self, operator: str) -> str:
         """Make a new signing key, recorded in the log and signed by the old one."""
         new_key = SigningKey.generate()
         with self.transaction() as conn:
-            sqlite_store.insert(
-                conn, self.writer.rotate(new_key, self.clock(), f"operator:{operator}")
-            )
+            self._write(conn, self.writer.rotate(new_key, self.clock(), f"operator:{operator}"))
             self.keys.save(new_key)
         return new_key.key_id
 
