@@ -75,7 +75,7 @@ class StudRound(PokerTableRound):
     # --- decisions ------------------------------------------------------------------
 
     def _pending(self) -> list[int]:
-        return [s for s in self.active() if "ante" in self._bets[s] and s not in self._decided]
+        return [s for s in self.active() if "ante" in self._book.of(s) and s not in self._decided]
 
     def decisions(self, seat: int) -> frozenset[str]:
         if seat not in self._pending():
@@ -95,7 +95,7 @@ class StudRound(PokerTableRound):
             raise IllegalAction(f"cannot replace {len(positions)} cards here")
 
     def _decide(self, seat: int, action: Decide) -> list[Event]:
-        ante = self._bets[seat]["ante"]
+        ante = self._book.of(seat)["ante"]
         events: list[Event] = []
         if action.decision == "fold":
             self._decided[seat] = "fold"
@@ -146,7 +146,7 @@ class StudRound(PokerTableRound):
         if jp is None:
             return events
         for s in active:
-            mine = self._bets[s]
+            mine = self._book.of(s)
             if s in self.always_contribute and "ante" in mine and "jackpot" not in mine:
                 events.append(Message(text=f"seat {s}: always contribute"))
                 events.append(self._place(s, "jackpot", jp.stake))
@@ -171,7 +171,7 @@ class StudRound(PokerTableRound):
         if jp is None:
             return events
         for s in self.active():
-            if "jackpot" not in self._bets[s]:
+            if "jackpot" not in self._book.of(s):
                 continue
             cat = category(rank5(self._hands[s]))
             award = jp.award(cat)
@@ -196,7 +196,7 @@ class StudRound(PokerTableRound):
         for seat, decision in sorted(self._decided.items()):
             if decision != "call":
                 continue
-            ante, call = self._bets[seat]["ante"], self._bets[seat]["call"]
+            ante, call = self._book.of(seat)["ante"], self._book.of(seat)["call"]
             p = rank5(self._hands[seat])
             p_cat = category(p)
             won_ante = pay(Cents(ante), r.ante_pays)

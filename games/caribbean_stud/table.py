@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+from games.core.betting import BetBook, VerifyCan, seat_of
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -27,7 +28,6 @@ from games.core.money import format_cents
 from games.core.records import (
     Action,
     BetPlaced,
-    BetReturned,
     BetSettled,
     CardShown,
     Deal,
@@ -58,13 +58,15 @@ class Slot:
     show: Show
 
 
-class PokerTableRound:
+class PokerTableRound(VerifyCan):
     """Bets, dealing and settlement common to the house-banked poker games.
 
     Subclasses set ``bet_names`` (bets placed before the deal), ``riders``
     (bet -> the bet it needs), ``fixed_stakes`` (bet -> the only amount it
     takes) after ``super().__init__`` and implement :meth:`_deal_plan`, :meth:`_after_cards`,
     :meth:`decisions`, :meth:`_verify_decision` and :meth:`_decide`.
+    The stakes and the shared limit checks live in ``self._book`` (a
+    :class:`~games.core.betting.BetBook`); riders and fixed stakes are checked here.
     """
 
     def __init__(self, variant: Variant, seats: int = 1) -> None:
@@ -73,7 +75,7 @@ class PokerTableRound:
         self.variant = variant
         self.seats = seats
         self.phase = Phase.BETTING
-        self._bets: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+        self._book = BetBook(variant.limits)
         self._hands: dict[int, list[Card]] = {}
         self._dealer: list[Card] = []
         self._dealer_shown: list[bool] = []
@@ -95,7 +97,7 @@ class PokerTableRound:
 
     @property
     def bets(self) -> dict[int, dict[str, int]]:
-        return {s: dict(b) for s, b in self._bets.items()}
+        return self._book.by_seat(self.seats)
 
     @property
     def settlements(self) -> tuple[BetSettled, ...]:
@@ -115,7 +117,7 @@ class PokerTableRound:
 
     def active(self) -> list[int]:
         """Seats with a bet down."""
-        return [s for s in range(self.seats) if self._bets[s]]
+        return [s for s in range(self.seats) if self._book.has(s)]
 
     def needs(self) -> Need | None:
         if not self._queue or self.phase is Phase.OVER:
@@ -127,12 +129,7 @@ class PokerTableRound:
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BETTING:
-            names = {"place-bet"}
-            if self._bets[seat]:
-                names.add("remove-bet")
-            if any(self._bets.values()):
-                names.add("deal")
-            return frozenset(names)
+            return self._book.betting_actions(seat, "deal")
         if self.phase is Phase.DECIDING and not self._queue:
             return self.decisions(seat)
         return frozenset()
@@ -168,9 +165,7 @@ class PokerTableRound:
         if isinstance(action, DealCard):
             self._verify_card(action)
             return
-        seat = action.seat
-        if seat is None or not 0 <= seat < self.seats:
-            raise IllegalAction(f"{action.kind}: no seat {seat!r} at this table")
+        seat = seat_of(action, self.seats)
         if isinstance(action, Decide):
             open_now = self.legal_actions(seat) if self.phase is Phase.DECIDING else frozenset()
             if not open_now:
@@ -187,7 +182,7 @@ class PokerTableRound:
         elif isinstance(action, RemoveBet):
             self._verify_remove(seat, action)
         elif isinstance(action, Deal):
-            if not any(self._bets.values()):
+            if not self._book:
                 raise IllegalAction("place a bet before dealing")
             self._verify_deal()
         else:
@@ -197,35 +192,25 @@ class PokerTableRound:
         if action.bet not in self.bet_names:
             names = ", ".join(self.bet_names)
             raise BetRefused(f"no {action.bet!r} bet to place (bets: {names})")
-        if action.amount <= 0:
-            raise BetRefused("a bet must be a positive amount")
-        mine = self._bets[seat]
+        self._book.check_amount(action.amount)
         needed = self.riders.get(action.bet)
-        if needed is not None and needed not in mine:
+        if needed is not None and (seat, needed) not in self._book:
             raise BetRefused(f"place the {needed} bet before the {action.bet} bet")
-        total = mine.get(action.bet, 0) + action.amount
         fixed = self.fixed_stakes.get(action.bet)
-        if fixed is not None and total != fixed:
+        if fixed is not None and self._book.stake(seat, action.bet) + action.amount != fixed:
             raise BetRefused(f"the {action.bet} bet is exactly {format_cents(fixed)}")
-        reason = self.variant.limits[action.bet].check(total)
-        if reason is not None:
-            raise BetRefused(f"{action.bet} bet of {format_cents(total)} refused: {reason}")
+        self._book.check_place(seat, action.bet, action.amount)
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
-        mine = self._bets[seat]
-        current = mine.get(action.bet)
-        if current is None:
-            raise BetRefused(f"seat {seat} has no {action.bet!r} bet to remove")
-        if action.amount < 0 or action.amount > current:
-            raise BetRefused(f"cannot remove {action.amount} cents from a bet of {current}")
+        self._book.check_remove(seat, action.bet, action.amount)
+        current = self._book.stake(seat, action.bet)
         left = current - (action.amount or current)
-        if left:
-            reason = self.variant.limits[action.bet].check(left)
-            if reason is None and action.bet in self.fixed_stakes:
-                reason = "it is a fixed amount"
-            if reason is not None:
-                raise BetRefused(f"{action.bet} bet would be left at {left} cents: {reason}")
-        else:
+        if left and action.bet in self.fixed_stakes:
+            raise BetRefused(
+                f"{action.bet} bet would be left at {left} cents: it is a fixed amount"
+            )
+        if not left:
+            mine = self._book.of(seat)
             riders = [b for b, need in self.riders.items() if need == action.bet and b in mine]
             if riders:
                 raise BetRefused(f"remove the {', '.join(riders)} bet before the {action.bet}")
@@ -246,13 +231,6 @@ class PokerTableRound:
             out.update(h)
         return out
 
-    def can(self, action: Action) -> bool:
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     def apply(self, action: Action) -> tuple[Event, ...]:
         self.verify(action)
         if isinstance(action, DealCard):
@@ -260,16 +238,9 @@ class PokerTableRound:
         seat = action.seat
         assert seat is not None
         if isinstance(action, PlaceBet):
-            self._bets[seat][action.bet] = self._bets[seat].get(action.bet, 0) + action.amount
-            return (BetPlaced(seat=seat, bet=action.bet, amount=action.amount),)
+            return (self._book.place(seat, action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            current = self._bets[seat][action.bet]
-            amount = action.amount or current
-            if amount == current:
-                del self._bets[seat][action.bet]
-            else:
-                self._bets[seat][action.bet] = current - amount
-            return (BetReturned(seat=seat, bet=action.bet, amount=amount),)
+            return (self._book.remove(seat, action.bet, action.amount),)
         if isinstance(action, Deal):
             active = self.active()
             self._hands = {s: [] for s in active}
@@ -318,11 +289,10 @@ class PokerTableRound:
         return events
 
     def _place(self, seat: int, bet: str, amount: int) -> BetPlaced:
-        self._bets[seat][bet] = self._bets[seat].get(bet, 0) + amount
-        return BetPlaced(seat=seat, bet=bet, amount=amount)
+        return self._book.add_by_rule(seat, bet, amount)
 
     def _settle(self, seat: int, bet: str, returned: int, note: str) -> BetSettled:
-        stake = self._bets[seat][bet]
+        stake = self._book.stake(seat, bet)
         result = "win" if returned > stake else "push" if returned == stake else "lose"
         s = BetSettled(seat=seat, bet=bet, stake=stake, returned=returned, result=result, note=note)
         self._settlements.append(s)
@@ -352,6 +322,6 @@ class PokerTableRound:
             else [],
             "folded": sorted(self._folded),
             "next_card_to": need.target if need else None,
-            "bets": {str(s): dict(b) for s, b in self._bets.items() if b},
+            "bets": {str(s): b for s, b in self.bets.items() if b},
             "settlements": [s.encode() for s in self._settlements],
         }

@@ -79,12 +79,12 @@ class HoldemRound(PokerTableRound):
         if self.casino:
             return
         for s in self.active():
-            ante, blind = self._bets[s].get("ante"), self._bets[s].get("blind")
+            ante, blind = self._book.of(s).get("ante"), self._book.of(s).get("blind")
             if ante != blind:
                 raise BetRefused(f"seat {s}: the blind must equal the ante")
 
     def _decide(self, seat: int, action: Decide) -> list[Event]:
-        ante = self._bets[seat]["ante"]
+        ante = self._book.of(seat)["ante"]
         self._acted[seat] = self.street + 1
         events: list[Event] = []
         d = action.decision
@@ -93,7 +93,7 @@ class HoldemRound(PokerTableRound):
             events.append(Message(text=f"seat {seat} folds"))
             lost = ("ante", "bonus") if self.casino else ("ante", "blind")
             for bet in lost:
-                if bet in self._bets[seat]:
+                if bet in self._book.of(seat):
                     note = "forfeited on a fold" if bet == "bonus" else "folded"
                     events.append(self._settle(seat, bet, 0, note))
         elif d == "call":
@@ -164,7 +164,7 @@ class HoldemRound(PokerTableRound):
         d = rank7([*self._dealer, *self._board])
         d_name = category(d).label
         for seat in sorted(self._played):
-            bets = self._bets[seat]
+            bets = self._book.of(seat)
             ante, call = bets["ante"], bets["call"]
             p = rank7([*self._hands[seat], *self._board])
             p_cat = category(p)
@@ -191,7 +191,7 @@ class HoldemRound(PokerTableRound):
         return events
 
     def _settle_bonus(self, seat: int) -> Event:
-        stake = self._bets[seat]["bonus"]
+        stake = self._book.of(seat)["bonus"]
         first5 = rank5([*self._hands[seat], *self._board[:3]])
         cat = category(first5)
         ratio: Ratio | None = self.rules.bonus.get(cat)
@@ -211,7 +211,7 @@ class HoldemRound(PokerTableRound):
         d_name = category(d).label
         qualifies = d >= r.qualifier
         for seat in self.active():
-            bets = self._bets[seat]
+            bets = self._book.of(seat)
             p = rank7([*self._hands[seat], *self._board])
             p_cat = category(p)
             if seat in self._played:

@@ -59,7 +59,7 @@ class RideRound(PokerTableRound):
         self._decided.setdefault(seat, []).append(action.decision)
         events: list[Event] = []
         if action.decision == "raise":
-            events.append(self._place(seat, RAISES[self.stage], self._bets[seat]["ante"]))
+            events.append(self._place(seat, RAISES[self.stage], self._book.of(seat)["ante"]))
         if self._pending():
             return events
         self.stage += 1
@@ -77,15 +77,15 @@ class RideRound(PokerTableRound):
             cat = category(r)
             ratio = self.rules.pays.get(cat) if r >= self.rules.lowest_win else None
             for bet in ("ante", *RAISES):
-                if bet not in self._bets[seat]:
+                if bet not in self._book.of(seat):
                     continue
-                stake = self._bets[seat][bet]
+                stake = self._book.of(seat)[bet]
                 if ratio is None:
                     events.append(self._settle(seat, bet, 0, f"{cat.label}: below tens, loses"))
                 else:
                     won = stake + pay(Cents(stake), ratio)
                     events.append(self._settle(seat, bet, won, f"{cat.label} pays {ratio}"))
-            if jp is not None and "progressive" in self._bets[seat]:
+            if jp is not None and "progressive" in self._book.of(seat):
                 award = jp.award(cat)
                 events.append(self._settle(seat, "progressive", 0, f"{cat.label}"))
                 if jp.contribution:
