@@ -26,18 +26,17 @@ nothing is half-loaded.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
+from importlib import resources as resources  # tests read the shipped files through it
 from types import MappingProxyType
 from typing import Any
 
-from games.baccarat.paytable import TomlTable, parse_limit, parse_ratio
 from games.caribbean_stud.progressive import category_named, parse_jackpot
 from games.caribbean_stud.rules import StudRules
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml, rules_as
 from games.poker.category import Category
 
 SPEC = 1
@@ -58,13 +57,8 @@ def parse_pays(data: object, where: str) -> dict[Category, Ratio]:
 def read_header(data: Mapping[str, Any], where: str, keys: set[str]) -> tuple[TomlTable, list[str]]:
     """The common top of every pay-table file: spec, id, title, source, notes."""
     top = TomlTable(data, where, {"spec", "id", "title", "source", "notes", *keys})
-    spec = top.get("spec", int)
-    if spec != SPEC:
-        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
-    notes = top.get("notes", list, default=[], required=False)
-    if not all(isinstance(n, str) for n in notes):
-        raise PaytableError(f"{where}: notes must be strings")
-    return top, notes
+    top.require_spec(SPEC)
+    return top, list(top.notes())
 
 
 def read_limits(bets: object, wanted: set[str], where: str) -> dict[str, BetLimit]:
@@ -147,20 +141,13 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 def loads(text: str, where: str = "<string>") -> Variant:
     """Parse and validate a Caribbean Stud family pay table given as TOML text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
-    path = resources.files("games.caribbean_stud").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/caribbean_stud/paytables/{name}.toml")
+    return loads(*packaged("games.caribbean_stud", name))
 
 
 def rules_of(variant: Variant) -> StudRules:
-    if not isinstance(variant.rules, StudRules):
-        raise PaytableError(f"{variant.id}: not a Caribbean Stud family variant")
-    return variant.rules
+    return rules_as(variant, StudRules, "Caribbean Stud family")
