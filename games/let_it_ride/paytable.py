@@ -16,17 +16,15 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from games.baccarat.paytable import TomlTable
 from games.caribbean_stud.paytable import parse_pays, read_header, read_limits
 from games.caribbean_stud.progressive import parse_jackpot
 from games.core.engine import Variant
 from games.core.errors import PaytableError
+from games.core.tomlread import TomlTable, packaged, parse_toml, rules_as
 from games.let_it_ride.rules import RideRules
 from games.poker.category import Category
 
@@ -76,19 +74,12 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 
 def loads(text: str, where: str = "<string>") -> Variant:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:
-    path = resources.files("games.let_it_ride").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/let_it_ride/paytables/{name}.toml")
+    return loads(*packaged("games.let_it_ride", name))
 
 
 def rules_of(variant: Variant) -> RideRules:
-    if not isinstance(variant.rules, RideRules):
-        raise PaytableError(f"{variant.id}: not a Let'Em Ride variant")
-    return variant.rules
+    return rules_as(variant, RideRules, "Let'Em Ride")
