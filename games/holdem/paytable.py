@@ -15,16 +15,14 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from games.baccarat.paytable import TomlTable, parse_ratio
 from games.caribbean_stud.paytable import parse_pays, read_header, read_limits
 from games.core.engine import Variant
 from games.core.errors import PaytableError
+from games.core.tomlread import TomlTable, packaged, parse_ratio, parse_toml, rules_as
 from games.holdem.rules import ANY_PAIR, PAIR_OF_FOURS, HoldemRules
 from games.poker.category import Category
 
@@ -98,19 +96,12 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
 
 
 def loads(text: str, where: str = "<string>") -> Variant:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{where}: not valid TOML: {exc}") from None
-    return parse_table(data, where)
+    return parse_table(parse_toml(text, where), where)
 
 
 def load_packaged(name: str) -> Variant:
-    path = resources.files("games.holdem").joinpath("paytables").joinpath(f"{name}.toml")
-    return loads(path.read_text(encoding="utf-8"), f"games/holdem/paytables/{name}.toml")
+    return loads(*packaged("games.holdem", name))
 
 
 def rules_of(variant: Variant) -> HoldemRules:
-    if not isinstance(variant.rules, HoldemRules):
-        raise PaytableError(f"{variant.id}: not a hold'em variant")
-    return variant.rules
+    return rules_as(variant, HoldemRules, "hold'em")
