@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS games (
     source   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_by_table ON games(table_id);
 CREATE TABLE IF NOT EXISTS game_seats (
     game   TEXT NOT NULL REFERENCES games(id),
     seat   INTEGER NOT NULL,
