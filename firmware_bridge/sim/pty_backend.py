@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
 from firmware_bridge.base import BaseDevice
 from firmware_bridge.config import build_config
 from firmware_bridge.drivers.dice import DiceDriver
+from firmware_bridge.drivers.peripheral import PortOpener
 from firmware_bridge.drivers.shoe import ShoeDriver
 from firmware_bridge.drivers.wheel import WheelDriver
 from firmware_bridge.errors import ConfigError
@@ -29,11 +30,26 @@ from firmware_bridge.transport.serial import open_serial
 from firmware_bridge.url import DeviceUrl
 
 
-class _Served:
-    """Owns the pty server of a pty:// device: injection and shutdown."""
+class _Served(BaseDevice):
+    """Owns the pty server of a pty:// device: start, injection and shutdown."""
 
     server: PtyServer
     _tmpdir: Path
+
+    def _serve_and_connect(
+        self, firmware: Served, name: str, connect: Callable[[PortOpener], None], fault: str
+    ) -> None:
+        """Serve ``firmware`` on a pty, run the driver's ``connect`` through pyserial,
+        and inject ``fault`` once connected; the server is stopped if connecting fails."""
+        self.server, self._tmpdir = serve(firmware, name)
+        path = self.server.path
+        try:
+            connect(lambda: open_serial(path))
+        except BaseException:
+            self._stop_server()
+            raise
+        if fault != "none":
+            self.inject(fault)
 
     def inject(self, fault: str) -> None:
         """Inject ``fault`` into the simulator behind the pty."""
@@ -42,6 +58,10 @@ class _Served:
     def _stop_server(self) -> None:
         self.server.stop()
         shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def _close(self) -> None:
+        super()._close()
+        self._stop_server()
 
 
 def serve(device: Served, name: str) -> tuple[PtyServer, Path]:
@@ -59,19 +79,11 @@ class PtyShoe(_Served, ShoeDriver):
 
     def __init__(self, url: str, config: SimShoeConfig) -> None:
         self.shoe, fw = config.build(SimWorld(config.seed, RealClock()))
-        self.server, self._tmpdir = serve(fw, "shoe")
-        path = self.server.path
-        try:
-            super().__init__(url, lambda: open_serial(path), RealClock(), config.link_settings())
-        except BaseException:
-            self._stop_server()
-            raise
-        if config.fault != "none":
-            self.inject(config.fault)
 
-    def _close(self) -> None:
-        super()._close()
-        self._stop_server()
+        def connect(opener: PortOpener) -> None:
+            ShoeDriver.__init__(self, url, opener, RealClock(), config.link_settings())
+
+        self._serve_and_connect(fw, "shoe", connect, config.fault)
 
 
 class PtyDice(_Served, DiceDriver):
@@ -81,25 +93,13 @@ class PtyDice(_Served, DiceDriver):
 
     def __init__(self, url: str, config: SimDiceConfig) -> None:
         self.reader, fw = config.build(SimWorld(config.seed, RealClock()))
-        self.server, self._tmpdir = serve(fw, "dice")
-        path = self.server.path
-        try:
-            super().__init__(
-                url,
-                lambda: open_serial(path),
-                RealClock(),
-                config.link_settings(),
-                dice=config.dice,
-            )
-        except BaseException:
-            self._stop_server()
-            raise
-        if config.fault != "none":
-            self.inject(config.fault)
 
-    def _close(self) -> None:
-        super()._close()
-        self._stop_server()
+        def connect(opener: PortOpener) -> None:
+            DiceDriver.__init__(
+                self, url, opener, RealClock(), config.link_settings(), dice=config.dice
+            )
+
+        self._serve_and_connect(fw, "dice", connect, config.fault)
 
 
 class PtyWheel(_Served, WheelDriver):
@@ -109,25 +109,13 @@ class PtyWheel(_Served, WheelDriver):
 
     def __init__(self, url: str, config: SimWheelConfig) -> None:
         self.wheel, fw = config.build(SimWorld(config.seed, RealClock()))
-        self.server, self._tmpdir = serve(fw, "wheel")
-        path = self.server.path
-        try:
-            super().__init__(
-                url,
-                lambda: open_serial(path),
-                RealClock(),
-                config.link_settings(),
-                zeros=config.zeros,
-            )
-        except BaseException:
-            self._stop_server()
-            raise
-        if config.fault != "none":
-            self.inject(config.fault)
 
-    def _close(self) -> None:
-        super()._close()
-        self._stop_server()
+        def connect(opener: PortOpener) -> None:
+            WheelDriver.__init__(
+                self, url, opener, RealClock(), config.link_settings(), zeros=config.zeros
+            )
+
+        self._serve_and_connect(fw, "wheel", connect, config.fault)
 
 
 class _PtyClass(Protocol):
