@@ -5,7 +5,12 @@ Each family is a package ``games.<family>`` whose ``__init__`` exposes:
 ``VARIANTS: tuple[Variant, ...]``
     the playable tables of that family, as data.
 ``new_game(variant: Variant, seats: int = 1) -> Engine``
-    a fresh round (or, for craps, a fresh game from a clean table).
+    a fresh round (or, for craps, a fresh game from a clean table). A family whose
+    games carry state from one game of a table to the next (the pai gow bank
+    rotation, the stud "always contribute" buttons, the craps come-out options)
+    also takes ``previous`` (the table's finished last engine, or None) and
+    ``carry`` (the same state as logged data); its engines then have a
+    ``carry()`` method whose result has ``encode()``: see :func:`carry_of`.
 ``house_edge(variant: Variant) -> dict[str, HouseEdge]``
     the exact (or, where stated, simulated) house edge of each bet.
 ``simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult``
@@ -23,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import ModuleType
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from games.core.engine import Engine, Variant
 from games.core.errors import UnknownGame
@@ -132,15 +137,48 @@ def get_variant(variant_id: str) -> Variant:
     raise UnknownGame(f"unknown game {variant_id!r}; known: {known}")
 
 
-def new_game(variant_id: str | Variant, seats: int = 1, *, hand: int = 0) -> Engine:
-    """A fresh engine. ``hand`` counts the table's previous games, for families whose
-    rules depend on it (the player-banked baccarat bank rotates every two hands);
-    families that take no hand number ignore it."""
+def new_game(
+    variant_id: str | Variant,
+    seats: int = 1,
+    *,
+    hand: int = 0,
+    previous: Engine | None = None,
+    carry: Mapping[str, Any] | None = None,
+) -> Engine:
+    """A fresh engine for a table.
+
+    ``hand`` counts the table's previous games, for families whose rules depend on it
+    (the player-banked baccarat bank rotates every two hands). ``previous`` is the
+    same table's last engine once it is over, or None for a new table or after a
+    restart; ``carry`` is what :func:`carry_of` returned for that engine, as logged
+    in the game-start record (the replayer passes it instead of ``previous``).
+    Families that take none of these ignore them.
+    """
     variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
     make = family_of(variant).new_game
-    if "hand" in inspect.signature(make).parameters:
-        return make(variant, seats, hand=hand)  # type: ignore[call-arg]
-    return make(variant, seats)
+    params = inspect.signature(make).parameters
+    kwargs: dict[str, Any] = {}
+    if "hand" in params:
+        kwargs["hand"] = hand
+    if "previous" in params and previous is not None:
+        kwargs["previous"] = previous
+    if "carry" in params and carry is not None:
+        kwargs["carry"] = carry
+    return make(variant, seats, **kwargs)
+
+
+def carry_of(engine: Engine | None) -> dict[str, Any] | None:
+    """What a finished engine hands to the table's next game, as JSON-able data.
+
+    None when the family carries nothing (or there is no engine). The runtime logs it
+    in the next game's start record so :func:`new_game` (``carry=``) can replay it.
+    """
+    if engine is None or not engine.is_over:
+        return None
+    carry = getattr(engine, "carry", None)
+    if carry is None:
+        return None
+    return dict(carry().encode())
 
 
 AutoplayFn = Callable[[Engine, int], Action | None]

@@ -7,8 +7,10 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
 
 ``VARIANTS``
     the four tables, loaded from ``paytables/*.toml``.
-``new_game(variant, seats=1)``
-    a :class:`~games.pai_gow.engine.PaiGowRound`.
+``new_game(variant, seats=1, *, previous=None, carry=None)``
+    a :class:`~games.pai_gow.engine.PaiGowRound`; on a player-banked table
+    (page 002) it starts from the bank rotation of ``previous`` (the table's
+    finished last game) or of ``carry`` (that game's ``carry().encode()``, as logged).
 ``house_edge(variant)``
     the side bets exactly, by counting all 154,143,080 seven-card hands
     (:mod:`games.pai_gow.exact`); the main bet by simulation of house way
@@ -25,12 +27,15 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import Engine, Variant
 from games.core.money import format_cents
 from games.pai_gow.autoplay import autoplay
+from games.pai_gow.bank import BANK_BET, BankCarry
 from games.pai_gow.engine import PaiGowRound, Phase
 from games.pai_gow.exact import TOTAL, envy_per_seat, side_return
 from games.pai_gow.hands import Setting, foul_reason, parse_setting
@@ -48,9 +53,30 @@ MAIN_EDGE_SEED = 20261130
 Z_999 = 3.2905267314919255
 
 
-def new_game(variant: Variant, seats: int = 1) -> PaiGowRound:
-    """A fresh game for ``seats`` player seats against the dealer."""
-    return PaiGowRound(variant, seats)
+def new_game(
+    variant: Variant,
+    seats: int = 1,
+    *,
+    previous: Engine | None = None,
+    carry: Mapping[str, Any] | None = None,
+) -> PaiGowRound:
+    """A fresh game for ``seats`` player seats.
+
+    ``previous`` is the same table's last game, finished (None for a new table or
+    after a restart: the dealer banks the first hand); ``carry`` is the same state
+    as logged data, for the replayer. Give one or neither. ValueError if
+    ``previous`` is not a finished game of this variant or ``carry`` is malformed.
+    """
+    if previous is not None and carry is not None:
+        raise ValueError("give previous or carry, not both")
+    start: BankCarry | None = None
+    if previous is not None:
+        if not isinstance(previous, PaiGowRound) or previous.variant.id != variant.id:
+            raise ValueError(f"previous is not a game of {variant.id}")
+        start = previous.carry()
+    elif carry is not None:
+        start = BankCarry.decode(carry, seats)
+    return PaiGowRound(variant, seats, carry=start)
 
 
 def main_edge(
@@ -119,8 +145,10 @@ def envy_edge(variant: Variant, stake: int, other_seats: int) -> Fraction:
 
 
 __all__ = [
+    "BANK_BET",
     "RULES",
     "VARIANTS",
+    "BankCarry",
     "PaiGowRound",
     "PaiGowRules",
     "Phase",

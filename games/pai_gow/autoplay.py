@@ -1,8 +1,9 @@
 """The documented scripted pai gow player used by ``croupier table autoplay``.
 
 Each game the seat bets the table minimum on the main bet (no side bet), deals,
-and when its cards are in asks for the house way. It never deals cards: the
-card source does.
+and when its cards are in asks for the house way. Offered the bank (page 002
+tables) it declines, so the dealer banks every scripted game. It never deals
+cards: the card source does.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
     if not isinstance(engine, PaiGowRound):
         raise TypeError("pai gow autoplay needs a pai gow round")
     legal = engine.legal_actions(seat)
+    if "decline-bank" in legal:
+        return Decide(seat=seat, decision="decline-bank")
+    if engine.phase is Phase.BETTING and seat == engine.banker:
+        return Deal(seat=seat) if "deal" in legal else None
     if engine.phase is Phase.BETTING and legal:
         if MAIN_BET not in engine.bets[seat]:
             minimum = engine.variant.limits[MAIN_BET].minimum

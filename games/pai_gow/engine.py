@@ -12,7 +12,21 @@ way, every hand is shown, and the bets settle.
 
 What each seat sees: its own cards as they are dealt (``CardShown(to="<seat>")``);
 the dealer's cards (dealt face down, ``Need(hidden=True)``) and the other seats'
-cards only at the reveal. Copies go to the dealer (banker) on every table.
+cards only at the reveal. Copies go to the banker on every table.
+
+Player banking (tables with ``player_bank``, page 002; the rotation is
+:mod:`games.pai_gow.bank`): a game whose rotation has a seat to offer opens in
+``Phase.BANK``. The seat offered may ``Decide(decision="bank", arg="<bank>[ <house
+wager>]")`` (cents; the bank is posted as the ``bank`` bet) or
+``Decide(decision="decline-bank")`` (the offer passes to the next seat in turn; when
+none is left the dealer banks). While a player banks, the other seats' main bets have
+no maximum but together with the house's wager may not exceed the bank; the banker
+sets its own seven cards as the Banker's hands; the house's hand (the dealer's
+position, house way) plays the house's wager against it. Every wager settles
+against the banker's hands (copies to the banker); the ``bank`` bet settles for
+the sum, less commission on a net win. The banker may take the bank down while no
+wager is against it, and the dealer then banks. :meth:`PaiGowRound.carry` is what the
+next game starts from (``games.pai_gow.new_game(previous=...)``).
 """
 
 from __future__ import annotations
@@ -24,7 +38,7 @@ from games.core.betting import BetBook, VerifyCan, seat_of
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, FoulHand, IllegalAction
-from games.core.money import Cents, format_cents, pay
+from games.core.money import Cents, commission, format_cents, pay
 from games.core.records import (
     Action,
     BetSettled,
@@ -38,6 +52,7 @@ from games.core.records import (
     RemoveBet,
     RoundOver,
 )
+from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
 from games.pai_gow.bonus import bonus_hands, bonus_pay, envy_amount
 from games.pai_gow.hands import (
     Setting,
@@ -55,6 +70,7 @@ DEALER = "dealer"
 
 
 class Phase(StrEnum):
+    BANK = "bank"  # player-banked tables: the bank is offered to a seat
     BETTING = "betting"
     DEALING = "dealing"
     SETTING = "setting"
@@ -62,15 +78,27 @@ class Phase(StrEnum):
 
 
 class PaiGowRound(VerifyCan):
-    """One pai gow game for ``seats`` player seats (numbered from 0) against the dealer."""
+    """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
+    ``carry`` is what the previous game of the same table handed on
+    (:meth:`carry`); None for a new table, where the dealer banks the first hand.
+    """
+
+    def __init__(self, variant: Variant, seats: int = 1, *, carry: BankCarry | None = None) -> None:
         self.variant = variant
         self.rules: PaiGowRules = rules_of(variant)
         if not 1 <= seats <= variant.seats:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
         self.seats = seats
-        self.phase = Phase.BETTING
+        self.carried_in = carry if carry is not None and self.rules.player_bank else BankCarry()
+        # page 002: never the seat that banked the last hand, nor a seat not at this table
+        last = self.carried_in.last_banker
+        self._offers = [s for s in self.carried_in.queue if s < seats and s != last]
+        self.banker: int | None = None  # the player-banker's seat; None: the dealer banks
+        self.bank = 0  # the player-banker's bank, cents
+        self.house_wager = 0  # the house's wager against the player-banker, cents
+        self.house_result = 0  # what the house won (+) or lost (-) on that wager
+        self.phase = Phase.BANK if self._offers else Phase.BETTING
         self._book = BetBook(variant.limits)
         self._order: list[int] = []  # seats dealt in, in dealing order
         self._hands: dict[int, list[Card]] = {}
@@ -93,15 +121,17 @@ class PaiGowRound(VerifyCan):
     def legal_actions(self, seat: int) -> frozenset[str]:
         if not 0 <= seat < self.seats:
             return frozenset()
+        if self.phase is Phase.BANK:
+            return frozenset({"bank", "decline-bank"}) if seat == self.offered else frozenset()
         if self.phase is Phase.BETTING:
-            names = {"place-bet"}
-            if self._book.has(seat):
+            names = set() if seat == self.banker else {"place-bet"}
+            if self._book.has(seat) and (seat != self.banker or not self._has_main()):
                 names.add("remove-bet")
-            if self._has_main():
+            if self._has_main() or self.house_wager:
                 names.add("deal")
             return frozenset(names)
         if self.phase is Phase.SETTING and seat in self._order and seat not in self._settings:
-            if self.rules.surrender and seat not in self._surrendered:
+            if self.rules.surrender and seat not in self._surrendered and seat != self.banker:
                 return frozenset({"set", "house-way", "surrender"})
             return frozenset({"set", "house-way"})
         return frozenset()
@@ -109,6 +139,34 @@ class PaiGowRound(VerifyCan):
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def offered(self) -> int | None:
+        """The seat the bank is offered to now (None outside the bank phase)."""
+        return self._offers[0] if self.phase is Phase.BANK else None
+
+    def carry(self) -> BankCarry:
+        """What the next game of this table starts from (the game must be over).
+
+        After a game the dealer banked: every seat dealt in, in seat order, is queued
+        for the bank and each one's main bet becomes its last wager against the house.
+        After a player banked: the seats still queued, and the banker is remembered so
+        it is not offered the next bank.
+        """
+        if not self.is_over:
+            raise IllegalAction("this game is not over: nothing carries to the next one yet")
+        if not self.rules.player_bank:
+            return BankCarry()
+        if self.banker is not None:
+            return BankCarry(
+                queue=tuple(self._offers),
+                last_banker=self.banker,
+                house_wagers=self.carried_in.house_wagers,
+            )
+        wagers = dict(self.carried_in.house_wagers)
+        for seat in self._order:
+            wagers[seat] = self._book.stake(seat, MAIN_BET)
+        return BankCarry(queue=tuple(sorted(self._order)), house_wagers=wagers)
 
     @property
     def bets(self) -> dict[int, dict[str, int]]:
@@ -138,14 +196,21 @@ class PaiGowRound(VerifyCan):
             self._verify_card(action)
             return
         seat = seat_of(action, self.seats)
+        if isinstance(action, Decide) and action.decision in ("bank", "decline-bank"):
+            self._verify_bank(seat, action)
+            return
         if isinstance(action, PlaceBet | RemoveBet | Deal):
+            if self.phase is Phase.BANK:
+                raise IllegalAction(
+                    f"{action.kind} waits for the bank: seat {self.offered} may take it or decline"
+                )
             if self.phase is not Phase.BETTING:
                 raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
             if isinstance(action, PlaceBet):
                 self._verify_place(seat, action)
             elif isinstance(action, RemoveBet):
                 self._verify_remove(seat, action)
-            elif not self._has_main():
+            elif not self._has_main() and not self.house_wager:
                 raise IllegalAction("place a main bet before dealing")
             return
         if isinstance(action, Decide):
@@ -158,15 +223,23 @@ class PaiGowRound(VerifyCan):
         if isinstance(action, DealCard):
             return self._apply_card(action.card)
         seat = seat_of(action, self.seats)
+        if isinstance(action, Decide) and action.decision in ("bank", "decline-bank"):
+            return self._apply_bank(seat, action)
         if isinstance(action, PlaceBet):
-            return (self._book.place(seat, action.bet, action.amount),)
+            return (self._book.add_by_rule(seat, action.bet, action.amount),)
         if isinstance(action, RemoveBet):
-            return (self._book.remove(seat, action.bet, action.amount),)
+            returned = self._book.remove(seat, action.bet, action.amount)
+            if action.bet != BANK_BET:
+                return (returned,)
+            self.banker, self.bank, self.house_wager = None, 0, 0
+            return (returned, Message(text=f"seat {seat} takes the bank down: the dealer banks"))
         if isinstance(action, Deal):
             self.phase = Phase.DEALING
-            self._order = [s for s in range(self.seats) if (s, MAIN_BET) in self._book]
+            self._order = [
+                s for s in range(self.seats) if (s, MAIN_BET) in self._book or s == self.banker
+            ]
             self._hands = {s: [] for s in self._order}
-            dealt = ", ".join(f"seat {s}" for s in self._order)
+            dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
             return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
         assert isinstance(action, Decide)
         setting = self._decided(seat, action)
@@ -206,6 +279,14 @@ class PaiGowRound(VerifyCan):
             "legal": sorted(self.legal_actions(seat)) if seat is not None else [],
             "settlements": [s.encode() for s in self._settlements],
         }
+        if self.rules.player_bank:
+            out["banker"] = "dealer" if self.banker is None else str(self.banker)
+            out["bank"] = self.bank
+            out["house_wager"] = self.house_wager
+            out["bank_offered_to"] = self.offered
+            out["bank_queue"] = list(self._offers) if self.phase is Phase.BANK else []
+            if seat is not None and self.offered == seat:
+                out["house_wager_offer"] = self._last_wager(seat)
         if seat is not None and seat in self._settings:
             out["setting"] = str(self._settings[seat])
         if over and self._dealer_setting is not None:
@@ -226,9 +307,44 @@ class PaiGowRound(VerifyCan):
         self._book.check_amount(action.amount)
         if action.bet != MAIN_BET and (seat, MAIN_BET) not in self._book:
             raise BetRefused(f"the {action.bet} bet needs a main bet first")
-        self._book.check_place(seat, action.bet, action.amount)
+        if self.banker is None:
+            self._book.check_place(seat, action.bet, action.amount)
+            return
+        if seat == self.banker:
+            raise BetRefused(f"seat {seat} is the Banker and covers the table: it places no wager")
+        # page 002: no maximum against a player-banker, but the bank must pay every wager
+        limit = self.variant.limits[action.bet]
+        total = self._book.stake(seat, action.bet) + action.amount
+        if total < limit.minimum:
+            raise BetRefused(f"{action.bet} minimum is {format_cents(limit.minimum)}")
+        if action.amount % limit.increment:
+            raise BetRefused(f"bets are in steps of {format_cents(limit.increment)}")
+        free = self.bank - self._wagered_against_bank()
+        if free <= 0:
+            raise BetRefused(
+                f"seat {self.banker}'s bank of {format_cents(self.bank)} is fully wagered "
+                "against: it can pay no more wagers"
+            )
+        if action.amount > free:
+            raise BetRefused(
+                f"seat {self.banker}'s bank of {format_cents(self.bank)} can pay only "
+                f"{format_cents(free)} more in wagers; bet {format_cents(free)} or less"
+            )
+
+    def _wagered_against_bank(self) -> int:
+        """The wagers a player-banker must be able to pay: main bets and the house's wager."""
+        return self.house_wager + sum(
+            stake for _s, bet, stake in self._book.items() if bet == MAIN_BET
+        )
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
+        if action.bet == BANK_BET:
+            if seat != self.banker:
+                raise BetRefused(f"seat {seat} has no bank to take down")
+            if action.amount not in (0, self.bank):
+                raise BetRefused("the bank comes down whole or not at all")
+            if self._has_main():
+                raise BetRefused("wagers are against the bank: it stays up for this game")
         self._book.check_remove(seat, action.bet, action.amount)
         takes_all = action.amount in (0, self._book.stake(seat, action.bet))
         if takes_all and action.bet == MAIN_BET and len(self._book.of(seat)) > 1:
@@ -243,6 +359,61 @@ class PaiGowRound(VerifyCan):
         if action.card in dealt:
             raise IllegalAction(f"{action.card} was already dealt this game (one 53-card deck)")
 
+    def _last_wager(self, seat: int) -> int:
+        return self.carried_in.house_wagers.get(seat, 0)
+
+    def _verify_bank(self, seat: int, action: Decide) -> None:
+        if self.phase is not Phase.BANK:
+            why = (
+                "this table has no player banking"
+                if not self.rules.player_bank
+                else (f"the bank is settled for this game (the round is {self.phase})")
+            )
+            raise IllegalAction(f"{action.decision} is not allowed now: {why}")
+        if seat != self.offered:
+            if seat == self.carried_in.last_banker:
+                raise IllegalAction(
+                    f"seat {seat} banked the last hand: no player banks two hands in a row"
+                )
+            raise IllegalAction(f"the bank is offered to seat {self.offered} now, not seat {seat}")
+        if action.decision == "decline-bank":
+            if action.arg:
+                raise IllegalAction("decline-bank takes no argument")
+            return
+        parse_bank_arg(action.arg, self._last_wager(seat))
+
+    def _apply_bank(self, seat: int, action: Decide) -> tuple[Event, ...]:
+        self._offers.pop(0)
+        events: list[Event] = []
+        if action.decision == "bank":
+            bank, house = parse_bank_arg(action.arg, self._last_wager(seat))
+            if bank >= max(house, 1):
+                self.phase = Phase.BETTING
+                self.banker, self.bank, self.house_wager = seat, bank, house
+                posted = self._book.add_by_rule(seat, BANK_BET, bank)
+                return (
+                    posted,
+                    Message(
+                        text=f"seat {seat} is the Banker with {format_cents(bank)}; "
+                        f"the house wagers {format_cents(house)} against the bank"
+                    ),
+                )
+            events.append(
+                Message(
+                    text=f"seat {seat}'s bank of {format_cents(bank)} cannot pay the house's "
+                    f"wager of {format_cents(house)}: the dealer holds the bank this game"
+                )
+            )
+            self._offers.clear()
+        else:
+            events.append(Message(text=f"seat {seat} declines the bank"))
+        if self._offers:
+            events.append(Message(text=f"the bank is offered to seat {self._offers[0]}"))
+        else:
+            self.phase = Phase.BETTING
+            events.append(Message(text="the dealer holds the bank this game"))
+        return tuple(events)
+
     def _decided(self, seat: int, action: Decide) -> Setting:
         """Check a decision and return the setting it makes (FoulHand if foul)."""
         if self.phase is not Phase.SETTING:
@@ -255,6 +426,8 @@ class PaiGowRound(VerifyCan):
         if action.decision == "surrender":
             if not self.rules.surrender:
                 raise IllegalAction(f"{self.variant.title} has no surrender")
+            if seat == self.banker:
+                raise IllegalAction("the Banker's hands are played: the Banker cannot surrender")
             return house_way(cards, self.rules.joker, self.rules.wheel_second)
         if action.decision == "house-way":
             return house_way(cards, self.rules.joker, self.rules.wheel_second)
@@ -281,25 +454,42 @@ class PaiGowRound(VerifyCan):
         self._hands[seat].append(card)
         return (CardShown(card=card, hand=need.target, to=str(seat)),)
 
+    def _keys(self, st: Setting) -> tuple[int, int]:
+        """(low, high) comparison keys of a setting."""
+        rules = self.rules
+        return low_key(st.low, rules.joker), high_key(st.high, rules.joker, rules.wheel_second)
+
     def _reveal_and_settle(self) -> list[Event]:
         rules = self.rules
         dealer = house_way(self._dealer, rules.joker, rules.wheel_second)
         self._dealer_setting = dealer
-        d_lo, d_hi = (
-            low_key(dealer.low, rules.joker),
-            high_key(dealer.high, rules.joker, rules.wheel_second),
-        )
+        d_lo, d_hi = self._keys(dealer)
         events: list[Event] = [CardShown(card=c, hand=DEALER) for c in self._dealer]
+        whose = "dealer" if self.banker is None else "the house's hand"
         events.append(
             Message(
-                text=f"dealer sets {dealer} by the house way: "
+                text=f"{whose} sets {dealer} by the house way: "
                 f"{describe_key(d_hi)} and {describe_key(d_lo)}"
             )
         )
+        if self.banker is not None:  # every wager plays the player-banker's hands
+            b_set = self._settings[self.banker]
+            events += [CardShown(card=c, hand=f"seat{self.banker}.low") for c in b_set.low]
+            events += [CardShown(card=c, hand=f"seat{self.banker}.high") for c in b_set.high]
+            d_lo, d_hi = self._keys(b_set)
+            events.append(
+                Message(
+                    text=f"seat {self.banker} banks with {b_set}: "
+                    f"{describe_key(d_hi)} and {describe_key(d_lo)}"
+                )
+            )
         hands = {
             s: bonus_hands(self._hands[s], rules.joker, rules.wheel_second) for s in self._order
         }
+        bank_net = 0  # what the player-banker wins (+) or pays (-) over all wagers
         for seat in self._order:
+            if seat == self.banker:
+                continue
             st = self._settings[seat]
             if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
                 for bet, stake in self._book.of(seat).items():
@@ -311,6 +501,7 @@ class PaiGowRound(VerifyCan):
                         result="lose",
                         note="surrendered before the reveal",
                     )
+                    bank_net += stake
                     self._settlements.append(settled)
                     events.append(settled)
                 continue
@@ -319,12 +510,54 @@ class PaiGowRound(VerifyCan):
             for bet, stake in self._book.of(seat).items():
                 if bet == MAIN_BET:
                     settled = self._settle_main(seat, stake, st, d_lo, d_hi)
+                    bank_net -= settled.returned - stake  # the banker pays the whole win
                 else:
                     settled = self._settle_side(seat, bet, stake, hands)
                 self._settlements.append(settled)
                 events.append(settled)
+        if self.banker is not None:
+            events += self._settle_bank(bank_net, d_lo, d_hi)
         self.phase = Phase.OVER
-        events.append(RoundOver(summary=f"dealer {dealer}"))
+        banker = "dealer" if self.banker is None else f"seat {self.banker} banks"
+        events.append(RoundOver(summary=f"{banker}; dealer {dealer}"))
+        return events
+
+    def _settle_bank(self, bank_net: int, b_lo: int, b_hi: int) -> list[Event]:
+        """The house's wager against the player-banker, then the bank's own settlement."""
+        assert self.banker is not None and self._dealer_setting is not None
+        events: list[Event] = []
+        notes = []
+        if self.house_wager:
+            h_lo, h_hi = self._keys(self._dealer_setting)
+            house_won, house_lost = h_hi > b_hi and h_lo > b_lo, h_hi <= b_hi and h_lo <= b_lo
+            self.house_result = (
+                self.house_wager if house_won else -self.house_wager if house_lost else 0
+            )
+            bank_net -= self.house_result
+            outcome = "wins" if house_won else "loses" if house_lost else "pushes"
+            text = f"the house's {format_cents(self.house_wager)} wager {outcome}"
+            notes.append(text)
+            events.append(Message(text=f"{text} against seat {self.banker}'s bank"))
+        fee = 0
+        if bank_net > 0:
+            fee = commission(
+                Cents(bank_net), self.rules.commission_bp, self.rules.commission_rounding
+            )
+        sign = "+" if bank_net >= 0 else "-"
+        notes.insert(0, f"bank {sign}{format_cents(abs(bank_net))} over all wagers")
+        if fee:
+            notes.append(f"less {format_cents(fee)} commission on the net win")
+        settled = BetSettled(
+            seat=self.banker,
+            bet=BANK_BET,
+            stake=self.bank,
+            returned=self.bank + bank_net,
+            commission=fee,
+            result="win" if bank_net - fee > 0 else "lose" if bank_net - fee < 0 else "push",
+            note="; ".join(notes),
+        )
+        self._settlements.append(settled)
+        events.append(settled)
         return events
 
     def _settle_main(self, seat: int, stake: int, st: Setting, d_lo: int, d_hi: int) -> BetSettled:

@@ -15,6 +15,8 @@ Schema (every key required unless marked optional)::
     wheel_second = true                   # A-2-3-4-5 second-highest straight
     seats = 1                             # player seats at the table (1..6)
     surrender = false                     # optional: a seat may give up its wager unrevealed
+    player_bank = false                   # optional: the page-002 bank rotation
+                                          #   (games.pai_gow.bank); no side bet with it
     [commission]
     bp = 500                              # basis points of a winning main bet
     rounding = "up"                       # games.core.money.Rounding value
@@ -82,6 +84,7 @@ class PaiGowRules:
     commission_rounding: Rounding
     side: SideBet | None = None
     surrender: bool = False
+    player_bank: bool = False  # page 002: players take the bank in turn (games.pai_gow.bank)
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -197,7 +200,9 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     if not all(isinstance(n, str) for n in notes):
         raise PaytableError(f"{where}: notes must be strings")
     r = TomlTable(
-        top.get("rules", dict), f"{where}: [rules]", {"joker", "wheel_second", "seats", "surrender"}
+        top.get("rules", dict),
+        f"{where}: [rules]",
+        {"joker", "wheel_second", "seats", "surrender", "player_bank"},
     )
     try:
         joker = JokerRule(r.get("joker", str))
@@ -238,7 +243,12 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         commission_rounding=rounding,
         side=side,
         surrender=r.get("surrender", bool, default=False, required=False),
+        player_bank=r.get("player_bank", bool, default=False, required=False),
     )
+    if rules.player_bank and side is not None:
+        raise PaytableError(f"{where}: [rules] player_bank with a side bet is not supported")
+    if rules.player_bank and seats < 2:
+        raise PaytableError(f"{where}: [rules] player_bank needs at least 2 seats")
     return Variant(
         id=vid,
         family="pai_gow",

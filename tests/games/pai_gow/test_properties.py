@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import games.pai_gow as pg
@@ -27,6 +27,7 @@ from games.core.records import (
     DealCard,
     Decide,
     PlaceBet,
+    RemoveBet,
 )
 
 # the family's own list, not the catalog: a broken sibling family cannot fail these tests
@@ -127,3 +128,127 @@ def test_chips_conserved_hidden_cards_never_shown(
         assert s.result == ("win" if s.net > 0 else "push" if s.net == 0 else "lose")
         if s.bet == "main":
             assert s.returned in (0, s.stake, 2 * s.stake)
+
+
+LAND = get_variant("pai-gow-land")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    games=st.lists(
+        st.tuples(
+            DECK,
+            # per game: bank decisions (accept?, bank dollars, house-wager dollars)
+            st.lists(st.tuples(st.booleans(), st.integers(0, 80), st.integers(0, 30)), max_size=4),
+            # bets: (seat, dollars); the first valid one is made sure of
+            st.lists(st.tuples(st.integers(0, 3), st.integers(1, 700)), max_size=6),
+            st.booleans(),  # banker sets its own (worst legal) way instead of house way
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
+    games: list[tuple[list[Card], list[tuple[bool, int, int]], list[tuple[int, int]], bool]],
+) -> None:
+    """A run of land-table games, each built from the last through ``previous``.
+
+    Every game: each seat's chips placed are settled exactly once; a bank never returns
+    less than nothing; under a player-banker what the seats net together is exactly the
+    house's commission and its wager against the banker, with the sign flipped; the same
+    seat never banks twice in a row; cards stay hidden; refused actions change nothing.
+    """
+    seats = 4
+    previous: pg.PaiGowRound | None = None
+    bankers: list[int | None] = []
+    for cards, decisions, bets, own_way in games:
+        game = pg.new_game(LAND, seats, previous=previous)
+        if previous is None:
+            assert game.phase is pg.Phase.BETTING  # the dealer banks the first hand
+        events: list[Any] = []
+        choices = iter(decisions)
+        while game.phase is pg.Phase.BANK:
+            seat = game.offered
+            assert seat is not None
+            for other in range(seats):
+                if other != seat:
+                    refused(game, Decide(seat=other, decision="decline-bank"))
+            accept, bank, house = next(choices, (False, 0, 0))
+            action = Decide(seat=seat, decision="bank", arg=f"{bank * 100} {house * 100}")
+            if accept and game.can(action):
+                events += game.apply(action)
+            else:
+                if accept:
+                    refused(game, action)
+                events += game.apply(Decide(seat=seat, decision="decline-bank"))
+        if bankers and game.banker is not None:
+            assert game.banker != bankers[-1], "a player banked two hands in a row"
+        for seat, dollars in bets:
+            if seat >= seats:
+                continue
+            action = PlaceBet(seat=seat, bet="main", amount=dollars * 100)
+            if game.can(action):
+                events += game.apply(action)
+            else:
+                refused(game, action)
+        if not game.can(Deal(seat=0)):
+            for seat in range(seats):
+                minimum = PlaceBet(seat=seat, bet="main", amount=LAND.limits["main"].minimum)
+                if game.can(minimum):
+                    events += game.apply(minimum)
+                    break
+            else:  # the bank cannot take even a minimum: the banker takes it down
+                assert game.banker is not None
+                events += game.apply(RemoveBet(seat=game.banker, bet="bank"))
+                events += game.apply(PlaceBet(seat=0, bet="main", amount=500))
+        events += game.apply(Deal(seat=0))
+        dealt: dict[str, list[str]] = {}
+        deck = iter(cards)
+        while (need := game.needs()) is not None:
+            for viewer in [None, *range(seats)]:
+                seen = visible(game.view(viewer))
+                assert seen <= set(dealt.get(f"seat{viewer}", [])), f"{viewer} sees too much"
+            card = next(deck)
+            events += game.apply(DealCard(card=card))
+            dealt.setdefault(need.target, []).append(str(card))
+        for seat in game.view(None)["dealt_in"]:
+            if seat == game.banker and own_way:
+                hand = list(game.hand(seat))
+                for i in range(7):
+                    for j in range(i + 1, 7):
+                        low = [hand[i], hand[j]]
+                        high = [c for c in hand if c not in low]
+                        arg = " ".join(map(str, low)) + "|" + " ".join(map(str, high))
+                        if game.can(Decide(seat=seat, decision="set", arg=arg)):
+                            break
+                    else:
+                        continue
+                    break
+                events += game.apply(Decide(seat=seat, decision="set", arg=arg))
+            else:
+                events += game.apply(Decide(seat=seat, decision="house-way"))
+        assert game.is_over
+        placed: Counter[tuple[int, str]] = Counter()
+        for e in events:
+            if isinstance(e, BetPlaced):
+                placed[e.seat, e.bet] += e.amount
+            elif isinstance(e, BetReturned):
+                placed[e.seat, e.bet] -= e.amount
+        settled = [e for e in events if isinstance(e, BetSettled)]
+        keys = [(s.seat, s.bet) for s in settled]
+        assert len(keys) == len(set(keys)), "a bet settled twice"
+        assert {k: s.stake for k, s in zip(keys, settled, strict=True)} == dict(+placed)
+        for s in settled:
+            assert s.returned >= 0 and 0 <= s.commission <= s.returned
+            assert s.result == ("win" if s.net > 0 else "push" if s.net == 0 else "lose")
+        if game.banker is None:  # the house is every wager's other side
+            assert game.house_result == 0 and all(s.bet == "main" for s in settled)
+        else:  # the seats only pass chips among themselves, bar the house's share
+            house_take = sum(s.commission for s in settled) + game.house_result
+            assert sum(s.net for s in settled) == -house_take
+            exposure = sum(s.stake for s in settled if s.bet == "main") + game.house_wager
+            assert exposure <= game.bank
+        event("a player banks" if game.banker is not None else "the dealer banks")
+        event(f"house wager {'on' if game.house_wager else 'off'}")
+        bankers.append(game.banker)
+        previous = game
