@@ -10,11 +10,14 @@ Modules: :mod:`~games.craps.bets` (bet spots and names), :mod:`~games.craps.payt
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from games.catalog import HouseEdge, SimulationResult
-from games.core.engine import Variant
+from games.core.engine import Engine, Variant
 from games.craps.autoplay import autoplay
 from games.craps.bets import POINTS, BetKey, Kind, parse_bet
-from games.craps.engine import CrapsGame
+from games.craps.engine import CrapsCarry, CrapsGame
 from games.craps.odds import all_bets, percent, starts, with_max_odds
 from games.craps.rules import CrapsRules, pinnacle_variant
 from games.craps.sim import simulate_bet
@@ -24,8 +27,28 @@ VARIANTS: tuple[Variant, ...] = (pinnacle_variant(),)
 _METHOD = "exact: absorbing chain over the 36 dice pairs (fractions.Fraction)"
 
 
-def new_game(variant: Variant, seats: int = 1) -> CrapsGame:
-    """A new crap game from a clean table (no bets, table point off)."""
+def new_game(
+    variant: Variant,
+    seats: int = 1,
+    *,
+    previous: Engine | None = None,
+    carry: Mapping[str, Any] | None = None,
+) -> CrapsGame:
+    """A new crap game from a clean table (no bets, table point off).
+
+    The seats' come-out options come from ``previous`` (the table's finished last
+    game) or ``carry`` (its ``carry().encode()`` as logged), else the page's defaults.
+    Nothing else carries: a crap game ends only when no bets remain.
+    """
+    if previous is not None and carry is not None:
+        raise ValueError("give previous or carry, not both")
+    if previous is not None:
+        if not isinstance(previous, CrapsGame) or previous.variant.id != variant.id:
+            raise ValueError(f"previous is not a game of {variant.id}")
+        options = previous.carry().working
+        return CrapsGame(variant, seats, {s: o for s, o in options.items() if s < seats})
+    if carry is not None:
+        return CrapsGame(variant, seats, dict(CrapsCarry.decode(carry, seats).working))
     return CrapsGame(variant, seats)
 
 
@@ -86,6 +109,7 @@ __all__ = [
     "POINTS",
     "VARIANTS",
     "BetKey",
+    "CrapsCarry",
     "CrapsGame",
     "CrapsRules",
     "Kind",

@@ -23,11 +23,19 @@ The table point is assigned only when a come-out roll of 4-10 finds a new line b
 the come-out rules (On/Off) apply. The game is over once a roll has been made and no
 bets remain; :meth:`CrapsGame.next_game` starts the next game from a clean table
 (point off), carrying the seats' come-out options.
+
+What carries between games (Pinnacle page, Game History Report: a crap game "starts
+with a clean table ... and ends when all of your bets have been resolved"): no bet,
+no point and no come bet on a number can outlive a game, since a game is over only
+when none remain; the come-out options are a seat's settings and do carry.
+:meth:`CrapsGame.carry` is that state (``games.craps.new_game(previous=...)``, or
+``carry=``, the same data as logged).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -94,6 +102,36 @@ def title(key: BetKey) -> str:
     """A bet spot as people say it: ``place to win 6``, ``come odds 4``, ``horn``."""
     base = _TITLE.get(key.kind, key.kind.value)
     return base if key.number is None else f"{base} {key.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class CrapsCarry:
+    """What one crap game hands to the table's next: each seat's come-out options."""
+
+    working: Mapping[int, Mapping[str, bool]]
+
+    def encode(self) -> dict[str, Any]:
+        return {"working": {str(s): dict(opts) for s, opts in sorted(self.working.items())}}
+
+    @classmethod
+    def decode(cls, data: Mapping[str, Any], seats: int) -> CrapsCarry:
+        """Rebuild from :meth:`encode` output; ValueError naming what is wrong."""
+        if not isinstance(data, Mapping) or set(data) != {"working"}:
+            raise ValueError("craps carry: expected {'working': {seat: {type: on}}}")
+        raw = data["working"]
+        if not isinstance(raw, Mapping):
+            raise ValueError("craps carry: working must map seats to options")
+        out: dict[int, dict[str, bool]] = {}
+        names = {k.value for k in WORKING_DEFAULTS}
+        for key, opts in raw.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < seats):
+                raise ValueError(f"craps carry: {key!r} is not a seat 0..{seats - 1}")
+            if not isinstance(opts, Mapping) or not all(
+                k in names and isinstance(v, bool) for k, v in opts.items()
+            ):
+                raise ValueError(f"craps carry: seat {key}'s options must be {sorted(names)}")
+            out[int(key)] = dict(opts)
+        return cls(out)
 
 
 class CrapsGame(VerifyCan):
@@ -271,6 +309,12 @@ class CrapsGame(VerifyCan):
                 legal=sorted(self.legal_actions(seat)),
             )
         return out
+
+    def carry(self) -> CrapsCarry:
+        """The seats' come-out options, for the table's next game (this one must be over)."""
+        if self._phase is not Phase.OVER:
+            raise IllegalAction("this crap game is still running: bets remain on the table")
+        return CrapsCarry({s: self.working(s) for s in range(self._seats)})
 
     def next_game(self) -> CrapsGame:
         """The next crap game: a clean table, point off, the same come-out options."""
