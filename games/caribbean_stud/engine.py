@@ -22,12 +22,20 @@ called hands settle: dealer below ace/king: ante wins (1:1), call pushes;
 otherwise the better hand wins ante (1:1) and call (by the call table, on the
 player's category: the ace/king pays as ``high_card``); equal hands push both.
 
+On tables with a jackpot each seat has an "always contribute" button (Oasis page:
+the jackpot bet is placed for every ante without asking): ``Decide(seat=s,
+decision="always-contribute", arg="on"|"off")`` while bets are open. The buttons
+carry to the table's next game: :meth:`StudRound.carry`, and ``new_game(previous=...)``
+(or ``carry=``, the same data as logged).
+
 Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from games.caribbean_stud.paytable import rules_of
 from games.caribbean_stud.rules import StudRules
@@ -37,6 +45,7 @@ from games.core.engine import Variant
 from games.core.errors import IllegalAction
 from games.core.money import Cents, format_cents, pay
 from games.core.records import (
+    Action,
     Decide,
     Event,
     JackpotContribution,
@@ -44,6 +53,31 @@ from games.core.records import (
     Message,
 )
 from games.poker.rank5 import category, rank5
+
+CONTRIBUTE = "always-contribute"
+
+
+@dataclass(frozen=True, slots=True)
+class ContributeCarry:
+    """What one stud game hands to the table's next: the seats whose button is on."""
+
+    always_contribute: frozenset[int]
+
+    def encode(self) -> dict[str, Any]:
+        return {"always_contribute": sorted(self.always_contribute)}
+
+    @classmethod
+    def decode(cls, data: Mapping[str, Any], seats: int) -> ContributeCarry:
+        """Rebuild from :meth:`encode` output; ValueError naming what is wrong."""
+        if not isinstance(data, Mapping) or set(data) != {"always_contribute"}:
+            raise ValueError("stud carry: expected {'always_contribute': [seats]}")
+        raw = data["always_contribute"]
+        ok = isinstance(raw, list | tuple) and all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats for s in raw
+        )
+        if not ok:
+            raise ValueError(f"stud carry: always_contribute must list seats 0..{seats - 1}")
+        return cls(frozenset(raw))
 
 
 class StudRound(PokerTableRound):
@@ -71,6 +105,88 @@ class StudRound(PokerTableRound):
         self._drawn: dict[int, int] = {}
         self._original: dict[int, tuple[Card, ...]] = {}
         self._jackpot_done = False
+
+    @classmethod
+    def following(
+        cls,
+        variant: Variant,
+        seats: int = 1,
+        *,
+        always_contribute: Iterable[int] | None = None,
+        previous: object = None,
+        carry: object = None,
+    ) -> StudRound:
+        """A new game of a table: the buttons from ``always_contribute``, else from
+        ``previous`` (the table's finished last game), else from ``carry`` (its
+        :meth:`carry` as logged), else the pay table's default. ValueError if
+        ``previous`` is not a finished game of this variant or ``carry`` is malformed.
+        """
+        given = [x for x in (always_contribute, previous, carry) if x is not None]
+        if len(given) > 1:
+            raise ValueError("give one of always_contribute, previous and carry")
+        if previous is not None:
+            if not isinstance(previous, StudRound) or previous.variant.id != variant.id:
+                raise ValueError(f"previous is not a game of {variant.id}")
+            always_contribute = previous.carry().always_contribute
+        elif carry is not None:
+            if not isinstance(carry, Mapping):
+                raise ValueError("stud carry: expected {'always_contribute': [seats]}")
+            always_contribute = ContributeCarry.decode(carry, seats).always_contribute
+        if always_contribute is not None:
+            always_contribute = [s for s in always_contribute if s < seats]
+        return cls(variant, seats, always_contribute=always_contribute)
+
+    def carry(self) -> ContributeCarry:
+        """The buttons as they stand when this game is over, for the table's next game."""
+        if not self.is_over:
+            raise IllegalAction("this game is not over: nothing carries to the next one yet")
+        return ContributeCarry(self.always_contribute)
+
+    # --- the always-contribute button ------------------------------------------------
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        names = super().legal_actions(seat)
+        if self.phase is Phase.BETTING and self.rules.jackpot and 0 <= seat < self.seats:
+            return names | {CONTRIBUTE}
+        return names
+
+    def verify(self, action: Action) -> None:
+        if isinstance(action, Decide) and action.decision == CONTRIBUTE:
+            self._verify_contribute(action)
+            return
+        super().verify(action)
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        if isinstance(action, Decide) and action.decision == CONTRIBUTE:
+            self._verify_contribute(action)
+            seat = action.seat
+            assert seat is not None
+            on = action.arg == "on"
+            mine = {seat}
+            self.always_contribute = (
+                self.always_contribute | mine if on else self.always_contribute - mine
+            )
+            return (Message(text=f"seat {seat}: always contribute {'on' if on else 'off'}"),)
+        return super().apply(action)
+
+    def _verify_contribute(self, action: Decide) -> None:
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.seats:
+            raise IllegalAction(f"no seat {seat!r} at this table ({self.seats} seats)")
+        if self.rules.jackpot is None:
+            raise IllegalAction(f"{self.variant.title} has no jackpot bet to contribute to")
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction(
+                f"always contribute is set while bets are open; the round is {self.phase}"
+            )
+        if action.arg not in ("on", "off"):
+            raise IllegalAction(f"always contribute is 'on' or 'off', not {action.arg!r}")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        out = super().view(seat)
+        if self.rules.jackpot:
+            out["always_contribute"] = sorted(self.always_contribute)
+        return out
 
     # --- decisions ------------------------------------------------------------------
 
