@@ -5,10 +5,14 @@ The family contract (:mod:`games.catalog`):
 ``VARIANTS``: ``caribbean-stud``, ``pinnacle-stud-poker``, ``oasis-poker`` (``paytables/*.toml``).
 ``new_game(variant, seats=1, always_contribute=None)``: a
 :class:`~games.caribbean_stud.engine.StudRound`.
-``house_edge(variant)``: ``ante`` (ante, call and bought draws per unit of ante)
-by simulation of the documented strategy (exact=False: the best-strategy
-enumeration over 2,598,960 x 1,533,939 deals is out of reach here); ``jackpot``
-exact over all five-card hands at the meter's reset value
+``house_edge(variant)``: ``ante`` (ante and call per unit of ante) exact for the
+best call/fold play, with or without the dealer's up card as the table deals it,
+counted over all 19,933,230,517,200 deals by :mod:`games.caribbean_stud.exact`
+(the count takes about half a minute, so the figures ship in
+``data/exact.json``, recomputed by a slow test). Tables whose rules have no
+cached figure, and Oasis Poker (bought draws), get a simulation of the
+documented strategy instead (exact=False). ``jackpot`` is exact over all
+five-card hands at the meter's reset value
 (:meth:`~games.caribbean_stud.progressive.JackpotTable.return_at` gives any meter).
 ``simulate(variant, rounds, seed)``: :mod:`games.caribbean_stud.simulate`.
 ``autoplay(engine, seat)``: :mod:`games.caribbean_stud.autoplay`.
@@ -40,36 +44,37 @@ _EDGE_CACHE: dict[str, Fraction] = {}
 
 
 def new_game(
-    variant: Variant,
-    seats: int = 1,
-    *,
-    always_contribute: Iterable[int] | None = None,
-    previous: object = None,
-    carry: object = None,
+    variant: Variant, seats: int = 1, *, always_contribute: Iterable[int] | None = None
 ) -> StudRound:
-    """A new game; the "always contribute" buttons come from ``always_contribute``, or
-    from ``previous`` (the table's finished last game), or from ``carry`` (that game's
-    ``carry().encode()`` as logged), else the pay table's default
-    (:meth:`~games.caribbean_stud.engine.StudRound.following`)."""
-    return StudRound.following(
-        variant, seats, always_contribute=always_contribute, previous=previous, carry=carry
-    )
+    return StudRound(variant, seats, always_contribute=always_contribute)
 
 
 def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     """House edge per unit of each bet's initial wager (see the module docstring)."""
+    from games.caribbean_stud.exact import cached_edge  # local: reads data/exact.json
+
     rules = rules_of(variant)
-    if variant.id not in _EDGE_CACHE:
-        mean = simulate(variant, EDGE_ROUNDS, EDGE_SEED).bets["ante"].mean
-        _EDGE_CACHE[variant.id] = Fraction(-mean).limit_denominator(1_000_000)
-    out = {
-        "ante": HouseEdge(
+    cached = cached_edge(rules)
+    if cached is not None:
+        shown = "with" if rules.dealer_shows_card else "without"
+        ante = HouseEdge(
+            edge=cached.edge,
+            exact=True,
+            method=f"count of all {cached.deals:,} deals, best call/fold play",
+            note=f"ante and call per unit of ante, {shown} the dealer's up card; "
+            "games.caribbean_stud.exact",
+        )
+    else:
+        if variant.id not in _EDGE_CACHE:
+            mean = simulate(variant, EDGE_ROUNDS, EDGE_SEED).bets["ante"].mean
+            _EDGE_CACHE[variant.id] = Fraction(-mean).limit_denominator(1_000_000)
+        ante = HouseEdge(
             edge=_EDGE_CACHE[variant.id],
             exact=False,
             method=f"simulation of {EDGE_ROUNDS:,} rounds (seed {EDGE_SEED})",
             note="ante, call and draw prices per unit of ante; games.caribbean_stud.strategy",
         )
-    }
+    out = {"ante": ante}
     if rules.jackpot:
         jp = rules.jackpot
         out["jackpot"] = HouseEdge(

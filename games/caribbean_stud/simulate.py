@@ -11,6 +11,7 @@ at the meter's reset value).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +26,19 @@ from games.sim import bet_statistics
 
 BATCH = 250_000
 
+#: a call/fold rule over rows: (player cards, their dense ranks, up cards or None) -> call?
+Decide = Callable[
+    [npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64] | None],
+    npt.NDArray[np.bool_],
+]
+
+
+def rules_of_thumb(
+    player: npt.NDArray[np.int64], ranks: npt.NDArray[np.int64], up: npt.NDArray[np.int64] | None
+) -> npt.NDArray[np.bool_]:
+    """The default :data:`Decide`: :func:`games.caribbean_stud.strategy.should_call_batch`."""
+    return should_call_batch(categories(ranks), player, up)
+
 
 def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
     """``n`` rows of ``k`` distinct card indices, uniform over ordered deals.
@@ -38,13 +52,18 @@ def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
     return np.take_along_axis(subset, order, axis=1).astype(np.int64)
 
 
-def ante_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-    """Net per unit of ante for each row of eleven cards (player, dealer, spare)."""
+def ante_nets(
+    rules: StudRules, cards: npt.NDArray[np.int64], decide: Decide = rules_of_thumb
+) -> npt.NDArray[np.float64]:
+    """Net per unit of ante for each row of eleven cards (player, dealer, spare).
+
+    ``decide`` chooses call or fold (the Oasis draw rule is fixed: the flush draw).
+    """
     player, dealer = cards[:, :5].copy(), cards[:, 5:10]
     up = dealer[:, 0] if rules.dealer_shows_card else None
     p = rank_batch(player, validate=False)
     cats = categories(p)
-    call = should_call_batch(cats, player, up)
+    call = decide(player, p, up)
     cost = np.zeros(len(cards))
     if 1 in rules.draw_costs:
         odd = flush_draw_batch(player)
@@ -54,7 +73,7 @@ def ante_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[np.
         cost[rows] = rules.draw_costs[1]
         p = rank_batch(player, validate=False)
         cats = categories(p)
-        call = should_call_batch(cats, player, up)
+        call = decide(player, p, up)
     d = rank_batch(dealer, validate=False)
     pays = np.zeros(11)
     for cat, ratio in rules.call_pays.items():
@@ -81,8 +100,15 @@ def jackpot_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[
     return award[categories(rank_batch(cards[:, :5], validate=False))] - 1.0
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
-    """Simulate ``rounds`` rounds of the ante (with call and draws) and the jackpot bet."""
+def simulate(
+    variant: Variant, rounds: int, seed: int, *, decide: Decide = rules_of_thumb
+) -> SimulationResult:
+    """Simulate ``rounds`` rounds of the ante (with call and draws) and the jackpot bet.
+
+    ``decide`` is the call/fold rule (default: the documented rules of thumb;
+    bench/bench_caribbean_exact.py passes the best play,
+    :meth:`games.caribbean_stud.exact.CallTable.calls`).
+    """
     if rounds <= 0:
         raise ValueError("rounds must be positive")
     rules = rules_of(variant)
@@ -92,7 +118,7 @@ def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
     while done < rounds:
         n = min(BATCH, rounds - done)
         cards = deal(rng, n, 11)
-        nets = {"ante": ante_nets(rules, cards)}
+        nets = {"ante": ante_nets(rules, cards, decide)}
         if rules.jackpot:
             nets["jackpot"] = jackpot_nets(rules, cards)
         for bet, net in nets.items():

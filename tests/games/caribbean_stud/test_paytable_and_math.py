@@ -101,8 +101,10 @@ def test_no_upcard_table_plays_akj83_and_matches_its_published_edge() -> None:
 def test_house_edge_contract() -> None:
     edges = cs.house_edge(load_packaged("pinnacle-stud-poker"))
     assert set(edges) == {"ante", "jackpot"}
-    assert not edges["ante"].exact and edges["jackpot"].exact
+    assert edges["ante"].exact and edges["jackpot"].exact  # ante: test_exact.py
     assert Fraction(3, 100) < edges["ante"].edge < Fraction(8, 100)
+    oasis = cs.house_edge(load_packaged("oasis-poker"))
+    assert not oasis["ante"].exact and "simulation" in oasis["ante"].method
     jp = load_packaged("pinnacle-stud-poker").rules.jackpot
     assert jp is not None
     assert edges["jackpot"].edge == -jp.return_at(2_500_000)
