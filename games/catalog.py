@@ -101,14 +101,17 @@ def _load(family: str) -> ModuleType | None:
         raise
 
 
+_FAMILIES: dict[str, Family] = {}
+
+
 def families() -> dict[str, Family]:
-    """The families present in this build, by name."""
-    out: dict[str, Family] = {}
-    for fam in FAMILIES:
-        module = _load(fam)
-        if module is not None and hasattr(module, "VARIANTS"):
-            out[fam] = cast(Family, module)
-    return out
+    """The families present in this build, by name (found once: a build's set is fixed)."""
+    if not _FAMILIES:
+        for fam in FAMILIES:
+            module = _load(fam)
+            if module is not None and hasattr(module, "VARIANTS"):
+                _FAMILIES[fam] = cast(Family, module)
+    return dict(_FAMILIES)
 
 
 def variants() -> dict[str, Variant]:
@@ -137,6 +140,9 @@ def get_variant(variant_id: str) -> Variant:
     raise UnknownGame(f"unknown game {variant_id!r}; known: {known}")
 
 
+_PARAMS: dict[Callable[..., Engine], frozenset[str]] = {}
+
+
 def new_game(
     variant_id: str | Variant,
     seats: int = 1,
@@ -156,7 +162,9 @@ def new_game(
     """
     variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
     make = family_of(variant).new_game
-    params = inspect.signature(make).parameters
+    params = _PARAMS.get(make)
+    if params is None:  # a table makes a new engine every game: inspect each maker once
+        params = _PARAMS[make] = frozenset(inspect.signature(make).parameters)
     kwargs: dict[str, Any] = {}
     if "hand" in params:
         kwargs["hand"] = hand

@@ -29,6 +29,7 @@ from kiosk_ui.errors import (
 )
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.live import Broadcaster
+from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
 
 log = logging.getLogger("kiosk_ui")
@@ -73,6 +74,7 @@ def create_app(
         app.state.appliance = appliance
         app.state.tokens = PlayerTokens(settings.store)
         app.state.live = Broadcaster()
+        app.state.committer = LoopCommitter(appliance.runtime)
         app.state.live.start_device_tables(appliance)
         if on_ready is not None:
             on_ready(appliance.generated_password)
@@ -80,6 +82,7 @@ def create_app(
             yield
         finally:
             app.state.live.stop()
+            app.state.committer.close()
             appliance.close()
 
     app = FastAPI(

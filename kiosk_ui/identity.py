@@ -15,6 +15,8 @@ from pathlib import Path
 
 from kiosk_ui.errors import AuthError
 
+VERIFIED_CACHE = 100_000  # tokens remembered as checked (cleared when full)
+
 
 class PlayerTokens:
     def __init__(self, store_dir: Path) -> None:
@@ -25,16 +27,22 @@ class PlayerTokens:
             with os.fdopen(fd, "w") as fh:
                 fh.write(secrets.token_hex(32))
         self._key = bytes.fromhex(path.read_text().strip())
+        self._verified: dict[str, str] = {}  # token -> player, for tokens already checked
 
     def issue(self, player: str) -> str:
         tag = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
         return f"{player}.{tag}"
 
     def player(self, token: str | None) -> str:
+        if token in self._verified:  # every request carries the token: check it once
+            return self._verified[token]
         if not token or "." not in token:
             raise AuthError("no player session: open the lobby to start one")
         player, tag = token.rsplit(".", 1)
         good = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
         if not hmac.compare_digest(tag, good):
             raise AuthError("player session is not valid")
+        if len(self._verified) >= VERIFIED_CACHE:
+            self._verified.clear()
+        self._verified[token] = player
         return player

@@ -46,8 +46,8 @@ class Record:
 
     def encode(self) -> JSON:
         out: JSON = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            out[f.name] = _encode_value(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name] = _encode_value(getattr(self, name))
         return out
 
     @classmethod
@@ -71,6 +71,17 @@ def decode(data: JSON) -> Record:
         return cls.decode_fields(data)
     except (TypeError, KeyError) as exc:
         raise ValueError(f"{kind}: {exc}") from None
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A record class's field names in order (looked up once per class, not per encode)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _encode_value(v: Any) -> Any:

@@ -6,6 +6,7 @@ import asyncio
 import json
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
@@ -14,7 +15,14 @@ from certification.log.replay import render_recall, replay_game
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui import schemas
 from kiosk_ui.errors import AuthError, TableError
-from kiosk_ui.routes.deps import PLAYER_COOKIE, ApplianceDep, LiveDep, PlayerDep, tokens
+from kiosk_ui.live import Broadcaster
+from kiosk_ui.routes.deps import (
+    PLAYER_COOKIE,
+    ApplianceDep,
+    PlayerDep,
+    tokens,
+)
+from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.runtime.table import Table
 
 router = APIRouter(prefix="/api", tags=["player"])
@@ -148,63 +156,71 @@ def to_action(body: schemas.ActionIn) -> Action:
     return Decide(seat=body.seat, decision=body.decision, arg=body.arg, hand=body.hand)
 
 
-@router.post("/tables/{table_id}/actions")
+@router.post("/tables/{table_id}/actions", response_model=schemas.ActOut)
 async def act(
     table_id: str,
     body: schemas.ActionIn,
-    app: ApplianceDep,
+    request: Request,
     player: PlayerDep,
-    live: LiveDep,
     idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
-) -> schemas.ActOut:
+) -> Response:
     """Apply one action for the caller's seat. Repeat a request with the same
     Idempotency-Key and it is applied once; the first answer is returned again."""
-    table = app.runtime.table(table_id)
-    if table.seats.get(body.seat) != player:
-        await run_in_threadpool(table.sit, body.seat, player)
     key = f"{player}:{idempotency_key}" if idempotency_key else None
-    result = await run_in_threadpool(table.act, to_action(body), idempotency_key=key)
-    public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-    live.publish(table_id, {"type": "update", "events": public})
-    return schemas.ActOut(
-        game=result.game,
-        events=result.events,
-        view=result.view,
-        balance=result.balance,
-        over=result.over,
-    )
+    return await _play(request, table_id, player, [to_action(body)], key)
 
 
-@router.post("/tables/{table_id}/round")
+@router.post("/tables/{table_id}/round", response_model=schemas.ActOut)
 async def bet_and_deal(
     table_id: str,
     body: schemas.RoundIn,
-    app: ApplianceDep,
+    request: Request,
     player: PlayerDep,
-    live: LiveDep,
     idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
-) -> schemas.ActOut:
+) -> Response:
     """Place a whole bet slip and deal, atomically: either every bet is placed and the
     round dealt, or nothing changes (a refused bet names its reason)."""
-    table = app.runtime.table(table_id)
-    if table.seats.get(body.seat) != player:
-        await run_in_threadpool(table.sit, body.seat, player)
     actions: list[Action] = [
         PlaceBet(seat=body.seat, bet=bet, amount=amount) for bet, amount in body.bets.items()
     ]
     if body.deal:
         actions.append(Deal(seat=body.seat))
     key = f"{player}:{idempotency_key}" if idempotency_key else None
-    result = await run_in_threadpool(table.act_many, actions, idempotency_key=key)
+    return await _play(request, table_id, player, actions, key)
+
+
+async def _play(
+    request: Request, table_id: str, player: str, actions: list[Action], key: str | None
+) -> Response:
+    """Apply one seat's actions and answer once they are durable.
+
+    A table fed by the RNG never waits on hardware: its work runs right here on the
+    event loop and joins the loop's group commit. A device table may wait for a card
+    or a roll, so its work goes to a worker thread.
+    """
+    state = request.app.state  # read directly: this is the hot path, one dependency less each
+    table: Table = state.appliance.runtime.table(table_id)
+    live: Broadcaster = state.live
+    committer: LoopCommitter = state.committer
+    seat = actions[0].seat
+    if seat is not None and table.seats.get(seat) != player:
+        table.sit(seat, player)
+    if table.source.blocking:
+        result = await run_in_threadpool(table.act_many, actions, idempotency_key=key)
+    else:
+        result = await committer.run(
+            table, lambda: table.act_many(actions, idempotency_key=key, defer=True)
+        )
     public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-    live.publish(table_id, {"type": "update", "events": public})
-    return schemas.ActOut(
-        game=result.game,
-        events=result.events,
-        view=result.view,
-        balance=result.balance,
-        over=result.over,
-    )
+    live.publish(table.id, {"type": "update", "events": public})
+    out = {
+        "game": result.game,
+        "events": result.events,
+        "view": result.view,
+        "balance": result.balance,
+        "over": result.over,
+    }
+    return Response(orjson.dumps(out), media_type="application/json")
 
 
 @router.get("/history")

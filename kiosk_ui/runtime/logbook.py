@@ -55,11 +55,13 @@ class LogBook:
                 sqlite_store.insert(conn, self.writer.start(self.clock()))
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
         """One unit of work for log and ledger. The unit's log records are written with
-        one statement when it ends (nothing reads the log inside a unit)."""
+        one statement when it ends (nothing reads the log inside a unit). ``defer``: see
+        :meth:`Database.transaction`; whoever commits a deferred group that fails must
+        call :meth:`resync`."""
         try:
-            with self.db.transaction() as conn:
+            with self.db.transaction(defer=defer) as conn:
                 mark = self.writer.mark()
                 start = len(self._pending)
                 self._depth += 1

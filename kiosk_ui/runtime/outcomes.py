@@ -76,6 +76,7 @@ class RngOutcomes:
         self.name = name
         self.blocking = False
         self._zeros: dict[str, int] = {}
+        self._orders: dict[str, list[int]] = {}  # game -> committed shoe order (server-side)
 
     def start_game(self, conn: sqlite3.Connection, game: str, variant: Variant) -> dict[str, Any]:
         self._zeros[game] = variant.zeros
@@ -86,6 +87,7 @@ class RngOutcomes:
         except RngError as exc:
             raise OutcomeFault(f"RNG: {exc}") from None
         cards = ",".join(map(str, order))
+        self._orders[game] = order
         salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
         conn.execute(
             "INSERT INTO shoes (game, cards, salt, next) VALUES (?, ?, ?, 0)", (game, cards, salt)
@@ -109,16 +111,21 @@ class RngOutcomes:
         self, conn: sqlite3.Connection, game: str, need: Need
     ) -> tuple[Action, dict[str, Any]]:
         if need.kind is NeedKind.CARD:
-            row = conn.execute("SELECT cards, next FROM shoes WHERE game = ?", (game,)).fetchone()
+            # The position lives in the store (it rolls back with a failed unit); the
+            # order never changes once committed to, so it is read once per game.
+            row = conn.execute(
+                "UPDATE shoes SET next = next + 1 WHERE game = ? RETURNING next", (game,)
+            ).fetchone()
             if row is None:
                 raise OutcomeFault(f"game {game} has no shoe")
-            order = row[0].split(",")
-            position = int(row[1])
+            position = int(row[0]) - 1
+            order = self._orders.get(game)
+            if order is None:
+                cards = conn.execute("SELECT cards FROM shoes WHERE game = ?", (game,)).fetchone()
+                order = self._orders[game] = [int(c) for c in cards[0].split(",")]
             if position >= len(order):
                 raise OutcomeFault(f"game {game}: the shoe is empty")
-            conn.execute("UPDATE shoes SET next = next + 1 WHERE game = ?", (game,))
-            card = Card.from_index(int(order[position]))
-            return DealCard(card=card), {"draw": position + 1}
+            return DealCard(card=Card.from_index(order[position])), {"draw": position + 1}
         if need.kind is NeedKind.DICE:
             return RollDice(faces=self.rng.roll(need.count)), {}
         zeros = self._zeros.get(game) or 1
@@ -127,6 +134,7 @@ class RngOutcomes:
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
         row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
         self._zeros.pop(game, None)
+        self._orders.pop(game, None)
         if row is None:
             return {}
         return {"shoe_reveal": {"salt": row[1], "cards": row[0], "dealt": int(row[2])}}

@@ -146,9 +146,18 @@ class Table:
         return self.act_many([action], idempotency_key=idempotency_key)
 
     def act_many(
-        self, actions: Sequence[Action], *, idempotency_key: str | None = None
+        self,
+        actions: Sequence[Action],
+        *,
+        idempotency_key: str | None = None,
+        defer: bool = False,
     ) -> ActResult:
-        """Apply several actions of one seat atomically (a bet slip and Deal): all or none."""
+        """Apply several actions of one seat atomically (a bet slip and Deal): all or none.
+
+        ``defer=True`` leaves the store's group transaction open (the event loop's
+        requests, :class:`kiosk_ui.runtime.commit.LoopCommitter`): the result is not
+        durable, and must not be reported, until that group commits.
+        """
         seats = {a.seat for a in actions}
         if not actions or len(seats) != 1 or None in seats:
             raise SeatError("actions need exactly one seat")
@@ -163,7 +172,7 @@ class Table:
             if self.suspended:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
             try:
-                with self.rt.log.transaction() as conn:
+                with self.rt.log.transaction(defer=defer) as conn:
                     events: list[Event] = []
                     for action in actions:
                         self.current_engine()
@@ -374,6 +383,11 @@ class Table:
             balance=ledger.balance(conn, ledger.wallet(player)),
             over=self.engine.is_over,
         )
+
+    def rebuild(self) -> None:
+        """Restore the engine from the log (its last unit of work was not kept)."""
+        with self.lock:
+            self._rebuild()
 
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""

@@ -136,8 +136,13 @@ class Database:
         self.commits = 0  # group commits so far (each one fsync under synchronous=FULL)
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
         """One atomic unit of work: all of it is kept, or none of it. Re-entrant.
+
+        ``defer=True`` (the event loop's units, see :mod:`kiosk_ui.runtime.commit`):
+        the unit ends without committing or waiting; the group stays open for more
+        units, and the caller must make it durable with :meth:`commit_open` (and see
+        :meth:`group_outcome`) before it reports success to anyone.
 
         Group commit: each unit runs in its own SAVEPOINT inside a shared transaction.
         When other writers are already waiting, the unit leaves the transaction open
@@ -179,7 +184,9 @@ class Database:
             self._members += 1
             with self._counter:
                 others_waiting = self._waiting > 0
-            if others_waiting and self._members < MAX_GROUP:
+            if defer and failure is None:
+                pass  # left open: the caller commits it (commit_open) before answering
+            elif others_waiting and self._members < MAX_GROUP:
                 while self._committed < group and group not in self._failed:
                     self._cond.wait()
             else:
@@ -190,6 +197,27 @@ class Database:
                 raise failure
         finally:
             self.lock.release()
+
+    def open_group(self) -> int | None:
+        """The id of the group transaction still open (units done, not yet durable)."""
+        with self.lock:
+            return self._group if self._in_tx else None
+
+    def commit_open(self) -> None:
+        """Commit the open group now, if there is one and no unit is inside it."""
+        with self.lock:
+            if self._in_tx and not self._depth:
+                self._commit(self._group)
+
+    def group_outcome(self, group: int) -> str | None:
+        """Why ``group`` failed to commit, or None once it is durable.
+
+        Raises :class:`StoreError` if the group is still open.
+        """
+        with self.lock:
+            if self._committed < group:
+                raise StoreError(f"group {group} is not committed yet")
+            return self._failed.get(group)
 
     def _commit(self, group: int) -> None:
         try:

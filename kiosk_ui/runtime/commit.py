@@ -1,0 +1,121 @@
+"""Group commit for the work the event loop does itself.
+
+A table whose outcomes come from the RNG never waits on hardware, so its requests
+run on the event loop with no thread hand-off (:meth:`LoopCommitter.run`). Each
+request's unit of work runs in its own savepoint inside the store's open group
+transaction and leaves it open (``Table.act_many(defer=True)``). Once the loop has
+run every request that was ready, one worker thread commits the whole group (one
+fsync) while the loop goes on reading and parsing the next requests; their units
+wait for that commit to finish, then run together and form the next group. Nobody
+answers before the group holding their work is durable. If a commit fails, every
+unit of that group is gone: the chain head is re-read from disk, each table
+involved is rebuilt from the log, and each request answers with the store's error
+(nothing was settled).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, TypeVar
+
+from kiosk_ui.errors import StoreError
+
+if TYPE_CHECKING:
+    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.runtime.table import Table
+
+T = TypeVar("T")
+
+
+class LoopCommitter:
+    """Runs the event loop's units of work and makes them durable a group at a time."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.rt = runtime
+        self._waiters: dict[int, list[asyncio.Future[None]]] = {}
+        self._tables: dict[int, set[Table]] = {}
+        self._scheduled = False
+        self._committing = False
+        self._gate: list[asyncio.Future[None]] = []  # units waiting for the commit to end
+        self._admitting = 0  # units let in after a commit that have not run yet
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="croupier-commit")
+        self.groups = 0  # commits made by this committer (one fsync each under FULL)
+
+    async def run(self, table: Table, work: Callable[[], T]) -> T:
+        """Run ``work`` (a deferred unit at ``table``) on the loop; return its result
+        once it is durable. Raises what ``work`` raised, or :class:`StoreError` if the
+        commit holding it failed."""
+        loop = asyncio.get_running_loop()
+        if self._committing:
+            admit: asyncio.Future[None] = loop.create_future()
+            self._gate.append(admit)
+            try:
+                await admit
+            finally:
+                if admit.done() and not admit.cancelled():
+                    self._admitting -= 1
+        try:
+            result = work()
+        finally:
+            group = self.rt.db.open_group()
+            fut: asyncio.Future[None] | None = None
+            if group is not None:
+                fut = loop.create_future()
+                self._waiters.setdefault(group, []).append(fut)
+                self._tables.setdefault(group, set()).add(table)
+            if self._admitting == 0:  # the last of a batch let in: commit them all
+                self._schedule()
+        if fut is not None:
+            await fut
+        return result
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+
+    def _schedule(self) -> None:
+        if not self._scheduled and not self._committing and self._waiters:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        if self._committing or not self._waiters:
+            return
+        self._committing = True
+        loop = asyncio.get_running_loop()
+        done = loop.run_in_executor(self._executor, self.rt.db.commit_open)
+        done.add_done_callback(self._committed)
+
+    def _committed(self, done: asyncio.Future[None]) -> None:
+        self._committing = False
+        self.groups += 1
+        error = done.exception()
+        for group in sorted(self._waiters):
+            try:
+                failure = self.rt.db.group_outcome(group)
+            except StoreError:
+                continue  # still open (joined by a worker thread's unit): next commit
+            if failure is None and error is not None:
+                failure = str(error)
+            waiters = self._waiters.pop(group)
+            tables = self._tables.pop(group, set())
+            if failure is not None:
+                self.rt.log.resync()
+                for table in tables:
+                    table.rebuild()
+            for fut in waiters:
+                if fut.done():
+                    continue
+                if failure is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(StoreError(f"commit failed: {failure}"))
+        admitted = [f for f in self._gate if not f.done()]
+        self._gate.clear()
+        self._admitting += len(admitted)
+        for f in admitted:
+            f.set_result(None)
+        if self._admitting == 0:
+            self._schedule()
