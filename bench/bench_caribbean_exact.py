@@ -38,7 +38,7 @@ from bench.bench_three_card import machine  # noqa: E402
 from games.caribbean_stud import exact  # noqa: E402
 from games.caribbean_stud.paytable import load_packaged, rules_of  # noqa: E402
 from games.caribbean_stud.simulate import Decide, rules_of_thumb  # noqa: E402
-from games.core.cards import parse_cards  # noqa: E402
+from games.core.cards import DECK, parse_cards  # noqa: E402
 from games.poker.batch import categories  # noqa: E402
 from games.poker.rank5 import rank5  # noqa: E402
 
@@ -147,12 +147,22 @@ def main() -> int:
     for name, got, want in rows:
         w = "-" if want is None else (f"{want:,}" + (" (equal)" if got == want else " **DIFFERS**"))
         lines.append(f"| {name} | {_int(got)} | {w} | {exact.percent(got / exact.DEALS, 4)}% |")
+    no_up = exact.optimal_decisions(counts, rules, False)[:, 0]
+    akj83 = counts.rank >= rank5(parse_cards("Ah Kd Jc 8s 3h"))
+    odd = np.flatnonzero(no_up != akj83)
     lines += [
         "",
         "The best play without the up card (decide on the five cards alone, values summed",
         "over the 47 possible up cards) loses "
         f"{_int(best_no.loss)}, {_int(want_loss['akj83'] - best_no.loss)} less than",
-        '"raise on A-K-J-8-3 or better": both round to 5.316%.\n',
+        '"raise on A-K-J-8-3 or better": both round to 5.316%. They differ on '
+        f"{int(counts.weight[odd].sum()):,} hands ({len(odd)} suit classes):",
+        ", ".join(
+            " ".join(str(DECK[int(c)]) for c in counts.player[i][::-1])
+            + (" call" if no_up[i] else " fold")
+            for i in odd
+        )
+        + ".\n",
         f"Simulation of {args.rounds:,} rounds of the best play (seed {args.seed}), deciding",
         "from `exact.call_table` (the exceptions to 'call with a pair or better'):\n",
         "| up card | exact edge | simulated edge | 99.9% interval | exact inside | table keys "
