@@ -148,9 +148,10 @@ class Runtime:
             ).fetchone()
         return int(n)
 
-    def next_game_id(self, conn: sqlite3.Connection, table_id: str) -> str:
-        (n,) = conn.execute("SELECT COUNT(*) FROM games WHERE table_id = ?", (table_id,)).fetchone()
-        return f"{table_id}-{int(n) + 1:06d}"
+    @staticmethod
+    def game_id(table_id: str, number: int) -> str:
+        """The id of a table's ``number``-th game (1-based)."""
+        return f"{table_id}-{number:06d}"
 
     # --- idempotency ---------------------------------------------------------
 

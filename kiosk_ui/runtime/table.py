@@ -100,6 +100,7 @@ class Table:
         self.game: str | None = None
         self.suspended: str | None = None
         self.hand = 0  # games started at this table before the current one
+        self._started: int | None = None  # games started here; read from the store once
         self.lock = threading.RLock()
 
     # --- seats ---------------------------------------------------------------
@@ -265,7 +266,7 @@ class Table:
         """
         with self.lock:
             if self.engine is None or self.engine.is_over:
-                self.hand = self.rt.games_started(self.id)
+                self.hand = self._games_started()
                 self.engine = catalog.new_game(
                     self.variant, max(self.variant.seats, 1), hand=self.hand
                 )
@@ -273,7 +274,8 @@ class Table:
             return self.engine
 
     def _start_game(self, conn: sqlite3.Connection) -> None:
-        game = self.rt.next_game_id(conn, self.id)
+        number = self._games_started() + 1
+        game = self.rt.game_id(self.id, number)
         engine = self.engine
         assert engine is not None
         ts = self.rt.log.clock()
@@ -297,6 +299,12 @@ class Table:
             game,
         )
         self.engine, self.game = engine, game
+        self._started = number
+
+    def _games_started(self) -> int:
+        if self._started is None:
+            self._started = self.rt.games_started(self.id)
+        return self._started
 
     def _apply(
         self,
@@ -391,6 +399,7 @@ class Table:
 
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
+        self._started = None  # a game started by the lost work is gone with it
         if self.game is None:
             self.engine = None  # a fresh engine is made on the next request
             return

@@ -24,6 +24,7 @@ from kiosk_ui.errors import StoreError
 
 SCHEMA_VERSION = 1
 MAX_GROUP = 64  # units of work per group commit at most
+WAL_CHECKPOINT_BYTES = 4 << 20  # copy the WAL back into the database beyond this size
 
 SCHEMA = (
     LOG_DDL
@@ -109,6 +110,9 @@ class Database:
             )
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute(f"PRAGMA synchronous={synchronous}")
+            # WAL pages are copied back to the database by a thread of its own
+            # (:class:`_Checkpointer`), not inside some unlucky writer's COMMIT.
+            self.conn.execute("PRAGMA wal_autocheckpoint=0")
             self.conn.execute("PRAGMA foreign_keys=ON")
             # One transaction: a kill during first start leaves no half-made schema.
             self.conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA + "\nCOMMIT;")
@@ -134,6 +138,7 @@ class Database:
         self._committed = 0  # id of the last group that finished committing
         self._failed: dict[int, str] = {}
         self.commits = 0  # group commits so far (each one fsync under synchronous=FULL)
+        self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous)
 
     @contextmanager
     def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
@@ -232,5 +237,49 @@ class Database:
             self._cond.notify_all()
 
     def close(self) -> None:
+        self._checkpointer.stop()
         with self.lock:
             self.conn.close()
+
+
+class _Checkpointer(threading.Thread):
+    """Copies committed WAL pages back into the database file, off the writers' path.
+
+    With SQLite's automatic checkpoint, the COMMIT that crosses the threshold also
+    copies (and under FULL, fsyncs) the whole WAL while holding the store lock, and
+    every request waits behind it. A PASSIVE checkpoint from a connection of its own
+    runs beside the writer instead and never blocks it; SQLite restarts the WAL from
+    the top once a checkpoint has caught up.
+    """
+
+    def __init__(self, path: Path, synchronous: str, *, every: float = 0.2) -> None:
+        super().__init__(name="croupier-checkpoint", daemon=True)
+        self.path = path
+        self.synchronous = synchronous
+        self.every = every
+        self._stop_event = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        except sqlite3.Error:
+            return  # the store's own connection reports problems with the file
+        wal = Path(f"{self.path}-wal")
+        try:
+            while not self._stop_event.wait(self.every):
+                try:
+                    if wal.exists() and wal.stat().st_size > WAL_CHECKPOINT_BYTES:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except (sqlite3.Error, OSError):
+                    continue  # busy or briefly unavailable: try again next turn
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            pass
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join(timeout=10)
