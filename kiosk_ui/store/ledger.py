@@ -72,23 +72,16 @@ def post(
     moves = [p for p in postings if p.amount]
     if not moves:
         return 0
+    changes: dict[str, int] = {}  # net change per account, in order of first posting
     for p in moves:
-        row = conn.execute(
-            "UPDATE accounts SET balance = balance + ? WHERE name = ? RETURNING balance",
-            (p.amount, p.account),
-        ).fetchone()
-        if row is None:  # first movement on this account
-            conn.execute(
-                "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, ?)",
-                (p.account, _kind(p.account), p.amount),
-            )
-            row = (p.amount,)
-        (bal,) = row
-        if bal < 0 and _kind(p.account) not in _MAY_BE_NEGATIVE:
-            who = p.account.split(":", 1)[-1]
+        changes[p.account] = changes.get(p.account, 0) + p.amount
+    balances = _apply_changes(conn, changes)
+    for account, bal in balances.items():
+        if bal < 0 and _kind(account) not in _MAY_BE_NEGATIVE:
+            who = account.split(":", 1)[-1]
             raise InsufficientFunds(
-                f"insufficient funds in {p.account}: short by {-bal} cents"
-                if _kind(p.account) != "wallet"
+                f"insufficient funds in {account}: short by {-bal} cents"
+                if _kind(account) != "wallet"
                 else f"insufficient balance for player {who}: short by {-bal} cents"
             )
     cur = conn.execute(
@@ -101,6 +94,34 @@ def post(
         [(txn, p.account, p.amount) for p in moves],
     )
     return txn
+
+
+def _apply_changes(conn: sqlite3.Connection, changes: dict[str, int]) -> dict[str, int]:
+    """Add each change to its account's cached balance (one statement for all the
+    accounts that exist, an insert for each first movement); return the new balances."""
+    if not changes:
+        return {}
+    cases = " ".join("WHEN ? THEN ?" for _ in changes)
+    marks = ", ".join("?" for _ in changes)
+    params: list[object] = [x for item in changes.items() for x in item]
+    params += list(changes)
+    found = dict(
+        conn.execute(
+            f"UPDATE accounts SET balance = balance + CASE name {cases} END "
+            f"WHERE name IN ({marks}) RETURNING name, balance",
+            params,
+        ).fetchall()
+    )
+    out: dict[str, int] = {}
+    for account, change in changes.items():
+        if account not in found:  # first movement on this account
+            conn.execute(
+                "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, ?)",
+                (account, _kind(account), change),
+            )
+            found[account] = change
+        out[account] = int(found[account])
+    return out
 
 
 def balance(conn: sqlite3.Connection, account: str) -> int:
