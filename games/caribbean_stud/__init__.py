@@ -44,9 +44,20 @@ _EDGE_CACHE: dict[str, Fraction] = {}
 
 
 def new_game(
-    variant: Variant, seats: int = 1, *, always_contribute: Iterable[int] | None = None
+    variant: Variant,
+    seats: int = 1,
+    *,
+    always_contribute: Iterable[int] | None = None,
+    previous: object = None,
+    carry: object = None,
 ) -> StudRound:
-    return StudRound(variant, seats, always_contribute=always_contribute)
+    """A new game; the "always contribute" buttons come from ``always_contribute``, or
+    from ``previous`` (the table's finished last game), or from ``carry`` (that game's
+    ``carry().encode()`` as logged), else the pay table's default
+    (:meth:`~games.caribbean_stud.engine.StudRound.following`)."""
+    return StudRound.following(
+        variant, seats, always_contribute=always_contribute, previous=previous, carry=carry
+    )
 
 
 def house_edge(variant: Variant) -> dict[str, HouseEdge]:
