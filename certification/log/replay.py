@@ -48,7 +48,13 @@ def replay_game(records: Iterable[dict[str, Any]]) -> Replayed | None:
     body = start["body"]
     variant = catalog.get_variant(body["variant"])
     seats = {int(k): str(v) for k, v in body.get("seats", {}).items()}
-    engine = catalog.new_game(variant, max(variant.seats, 1), hand=int(body.get("hand", 0)))
+    carry = body.get("carry")
+    engine = catalog.new_game(
+        variant,
+        max(variant.seats, 1),
+        hand=int(body.get("hand", 0)),
+        carry=carry if isinstance(carry, dict) else None,
+    )
     out = Replayed(start["game"], variant.id, body["table"], engine, True, recs, seats=seats)
     produced: list[dict[str, Any]] = []
     for rec in recs:

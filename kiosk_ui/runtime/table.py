@@ -30,6 +30,7 @@ from games.core.records import (
     BetReturned,
     BetSettled,
     CardShown,
+    Decide,
     Event,
     JackpotContribution,
     JackpotWin,
@@ -101,6 +102,9 @@ class Table:
         self.suspended: str | None = None
         self.hand = 0  # games started at this table before the current one
         self._started: int | None = None  # games started here; read from the store once
+        self._previous: Engine | None = None  # the last finished game, for the next one
+        self._looked_back = False  # whether the log was asked for it since start-up
+        self._carry: dict[str, Any] | None = None  # what the next game takes from it
         self.lock = threading.RLock()
 
     # --- seats ---------------------------------------------------------------
@@ -180,6 +184,7 @@ class Table:
                         if self.game is None:
                             self._start_game(conn)
                         assert self.engine is not None and self.game is not None
+                        self._pass_unattended_offers(conn)
                         self.engine.verify(action)
                         events += self._apply(conn, action, f"seat:{seat}")
                         if not self.source.blocking:
@@ -266,12 +271,59 @@ class Table:
         """
         with self.lock:
             if self.engine is None or self.engine.is_over:
+                if self.engine is not None:  # the game just over hands on to the next
+                    self._previous = self.engine
+                elif self._previous is None and not self._looked_back:
+                    self._previous = self._last_game_from_log()  # after a restart
+                self._looked_back = True
                 self.hand = self._games_started()
                 self.engine = catalog.new_game(
-                    self.variant, max(self.variant.seats, 1), hand=self.hand
+                    self.variant,
+                    max(self.variant.seats, 1),
+                    hand=self.hand,
+                    previous=self._previous,
                 )
+                self._carry = catalog.carry_of(self._previous)
                 self.game = None
+                if self._unattended_offer() is not None:
+                    # Nobody sits where the bank is offered: open the game and pass it on
+                    # now, or the seated players would wait on an empty chair.
+                    with self.rt.log.transaction() as conn:
+                        self._start_game(conn)
+                        self._pass_unattended_offers(conn)
             return self.engine
+
+    def _pass_unattended_offers(self, conn: sqlite3.Connection) -> None:
+        """A bank offered to an empty seat passes on (pai gow, page 002): the runtime
+        declines for the seat, as a logged action, so the table never waits on nobody."""
+        while (offered := self._unattended_offer()) is not None:
+            self._apply(conn, Decide(seat=offered, decision="decline-bank"), "runtime")
+
+    def _unattended_offer(self) -> int | None:
+        """The empty seat the engine waits on to take or decline the bank, if any."""
+        if self.engine is None or self.engine.is_over:
+            return None
+        view = self.engine.view(None)
+        offered = view.get("bank_offered_to") if isinstance(view, dict) else None
+        if isinstance(offered, int) and offered not in self.seats:
+            return offered
+        return None
+
+    def _last_game_from_log(self) -> Engine | None:
+        """The table's last settled game, replayed: what the next game follows on from
+        (the pai gow bank rotation, a seat's always-contribute button, ...)."""
+        with self.rt.db.lock:
+            row = self.rt.db.conn.execute(
+                "SELECT id FROM games WHERE table_id = ? AND status = 'settled' "
+                "ORDER BY id DESC LIMIT 1",
+                (self.id,),
+            ).fetchone()
+        if row is None:
+            return None
+        replayed = self.rt.replay(row[0])
+        if replayed is None or not replayed.matches or not replayed.engine.is_over:
+            return None
+        return replayed.engine
 
     def _start_game(self, conn: sqlite3.Connection) -> None:
         number = self._games_started() + 1
@@ -294,6 +346,7 @@ class Table:
                 "variant": self.variant.id,
                 "hand": self.hand,
                 "seats": _seats(self.seats),
+                **({"carry": self._carry} if self._carry is not None else {}),
                 **info,
             },
             game,
