@@ -139,11 +139,26 @@ class Table:
             if self.engine is not None:
                 base["state"] = self.engine.view(seat)
                 base["over"] = self.engine.is_over
-                base["legal"] = sorted(self.engine.legal_actions(seat)) if seat is not None else []
+                decides: Engine = self.engine
+                if self.engine.is_over and seat is not None:
+                    # The result stays on show; what the seat may do now belongs to the
+                    # next game, which may open with something to decide (a bank offer).
+                    upcoming = self._peek_next()
+                    if upcoming is not None:
+                        decides = upcoming
+                        base["next"] = upcoming.view(seat)
+                base["legal"] = sorted(decides.legal_actions(seat)) if seat is not None else []
             else:
                 base["state"] = None
                 base["over"] = True
-                base["legal"] = ["place-bet"] if seat is not None else []
+                upcoming = self._peek_next() if seat is not None else None
+                if upcoming is not None:
+                    base["next"] = upcoming.view(seat)
+                base["legal"] = (
+                    sorted(upcoming.legal_actions(seat))
+                    if upcoming is not None and seat is not None
+                    else []
+                )
             return base
 
     def act(self, action: Action, *, idempotency_key: str | None = None) -> ActResult:
@@ -299,11 +314,31 @@ class Table:
         while (offered := self._unattended_offer()) is not None:
             self._apply(conn, Decide(seat=offered, decision="decline-bank"), "runtime")
 
-    def _unattended_offer(self) -> int | None:
-        """The empty seat the engine waits on to take or decline the bank, if any."""
-        if self.engine is None or self.engine.is_over:
+    def _peek_next(self) -> Engine | None:
+        """The game that will follow the finished one (or open first), made the way
+        current_engine will make it (engines are pure); None when a finished game hands
+        nothing on, so the next one starts like any."""
+        if self.engine is not None and catalog.carry_of(self.engine) is None:
             return None
-        view = self.engine.view(None)
+        if self.engine is None and self._previous is None and not self._looked_back:
+            self._previous = self._last_game_from_log()  # after a restart
+            self._looked_back = True
+        upcoming = catalog.new_game(
+            self.variant,
+            max(self.variant.seats, 1),
+            hand=self._games_started(),
+            previous=self.engine or self._previous,
+        )
+        while (offered := self._unattended_offer(upcoming)) is not None:
+            upcoming.apply(Decide(seat=offered, decision="decline-bank"))
+        return upcoming
+
+    def _unattended_offer(self, engine: Engine | None = None) -> int | None:
+        """The empty seat the engine waits on to take or decline the bank, if any."""
+        engine = engine or self.engine
+        if engine is None or engine.is_over:
+            return None
+        view = engine.view(None)
         offered = view.get("bank_offered_to") if isinstance(view, dict) else None
         if isinstance(offered, int) and offered not in self.seats:
             return offered

@@ -11,6 +11,7 @@ const LABELS = {
   insurance: 'Insurance', 'even-money': 'Even money', 'no-insurance': 'No insurance',
   war: 'Go to war', call: 'Call', fold: 'Fold', raise: 'Raise', check: 'Check', bet: 'Bet', play: 'Play',
   draw: 'Draw', discard: 'Discard', hold: 'Hold', 'house-way': 'House way', set: 'Set hands',
+  'decline-bank': 'Decline the bank',
   continue: 'Continue', 'pull-back': 'Pull back', pull: 'Pull back', ride: 'Let it ride', 'let-it-ride': 'Let it ride', spin: 'Spin',
 };
 // Decisions that take the cards the player selected as their argument (pai gow, draw poker).
@@ -39,6 +40,8 @@ function betName(b) {
 }
 
 function state() { return (S.view && S.view.state) || {}; }
+// The game about to open once this one is over (what may be decided before betting), else this one.
+function upcoming() { return (S.view && S.view.next) || state(); }
 
 /** This seat's bets, whatever shape the family's view has. */
 function myBets() {
@@ -53,7 +56,7 @@ function myBets() {
 
 function legal() { return (S.view && S.view.legal) || []; }
 function roundOver() { return !S.view || S.view.over || !S.view.state; }
-function canBet() { return legal().includes('place-bet') || (roundOver() && S.view && S.view.seated && !S.view.suspended); }
+function canBet() { return legal().includes('place-bet') || (roundOver() && S.view && S.view.seated && !S.view.suspended && !legal().includes('bank')); }
 
 // --- talking to the table ----------------------------------------------------
 
@@ -256,6 +259,26 @@ function renderDecisions() {
     const args = Array.isArray(offers[d]) ? offers[d] : null;
     if (args && args.length) {
       for (const a of args) box.append(el('button', { class: 'decision', dataset: { decision: d, arg: String(a) }, onclick: () => decide(d, String(a)), text: `${LABELS[d] || betName(d)} ${a}` }));
+    } else if (d === 'always-contribute') {
+      // Stud progressive: the seat's standing order to make the $1 jackpot bet every game.
+      const on = (upcoming().always_contribute || []).includes(S.seat);
+      box.append(el('button', { class: 'decision', id: 'always-contribute', dataset: { decision: d }, 'aria-pressed': on ? 'true' : 'false',
+        onclick: () => decide(d, on ? 'off' : 'on'), text: `Always contribute: ${on ? 'on' : 'off'}` }));
+    } else if (d === 'bank') {
+      // Pai gow, page 002: take the bank with what it can pay; the house's wager against
+      // it is at most your last wager against the house, or less, or none.
+      const offer = Number(upcoming().house_wager_offer || 0);
+      // What the player typed survives a re-render (a live update may redraw this box).
+      S.bankInput = S.bankInput || {};
+      const bankIn = el('input', { type: 'number', id: 'bank-amount', min: '1', step: '1', inputmode: 'numeric',
+        value: S.bankInput.bank ?? String(Math.max(1, Math.floor(Number((S.view && S.view.balance) || 0) / 100))),
+        oninput: (e) => { S.bankInput.bank = e.target.value; } });
+      const houseIn = el('input', { type: 'number', id: 'house-wager', min: '0', max: String(offer / 100), step: '1', inputmode: 'numeric',
+        value: S.bankInput.house ?? String(offer / 100), oninput: (e) => { S.bankInput.house = e.target.value; } });
+      box.append(el('label', { class: 'bank-field' }, 'Bank $', bankIn),
+        el('label', { class: 'bank-field' }, "House's wager $", houseIn),
+        el('button', { class: 'decision', dataset: { decision: d },
+          onclick: () => { S.bankInput = {}; decide(d, `${Math.round(Number(bankIn.value) * 100)} ${Math.round(Number(houseIn.value) * 100)}`); }, text: 'Take the bank' }));
     } else if (d === 'set' && S.meta.family === 'pai_gow') {
       box.append(el('button', { class: 'decision', dataset: { decision: d }, disabled: S.selected.size !== 2, onclick: () => decide(d, paiGowSetting()), text: 'Set hands' }));
     } else if (CARD_ARG.has(d)) {

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from fastapi import FastAPI
 
 from certification.log import sqlite_store
@@ -41,11 +41,27 @@ def settings_for(store: Path) -> Any:
     )
 
 
-@pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
-    app = create_app(settings_for(tmp_path / "store"))
-    async with app.router.lifespan_context(app):
-        yield app
+def run_in_own_loop(test: Callable[[FastAPI], Awaitable[None]], store: Path) -> None:
+    """Run ``test`` against the app (lifespan included) on an event loop of its own, in
+    a thread of its own: a browser test's sync Playwright may own this thread's loop."""
+    failure: list[BaseException] = []
+
+    async def main() -> None:
+        app = create_app(settings_for(store))
+        async with app.router.lifespan_context(app):
+            await test(app)
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # re-raised in the test's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
 
 
 def client_for(app: FastAPI) -> httpx.AsyncClient:
@@ -68,10 +84,12 @@ def committed_status(store: Path, game: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-async def test_concurrent_rounds_share_commits_and_each_answer_is_durable(
-    app: FastAPI, tmp_path: Path
-) -> None:
-    store = tmp_path / "store"
+def test_concurrent_rounds_share_commits_and_each_answer_is_durable(tmp_path: Path) -> None:
+    run_in_own_loop(concurrent_rounds, tmp_path / "store")
+
+
+async def concurrent_rounds(app: FastAPI) -> None:
+    store = app.state.appliance.settings.store
     committer = app.state.committer
     async with client_for(app) as client:
         who = await players(client, TABLES)
@@ -121,9 +139,11 @@ class FailingCommits:
         return getattr(self._conn, name)
 
 
-async def test_a_failed_group_commit_settles_nothing_and_the_tables_play_on(
-    app: FastAPI, tmp_path: Path
-) -> None:
+def test_a_failed_group_commit_settles_nothing_and_the_tables_play_on(tmp_path: Path) -> None:
+    run_in_own_loop(failed_commit, tmp_path / "store")
+
+
+async def failed_commit(app: FastAPI) -> None:
     runtime = app.state.appliance.runtime
     async with client_for(app) as client:
         who = await players(client, 4)

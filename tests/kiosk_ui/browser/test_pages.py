@@ -341,3 +341,49 @@ def test_operator_runs_a_certification_and_opens_its_report(
     assert "SP 800-22" in text
     status, body = page.evaluate(post, ["/api/operator/certify", {**small, "length": 12}])
     assert status == 422 and body["error"]["code"] == "invalid-request"
+
+
+def test_pai_gow_player_takes_the_bank_on_the_next_hand(page: Page) -> None:
+    """Page 002: the dealer banks the first hand; then the bank is offered to the player,
+    with the house's wager capped at the player's last wager against the house."""
+    open_table(page, "pai-gow-land")
+    place(page, "main")  # $5 against the dealer's bank
+    play_round(page, plan_for("pai_gow"))
+    first_net = page.request.get("/api/history").json()[0]["net"]
+    take = page.locator('#decisions button[data-decision="bank"]')
+    expect(take).to_be_visible()
+    expect(page.locator('#decisions button[data-decision="decline-bank"]')).to_be_visible()
+    expect(page.locator("#house-wager")).to_have_value("5")
+    expect(page.locator("#house-wager")).to_have_attribute("max", "5")
+    page.fill("#bank-amount", "50")
+    take.click()
+    idle(page)
+    view = page.request.get("/api/tables/pai-gow-land").json()
+    assert view["state"]["banker"] == "0" and view["state"]["bank"] == 5_000
+    assert view["state"]["house_wager"] == 500
+    page.click("#deal")
+    idle(page)
+    play_round(page, plan_for("pai_gow"), started=True)
+    hist = page.request.get("/api/history").json()
+    assert len(hist) == 2
+    # Banking against only the house's $5: the bank can win or lose at most that.
+    assert abs(hist[0]["net"]) <= 500
+    assert header_balance(page) == wallet(page) == START + first_net + hist[0]["net"]
+    # No two banks running: the next hand does not offer this seat the bank.
+    expect(page.locator('#decisions button[data-decision="bank"]')).to_have_count(0)
+
+
+def test_stud_always_contribute_stays_on_from_game_to_game(page: Page) -> None:
+    open_table(page, "caribbean-stud")
+    toggle = page.locator("#always-contribute")
+    expect(toggle).to_have_text("Always contribute: off")
+    toggle.click()
+    idle(page)
+    expect(toggle).to_have_text("Always contribute: on")
+    for game in (1, 2):
+        place(page, "ante")
+        play_round(page, plan_for("caribbean_stud"))
+        hist = page.request.get("/api/history").json()
+        assert len(hist) == game
+        assert hist[0]["staked"] >= 500 + 100  # the ante and the $1 jackpot bet
+        expect(page.locator("#always-contribute")).to_have_text("Always contribute: on")
