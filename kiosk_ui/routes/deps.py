@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Cookie, Depends, Header, Request
+from fastapi.security import APIKeyCookie, APIKeyHeader
 
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.auth import Session
@@ -36,10 +37,22 @@ def tokens(request: Request) -> PlayerTokens:
     return t
 
 
+# The player's token, as OpenAPI security schemes: documented in the contract, and read
+# straight from the request (cheaper than Header/Cookie parameters on every request).
+PLAYER_HEADER = APIKeyHeader(
+    name="X-Player-Token",
+    auto_error=False,
+    description="API clients: the token from POST /api/players",
+)
+PLAYER_COOKIE_KEY = APIKeyCookie(
+    name=PLAYER_COOKIE, auto_error=False, description="Kiosk pages: set by POST /api/players"
+)
+
+
 async def player_id(
     request: Request,
-    croupier_player: Annotated[str | None, Cookie()] = None,
-    x_player_token: Annotated[str | None, Header()] = None,
+    x_player_token: Annotated[str | None, Depends(PLAYER_HEADER)],
+    croupier_player: Annotated[str | None, Depends(PLAYER_COOKIE_KEY)],
 ) -> str:
     """The player bound to this kiosk session (cookie) or API client (X-Player-Token)."""
     pid = tokens(request).player(x_player_token or croupier_player)
