@@ -3,8 +3,9 @@
 The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``caribbean-stud``, ``pinnacle-stud-poker``, ``oasis-poker`` (``paytables/*.toml``).
-``new_game(variant, seats=1, always_contribute=None)``: a
-:class:`~games.caribbean_stud.engine.StudRound`.
+``new_game(variant, seats=1, always_contribute=None, previous=None, carry=None)``: a
+:class:`~games.caribbean_stud.engine.StudRound` whose always-contribute buttons follow
+on from the table's last game.
 ``house_edge(variant)``: ``ante`` (ante and call per unit of ante) exact for the
 best call/fold play, with or without the dealer's up card as the table deals it,
 counted over all 19,933,230,517,200 deals by :mod:`games.caribbean_stud.exact`
