@@ -17,6 +17,9 @@ Pinnacle Hold'em (casino), best play computed by exact enumeration
 Checked against the exact EV of 12,000 random situations
 (bench/results/holdem_best.md): the same decision as best play in 99.5% of
 them, 0.009% of the ante lost to best play, 82.3% of hands called.
+The table is computed for the packaged ``pinnacle-holdem`` rules (the file
+names them); a table loaded with other pays plays by the same rule, which is
+then not necessarily best play for it.
 
 Ultimate Texas Hold'em, after the Wizard of Odds basic strategy, simplified:
 
