@@ -27,20 +27,30 @@ from enum import StrEnum
 from games.core.cards import Card, Rank
 
 
-def point(card: Card) -> int:
-    """A card's baccarat value: ace 1, 2-9 face value, tens and faces 0."""
-    if card.is_joker:
-        raise ValueError("there is no joker in baccarat")
-    if card.rank is Rank.ACE:
+def _rank_point(rank: Rank) -> int:
+    if rank is Rank.ACE:
         return 1
-    if card.rank >= Rank.TEN:
-        return 0
-    return int(card.rank)
+    return 0 if rank >= Rank.TEN else int(rank)
+
+
+#: baccarat value by rank number (a table: scores are taken many times a round)
+_POINTS: tuple[int, ...] = (0, 0, *(_rank_point(Rank(r)) for r in range(2, 15)))
+
+
+def point(card: Card) -> int:
+    """A card's baccarat value: ace 1, 2-9 face value, tens and faces 0.
+
+    >>> point(Card.parse("Ah")), point(Card.parse("9c")), point(Card.parse("Kd"))
+    (1, 9, 0)
+    """
+    if card.rank is Rank.JOKER:
+        raise ValueError("there is no joker in baccarat")
+    return _POINTS[card.rank]
 
 
 def score(cards: Sequence[Card]) -> int:
     """The hand score: the rightmost digit of the total of the card points."""
-    return sum(point(c) for c in cards) % 10
+    return sum(map(point, cards)) % 10
 
 
 def is_natural(two_card_score: int) -> bool:

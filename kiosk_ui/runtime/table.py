@@ -105,6 +105,7 @@ class Table:
         self._previous: Engine | None = None  # the last finished game, for the next one
         self._looked_back = False  # whether the log was asked for it since start-up
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
+        self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
         self.lock = threading.RLock()
 
     # --- seats ---------------------------------------------------------------
@@ -191,6 +192,7 @@ class Table:
                     return ActResult(**done)
             if self.suspended:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
+            self._encoded.clear()
             try:
                 with self.rt.log.transaction(defer=defer) as conn:
                     events: list[Event] = []
@@ -226,6 +228,7 @@ class Table:
         one that asked for it.
         """
         out: list[Event] = []
+        self._encoded.clear()
         while True:
             with self.lock:
                 engine, game = self.engine, self.game
@@ -409,7 +412,8 @@ class Table:
         events = list(self.engine.apply(action))
         ts = self.rt.log.clock()
         for ev in events:
-            ev_seq = self.rt.log.append(conn, "engine", "event", ev.encode(), self.game)
+            encoded = self._encoded[id(ev)] = ev.encode()  # logged, and answered by _result
+            ev_seq = self.rt.log.append(conn, "engine", "event", encoded, self.game)
             seat = getattr(ev, "seat", None)
             if isinstance(ev, MONEY_EVENTS) and seat is not None:
                 player = self.player_at(seat)
@@ -474,7 +478,7 @@ class Table:
 
         return ActResult(
             game=self.game,
-            events=[e.encode() for e in events if visible_to(e, seat)],
+            events=[self._encoded.get(id(e)) or e.encode() for e in events if visible_to(e, seat)],
             view=self.view(seat),
             balance=ledger.balance(conn, ledger.wallet(player)),
             over=self.engine.is_over,
