@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 from certification.log.sqlite_store import DB_NAME
-from kiosk_ui.store import db as store_db
 from kiosk_ui.store.db import Database
 
 
@@ -19,7 +18,7 @@ def test_the_checkpointer_keeps_the_wal_bounded_without_writers_doing_it(
         assert auto == 0  # no writer's COMMIT copies the WAL back
         wal = tmp_path / f"{DB_NAME}-wal"
         blob = b"x" * 100_000
-        limit = store_db.WAL_CHECKPOINT_BYTES
+        limit = 4 << 20
         written = 0
         largest = 0
         while written < 6 * limit:
