@@ -56,12 +56,14 @@ class LoopCommitter:
             finally:
                 if admit.done() and not admit.cancelled():
                     self._admitting -= 1
+        done = False
         try:
             result = work()
-        finally:
+            done = True
+        finally:  # a refused unit left nothing to wait for, but may close a batch
             group = self.rt.db.open_group()
             fut: asyncio.Future[None] | None = None
-            if group is not None:
+            if done and group is not None:
                 fut = loop.create_future()
                 self._waiters.setdefault(group, []).append(fut)
                 self._tables.setdefault(group, set()).add(table)
