@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -101,17 +102,20 @@ def _load(family: str) -> ModuleType | None:
         raise
 
 
-_FAMILIES: dict[str, Family] = {}
+_FOUND: dict[tuple[str, ...], dict[str, Family]] = {}
 
 
 def families() -> dict[str, Family]:
-    """The families present in this build, by name (found once: a build's set is fixed)."""
-    if not _FAMILIES:
+    """The families present in this build, by name (looked up once per family list)."""
+    found = _FOUND.get(FAMILIES)
+    if found is None or any(sys.modules.get(f"games.{name}") is not m for name, m in found.items()):
+        found = {}
         for fam in FAMILIES:
             module = _load(fam)
             if module is not None and hasattr(module, "VARIANTS"):
-                _FAMILIES[fam] = cast(Family, module)
-    return dict(_FAMILIES)
+                found[fam] = cast(Family, module)
+        _FOUND[FAMILIES] = found
+    return dict(found)
 
 
 def variants() -> dict[str, Variant]:
