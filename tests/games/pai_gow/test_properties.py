@@ -26,6 +26,7 @@ from games.core.records import (
     Deal,
     DealCard,
     Decide,
+    Event,
     PlaceBet,
     RemoveBet,
 )
@@ -113,19 +114,7 @@ def test_chips_conserved_hidden_cards_never_shown(
             assert seen <= mine, f"{other} sees {seen - mine} before the reveal"
         events += game.apply(Decide(seat=seat, decision="house-way"))
     assert game.is_over
-    placed: Counter[tuple[int, str]] = Counter()
-    for e in events:
-        if isinstance(e, BetPlaced):
-            placed[e.seat, e.bet] += e.amount
-        elif isinstance(e, BetReturned):
-            placed[e.seat, e.bet] -= e.amount
-    settled = [e for e in events if isinstance(e, BetSettled)]
-    keys = [(s.seat, s.bet) for s in settled]
-    assert len(keys) == len(set(keys)), "a bet settled twice"
-    assert {k: s.stake for k, s in zip(keys, settled, strict=True)} == dict(+placed)
-    for s in settled:
-        assert s.returned >= 0 and 0 <= s.commission <= s.returned
-        assert s.result == ("win" if s.net > 0 else "push" if s.net == 0 else "lose")
+    for s in settled_once(events):
         if s.bet == "main":
             assert s.returned in (0, s.stake, 2 * s.stake)
 
@@ -228,19 +217,7 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
             else:
                 events += game.apply(Decide(seat=seat, decision="house-way"))
         assert game.is_over
-        placed: Counter[tuple[int, str]] = Counter()
-        for e in events:
-            if isinstance(e, BetPlaced):
-                placed[e.seat, e.bet] += e.amount
-            elif isinstance(e, BetReturned):
-                placed[e.seat, e.bet] -= e.amount
-        settled = [e for e in events if isinstance(e, BetSettled)]
-        keys = [(s.seat, s.bet) for s in settled]
-        assert len(keys) == len(set(keys)), "a bet settled twice"
-        assert {k: s.stake for k, s in zip(keys, settled, strict=True)} == dict(+placed)
-        for s in settled:
-            assert s.returned >= 0 and 0 <= s.commission <= s.returned
-            assert s.result == ("win" if s.net > 0 else "push" if s.net == 0 else "lose")
+        settled = settled_once(events)
         if game.banker is None:  # the house is every wager's other side
             assert game.house_result == 0 and all(s.bet == "main" for s in settled)
         else:  # the seats only pass chips among themselves, bar the house's share
@@ -252,3 +229,22 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
         event(f"house wager {'on' if game.house_wager else 'off'}")
         bankers.append(game.banker)
         previous = game
+
+
+def settled_once(events: list[Event]) -> list[BetSettled]:
+    """Every stake placed (less returned) settles exactly once, with a sane result; the
+    settlements, in order."""
+    placed: Counter[tuple[int, str]] = Counter()
+    for e in events:
+        if isinstance(e, BetPlaced):
+            placed[e.seat, e.bet] += e.amount
+        elif isinstance(e, BetReturned):
+            placed[e.seat, e.bet] -= e.amount
+    settled = [e for e in events if isinstance(e, BetSettled)]
+    keys = [(s.seat, s.bet) for s in settled]
+    assert len(keys) == len(set(keys)), "a bet settled twice"
+    assert {k: s.stake for k, s in zip(keys, settled, strict=True)} == dict(+placed)
+    for s in settled:
+        assert s.returned >= 0 and 0 <= s.commission <= s.returned
+        assert s.result == ("win" if s.net > 0 else "push" if s.net == 0 else "lose")
+    return settled
