@@ -144,7 +144,10 @@ def _sim(args: argparse.Namespace) -> int:
         flush=True,
     )
     done = threading.Event()
+    # Ctrl-C and SIGTERM both stop the server cleanly; set explicitly, because a process
+    # started in the background of a non-interactive shell inherits SIGINT ignored.
     signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
 
     def read_faults() -> None:
         for line in sys.stdin:
@@ -162,8 +165,6 @@ def _sim(args: argparse.Namespace) -> int:
         while not done.wait(0.2):
             if server.error is not None:
                 raise server.error
-    except KeyboardInterrupt:
-        pass
     finally:
         server.stop()
     print("stopped", file=sys.stderr)

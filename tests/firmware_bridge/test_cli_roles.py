@@ -171,7 +171,12 @@ def test_devices_sim_serves_a_shoe_on_a_pty(tmp_path: Path) -> None:
         assert [c.position for c in cards] == list(range(2, 53))  # 1 is the burn card
     finally:
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=20)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()  # and close its pipes, so nothing leaks into the next test
+            proc.communicate()
+            raise
     assert proc.returncode == 0
     assert "Traceback" not in err
     assert not link.exists()
