@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,7 +78,9 @@ def wait_listening(port: int) -> None:
     raise AssertionError(f"nothing listens on port {port}")
 
 
-def post(port: int, path: str, body: object, token: str | None = None) -> tuple[int, dict]:
+def post(
+    port: int, path: str, body: object, token: str | None = None
+) -> tuple[int, dict[str, Any]]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         headers = {"content-type": "application/json"}
@@ -90,7 +93,9 @@ def post(port: int, path: str, body: object, token: str | None = None) -> tuple[
         conn.close()
 
 
-def terminal(port: int, table: str, token: str, answered: dict[str, int], stop: threading.Event):
+def terminal(
+    port: int, table: str, token: str, answered: dict[str, int], stop: threading.Event
+) -> None:
     """Play rounds until the server goes away; record each answered game and its net."""
     while not stop.is_set():
         try:
