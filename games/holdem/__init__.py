@@ -24,14 +24,16 @@ from games.catalog import HouseEdge
 from games.core.engine import Variant
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
-from games.holdem.paytable import PACKAGED, load_packaged, loads
+from games.holdem.paytable import PACKAGED, load_packaged, loads, rules_of
 from games.holdem.rules import HoldemRules
 from games.holdem.simulate import simulate
 
 VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
 
-#: rounds and seed of the simulation behind :func:`house_edge`
-EDGE_ROUNDS, EDGE_SEED = 400_000, 20261130
+#: rounds (by game style) and seed of the simulation behind :func:`house_edge`; casino
+#: hold'em's ante varies a lot round to round, so it gets ten times the rounds
+EDGE_ROUNDS: dict[str, int] = {"casino": 4_000_000, "ultimate": 400_000}
+EDGE_SEED = 20261130
 _EDGE_CACHE: dict[str, dict[str, tuple[Fraction, float, float]]] = {}
 
 
@@ -42,15 +44,16 @@ def new_game(variant: Variant, seats: int = 1) -> HoldemRound:
 def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     """House edge per unit of each bet's initial wager, simulated (see the module docstring).
 
-    The note gives the simulation's 99.9% interval: 400,000 rounds place the edge only to
-    within about half a point (bench/bench_holdem_best.py runs 10^8 rounds)."""
+    The note gives the simulation's 99.9% interval (bench/bench_holdem_best.py runs 10^8
+    rounds of Pinnacle Hold'em)."""
+    rounds = EDGE_ROUNDS[rules_of(variant).style]
     if variant.id not in _EDGE_CACHE:
-        sim = simulate(variant, EDGE_ROUNDS, EDGE_SEED)
+        sim = simulate(variant, rounds, EDGE_SEED)
         _EDGE_CACHE[variant.id] = {
             bet: (Fraction(-b.mean).limit_denominator(1_000_000), -b.ci_high, -b.ci_low)
             for bet, b in sim.bets.items()
         }
-    method = f"simulation of {EDGE_ROUNDS:,} rounds (seed {EDGE_SEED})"
+    method = f"simulation of {rounds:,} rounds (seed {EDGE_SEED})"
     return {
         bet: HouseEdge(
             edge=edge,
