@@ -22,6 +22,7 @@ from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, Un
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.errors import (
     AuthError,
+    IdempotencyConflict,
     InsufficientFunds,
     KioskError,
     SeatError,
@@ -30,6 +31,7 @@ from kiosk_ui.errors import (
 )
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.live import Broadcaster
+from kiosk_ui.middleware import DEFAULT_BODY_LIMIT, BodyLimit, OriginCheck, SecurityHeaders
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
 
@@ -55,6 +57,8 @@ def _status_and_code(exc: Exception) -> tuple[int, str]:
         return 409, "seat"
     if isinstance(exc, TableError) and "no open table" in str(exc):
         return 404, "no-such-table"
+    if isinstance(exc, IdempotencyConflict):
+        return 422, exc.code
     if isinstance(exc, KioskError):
         return 409, exc.code
     if isinstance(exc, GameError):
@@ -67,7 +71,10 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(
-    settings: Settings, *, on_ready: Callable[[str | None], None] | None = None
+    settings: Settings,
+    *,
+    on_ready: Callable[[str | None], None] | None = None,
+    max_body: int = DEFAULT_BODY_LIMIT,
 ) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,4 +134,9 @@ def create_app(
     app.include_router(operator.router)
     app.include_router(pages.router)
     app.include_router(extra.router)
+    # Outermost last: every answer (413 and 403 included) carries the security headers;
+    # a cross-origin request is refused before its body is read; no body passes the limit.
+    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(OriginCheck)
+    app.add_middleware(SecurityHeaders)
     return app

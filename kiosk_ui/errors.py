@@ -11,6 +11,8 @@
      |    +-- TableSuspended         a device fault or RNG health failure stopped the table
      |    +-- SeatError (ValueError) no such seat, seat taken, or no player in the seat
      +-- AuthError                   sign-in failed, session expired, or role not allowed
+ |    +-- SignInThrottled        too many failed sign-ins: wait ``retry_after`` seconds
+ +-- IdempotencyConflict         an Idempotency-Key reused for a different request
 """
 
 from __future__ import annotations
@@ -56,3 +58,19 @@ class AuthError(KioskError):
 
 class AlreadyExists(KioskError):
     code = "already-exists"
+
+
+class SignInThrottled(AuthError):
+    """Too many failed sign-ins for this user or from this address (answered 429)."""
+
+    code = "sign-in-throttled"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class IdempotencyConflict(KioskError):
+    """An Idempotency-Key already used for another body or table (answered 422)."""
+
+    code = "idempotency-conflict"

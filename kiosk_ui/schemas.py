@@ -17,6 +17,14 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class StrictIn(BaseModel):
+    """A request body: no unknown fields, and no coercion. An amount or a count is a
+    JSON integer; ``"100"`` and ``100.0`` are refused with the field named, never read
+    as 100 (a client that sends them has a bug, and money is not guessed)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 class ErrorBody(Strict):
     code: str = Field(description="stable machine-readable code, e.g. 'insufficient-funds'")
     message: str = Field(description="a clear sentence for people")
@@ -51,11 +59,11 @@ class PlayerOut(Strict):
     demo: bool
 
 
-class NewPlayer(Strict):
+class NewPlayer(StrictIn):
     name: str = Field(default="Guest", min_length=1, max_length=40)
 
 
-class ActionIn(Strict):
+class ActionIn(StrictIn):
     """One player action. ``kind`` picks which of the other fields apply."""
 
     kind: Literal["place-bet", "remove-bet", "deal", "decide"]
@@ -67,7 +75,7 @@ class ActionIn(Strict):
     hand: int = Field(default=0, ge=0, le=8)
 
 
-class RoundIn(Strict):
+class RoundIn(StrictIn):
     """A bet slip placed and dealt in one atomic request (what a kiosk's Deal button sends)."""
 
     seat: int = Field(default=0, ge=0, le=15)
@@ -102,7 +110,7 @@ class RecallOut(Strict):
     matches: bool
 
 
-class Login(Strict):
+class Login(StrictIn):
     user: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=256)
 
@@ -114,19 +122,19 @@ class SessionOut(Strict):
     expires: float
 
 
-class CashIn(Strict):
+class CashIn(StrictIn):
     amount: Cents = Field(gt=0, le=100_000_000)
 
 
-class VoidIn(Strict):
+class VoidIn(StrictIn):
     reason: str = Field(min_length=3, max_length=200)
 
 
-class SuspendIn(Strict):
+class SuspendIn(StrictIn):
     reason: str = Field(min_length=3, max_length=200)
 
 
-class NewOperator(Strict):
+class NewOperator(StrictIn):
     user: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=8, max_length=256)
     role: Literal["operator", "technician", "auditor"]

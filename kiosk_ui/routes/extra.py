@@ -105,7 +105,7 @@ def jackpots(app: ApplianceDep) -> list[JackpotOut]:
 class CertifyIn(BaseModel):
     """A certification run of the appliance's own RNG source, sized for the console."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # counts are JSON integers
 
     sequences: int = Field(default=10, ge=1, le=100, description="SP 800-22 sequences")
     length: int = Field(

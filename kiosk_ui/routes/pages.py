@@ -6,6 +6,7 @@ here, and nothing hidden is rendered server-side.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 from fastapi import APIRouter
@@ -14,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 router = APIRouter(include_in_schema=False)
 
 _STATIC = resources.files("kiosk_ui").joinpath("static")
+_STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.(?:css|js|svg|html)")
 
 
 def _page(name: str) -> HTMLResponse:
@@ -52,10 +54,15 @@ def status() -> HTMLResponse:
 
 @router.get("/static/{name}")
 def static(name: str) -> Response:
-    if "/" in name or name.startswith("."):
+    # Only plain file names of the packaged kinds: an over-long or odd name is a 404
+    # here, never an OS error (ENAMETOOLONG) turned into a 500.
+    if not _STATIC_NAME.fullmatch(name):
         return Response(status_code=404)
     path = _STATIC.joinpath(name)
-    if not path.is_file():
+    try:
+        if not path.is_file():
+            return Response(status_code=404)
+    except OSError:
         return Response(status_code=404)
     media = {
         "css": "text/css",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
 
 from certification.log import sqlite_store
 from certification.log.replay import render_recall, replay_game
@@ -167,7 +169,8 @@ async def act(
     """Apply one action for the caller's seat. Repeat a request with the same
     Idempotency-Key and it is applied once; the first answer is returned again."""
     key = f"{player}:{idempotency_key}" if idempotency_key else None
-    return await _play(request, table_id, player, [to_action(body)], key)
+    digest = request_digest("actions", table_id, body) if key else ""
+    return await _play(request, table_id, player, [to_action(body)], key, digest)
 
 
 @router.post("/tables/{table_id}/round", response_model=schemas.ActOut)
@@ -186,11 +189,27 @@ async def bet_and_deal(
     if body.deal:
         actions.append(Deal(seat=body.seat))
     key = f"{player}:{idempotency_key}" if idempotency_key else None
-    return await _play(request, table_id, player, actions, key)
+    digest = request_digest("round", table_id, body) if key else ""
+    return await _play(request, table_id, player, actions, key, digest)
+
+
+def request_digest(kind: str, table_id: str, body: BaseModel) -> str:
+    """What an Idempotency-Key stands for: the endpoint, the table and the whole body.
+
+    Stored with the key's first answer; the key reused for anything else is refused
+    (422) instead of answered with the first request's result.
+    """
+    canon = orjson.dumps([kind, table_id, body.model_dump()], option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(canon).hexdigest()
 
 
 async def _play(
-    request: Request, table_id: str, player: str, actions: list[Action], key: str | None
+    request: Request,
+    table_id: str,
+    player: str,
+    actions: list[Action],
+    key: str | None,
+    digest: str = "",
 ) -> Response:
     """Apply one seat's actions and answer once they are durable.
 
@@ -206,10 +225,13 @@ async def _play(
     if seat is not None and table.seats.get(seat) != player:
         table.sit(seat, player)
     if table.source.blocking:
-        result = await run_in_threadpool(table.act_many, actions, idempotency_key=key)
+        result = await run_in_threadpool(
+            table.act_many, actions, idempotency_key=key, request_digest=digest
+        )
     else:
         result = await committer.run(
-            table, lambda: table.act_many(actions, idempotency_key=key, defer=True)
+            table,
+            lambda: table.act_many(actions, idempotency_key=key, request_digest=digest, defer=True),
         )
     public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
     live.publish(table.id, {"type": "update", "events": public})

@@ -14,7 +14,7 @@ from certification.log import sqlite_store
 from certification.log.replay import Replayed, replay_game
 from games import catalog
 from games.core.records import Event, decode
-from kiosk_ui.errors import InsufficientFunds, SeatError, TableError
+from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
 from kiosk_ui.runtime.logbook import LogBook
 from kiosk_ui.runtime.outcomes import OutcomeSource
 from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
@@ -155,17 +155,28 @@ class Runtime:
 
     # --- idempotency ---------------------------------------------------------
 
-    def idempotent_response(self, key: str) -> dict[str, Any] | None:
+    def idempotent_response(self, key: str, digest: str = "") -> dict[str, Any] | None:
+        """The stored answer to ``key``, if any; the key's first request must have had
+        this ``digest`` (a hash of its table and body), else IdempotencyConflict."""
         with self.db.lock:
             row = self.db.conn.execute(
                 "SELECT response FROM idempotency WHERE key = ?", (key,)
             ).fetchone()
-        return json.loads(row[0]) if row else None
+        if row is None:
+            return None
+        stored: dict[str, Any] = json.loads(row[0])
+        if stored.pop("request_digest", digest) != digest:
+            raise IdempotencyConflict(
+                "this Idempotency-Key was already used for a different request "
+                "(another table or body): use a new key for a new request"
+            )
+        return stored
 
-    def store_response(self, conn: sqlite3.Connection, key: str, result: ActResult) -> None:
-        conn.execute(
-            "INSERT INTO idempotency (key, response) VALUES (?, ?)", (key, dumps(asdict(result)))
-        )
+    def store_response(
+        self, conn: sqlite3.Connection, key: str, result: ActResult, digest: str = ""
+    ) -> None:
+        answer = {**asdict(result), "request_digest": digest}
+        conn.execute("INSERT INTO idempotency (key, response) VALUES (?, ?)", (key, dumps(answer)))
 
     # --- replay and recovery -------------------------------------------------
 

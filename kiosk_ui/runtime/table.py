@@ -171,9 +171,13 @@ class Table:
         actions: Sequence[Action],
         *,
         idempotency_key: str | None = None,
+        request_digest: str = "",
         defer: bool = False,
     ) -> ActResult:
         """Apply several actions of one seat atomically (a bet slip and Deal): all or none.
+
+        A repeated ``idempotency_key`` gets the first answer again, if its
+        ``request_digest`` (the request's table and body) is the first one's.
 
         ``defer=True`` leaves the store's group transaction open (the event loop's
         requests, :class:`kiosk_ui.runtime.commit.LoopCommitter`): the result is not
@@ -187,7 +191,7 @@ class Table:
         player = self.player_at(seat)
         with self.lock:
             if idempotency_key:
-                done = self.rt.idempotent_response(idempotency_key)
+                done = self.rt.idempotent_response(idempotency_key, request_digest)
                 if done is not None:
                     return ActResult(**done)
             if self.suspended:
@@ -210,7 +214,7 @@ class Table:
                             self._finish(conn)
                     result = self._result(conn, seat, player, events)
                     if idempotency_key:
-                        self.rt.store_response(conn, idempotency_key, result)
+                        self.rt.store_response(conn, idempotency_key, result, request_digest)
             except OutcomeFault as exc:
                 self._rebuild()
                 self.suspend(str(exc))

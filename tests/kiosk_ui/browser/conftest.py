@@ -102,6 +102,12 @@ def page(browser: Browser, server: Served) -> Iterator[Page]:
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # The pages run under their Content-Security-Policy: a refused script, style or
+    # connection is a broken page even if nothing throws.
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     pg.set_default_timeout(15_000)
     yield pg
     ctx.close()

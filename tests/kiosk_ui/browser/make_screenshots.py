@@ -64,17 +64,17 @@ def main() -> int:
         page.goto("/table/blackjack-pinnacle")
         page.wait_for_selector('.spot[data-bet="main"]')
         for _ in range(30):
-            page.wait_for_function("!document.body.classList.contains('busy')")
+            page.locator("body:not(.busy)").wait_for(state="attached")
             page.click('.chip[data-value="2500"]')
             page.click('.spot[data-bet="main"]')
             page.wait_for_selector("#deal")
             page.click("#deal")
-            page.wait_for_function("!document.body.classList.contains('busy')")
+            page.locator("body:not(.busy)").wait_for(state="attached")
             if page.locator('#decisions button[data-decision="hit"]').count():
                 break
             while page.evaluate("document.body.dataset.over") != "true":
                 page.click("#decisions button[data-decision]")
-                page.wait_for_function("!document.body.classList.contains('busy')")
+                page.locator("body:not(.busy)").wait_for(state="attached")
         page.screenshot(path=str(args.out / "table.png"), full_page=True)
         browser.close()
     server.should_exit = True

@@ -55,8 +55,10 @@ def plan_for(family: str) -> Plan:
     return Plan(variant.id, spot, "deal", GENERIC_PREFER)
 
 
+# Waits are selectors, not page.wait_for_function: that evaluates a string, which the
+# pages' Content-Security-Policy (no 'unsafe-eval') refuses, and the tests run under it.
 def idle(page: Page) -> None:
-    page.wait_for_function("!document.body.classList.contains('busy')")
+    expect(page.locator("body:not(.busy)")).to_be_attached()
 
 
 def header_balance(page: Page) -> int:
@@ -214,7 +216,7 @@ def test_live_table_follows_the_shoe(page: Page) -> None:
     expect(page.locator("#source")).to_contain_text("Live table")
     place(page, "player")
     page.click("#deal")
-    page.wait_for_function("document.body.dataset.over === 'true'", timeout=20_000)
+    expect(page.locator("body[data-over='true']")).to_be_attached(timeout=20_000)
     expect(page.locator('.hand[data-hand="player"] svg.card')).not_to_have_count(0)
     check_result_and_history(page, "baccarat-live")
 
@@ -292,7 +294,7 @@ def test_pai_gow_foul_hand_is_refused_with_its_reason_then_set(page: Page) -> No
         seven.nth(i).click()
     page.click('#decisions button[data-decision="set"]')
     idle(page)
-    page.wait_for_function("document.body.dataset.over === 'true'")
+    expect(page.locator("body[data-over='true']")).to_be_attached()
     expect(page.locator('.hand[data-hand="low"] svg.card')).to_have_count(2)
     check_result_and_history(page, "pai-gow-pinnacle")
 
@@ -307,7 +309,7 @@ def test_ultimate_holdem_offers_the_4x_play_bet(page: Page) -> None:
     expect(page.locator('#decisions button[data-decision="check"]')).to_be_visible()
     page.click('#decisions button[data-decision="bet-4x"]')
     idle(page)
-    page.wait_for_function("document.body.dataset.over === 'true'")
+    expect(page.locator("body[data-over='true']")).to_be_attached()
     hist = page.request.get("/api/history").json()
     assert hist[0]["staked"] == 500 + 500 + 2_000  # ante, blind, and the 4x play bet
     check_result_and_history(page, "ultimate-texas-holdem")
