@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -25,9 +26,12 @@ from kiosk_ui.errors import (
     IdempotencyConflict,
     InsufficientFunds,
     KioskError,
+    PasswordRejected,
     SeatError,
+    SignInThrottled,
     TableError,
     TableSuspended,
+    UnknownOperator,
 )
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.live import Broadcaster
@@ -57,8 +61,10 @@ def _status_and_code(exc: Exception) -> tuple[int, str]:
         return 409, "seat"
     if isinstance(exc, TableError) and "no open table" in str(exc):
         return 404, "no-such-table"
-    if isinstance(exc, IdempotencyConflict):
+    if isinstance(exc, (IdempotencyConflict, PasswordRejected)):
         return 422, exc.code
+    if isinstance(exc, UnknownOperator):
+        return 404, exc.code
     if isinstance(exc, KioskError):
         return 409, exc.code
     if isinstance(exc, GameError):
@@ -123,6 +129,13 @@ def create_app(
             return error_response(500, code, "internal error; the operator has been alerted")
         return error_response(status, code, str(exc))
 
+    async def _throttled(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, SignInThrottled)
+        answer = error_response(429, exc.code, str(exc))
+        answer.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return answer
+
+    app.add_exception_handler(SignInThrottled, _throttled)
     # Domain errors are expected answers (4xx); anything else is a 500 with no traceback.
     app.add_exception_handler(KioskError, _domain)
     app.add_exception_handler(GameError, _domain)

@@ -1,27 +1,50 @@
 """Operator accounts and sessions: scrypt-hashed passwords, roles, expiring sessions.
 
 Roles: ``operator`` (tables, wallets), ``technician`` (devices, RNG, certification
-runs), ``auditor`` (read-only: logs, audits). ``admin`` may do everything. Every
-sign-in and every operator action is written to the game log by the caller.
+runs), ``auditor`` (read-only: logs, audits). ``admin`` may do everything, and only an
+admin manages operators (add, list, disable, enable, reset a password). Every sign-in
+and every operator action is written to the game log.
+
+Sign-in resists guessing (:mod:`kiosk_ui.backoff`): after ``USER_LIMIT`` failures a user
+name is locked, after ``ADDRESS_LIMIT`` failures a client address is throttled, each
+for an exponentially growing window; a locked attempt is refused (429 with
+Retry-After) before any password work and without a log record of its own (the lock
+is logged once, with the count refused during the previous one). An unknown user name
+costs the same scrypt as a known one (against a dummy hash made at start), is logged
+the same way and locks the same way, so neither timing nor lockout tells whether a
+name exists. A disabled operator cannot sign in and their sessions end at once; a
+password change or reset ends the user's other sessions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from kiosk_ui.errors import AlreadyExists, AuthError
+from kiosk_ui.backoff import Backoff, Lock
+from kiosk_ui.errors import (
+    AlreadyExists,
+    AuthError,
+    PasswordRejected,
+    SignInThrottled,
+    UnknownOperator,
+)
 
 if TYPE_CHECKING:
     from kiosk_ui.runtime.runtime import Runtime
 
 ROLES = ("admin", "operator", "technician", "auditor")
 _N, _R, _P = 2**14, 8, 1
+MIN_PASSWORD = 8  # NIST SP 800-63B's minimum for a chosen password
+USER_LIMIT = 5  # failures before a user name is locked
+ADDRESS_LIMIT = 20  # failures before a client address is throttled (spraying names)
+LOCK_SECONDS = 30.0  # the first lock; each further failure doubles it, up to an hour
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -54,6 +77,21 @@ class Operators:
         self.rt = runtime
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self.users = Backoff(limit=USER_LIMIT, base_seconds=LOCK_SECONDS)
+        self.addresses = Backoff(limit=ADDRESS_LIMIT, base_seconds=LOCK_SECONDS)
+        # Checked when the user name is unknown: the same scrypt as a real account.
+        self._dummy_hash = hash_password(secrets.token_urlsafe(16))
+        self.kdf_runs = 0  # password hashes computed by sign-ins and checks (monitoring)
+        self._ensure_disabled_column()
+
+    def _ensure_disabled_column(self) -> None:
+        """Stores made before operators could be disabled get the column (default: no)."""
+        with self.rt.db.lock:
+            cols = {r[1] for r in self.rt.db.conn.execute("PRAGMA table_info(operators)")}
+            if "disabled" not in cols:
+                self.rt.db.conn.execute(
+                    "ALTER TABLE operators ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0"
+                )
 
     def bootstrap(self, user: str, password: str) -> str | None:
         """Create the first admin if there is none; return a generated password to print."""
@@ -67,11 +105,17 @@ class Operators:
         self.add(user, password, "admin", by="bootstrap")
         return generated
 
+    @staticmethod
+    def _check_new_password(user: str, password: str) -> None:
+        if len(password) < MIN_PASSWORD:
+            raise PasswordRejected(f"a password needs at least {MIN_PASSWORD} characters")
+        if password.casefold() == user.casefold():
+            raise PasswordRejected("a password may not be the user name")
+
     def add(self, user: str, password: str, role: str, *, by: str) -> None:
         if role not in ROLES:
             raise AuthError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
-        if len(password) < 8:
-            raise AuthError("a password needs at least 8 characters")
+        self._check_new_password(user, password)
         with self.rt.log.transaction() as conn:
             if conn.execute("SELECT 1 FROM operators WHERE username = ?", (user,)).fetchone():
                 raise AlreadyExists(f"operator {user!r} already exists")
@@ -83,17 +127,68 @@ class Operators:
                 conn, f"operator:{by}", "operator-added", {"user": user, "role": role}
             )
 
-    def login(self, user: str, password: str, minutes: int) -> Session:
+    def _row(self, user: str) -> tuple[str, str, bool] | None:
         with self.rt.db.lock:
             row = self.rt.db.conn.execute(
-                "SELECT pw_hash, role FROM operators WHERE username = ?", (user,)
+                "SELECT pw_hash, role, disabled FROM operators WHERE username = ?", (user,)
             ).fetchone()
-        ok = row is not None and check_password(password, row[0])
+        return None if row is None else (str(row[0]), str(row[1]), bool(row[2]))
+
+    def _kdf(self, password: str, stored: str) -> bool:
+        with self._lock:
+            self.kdf_runs += 1
+        return check_password(password, stored)
+
+    def _throttle(self, user: str, address: str) -> None:
+        """Refuse, before any password work, a user or address that is locked now."""
+        wait = max(self.users.wait(user), self.addresses.wait(address))
+        if wait > 0:
+            self.users.refused(user)
+            self.addresses.refused(address)
+            raise SignInThrottled(
+                f"too many failed sign-ins: try again in {math.ceil(wait)} seconds", wait
+            )
+
+    def _failed(self, conn: Any, user: str, address: str) -> None:
+        """Count one failure for the user and the address; log each lock it imposes."""
+        locks: list[tuple[str, Lock]] = []
+        if (lk := self.users.failed(user)) is not None:
+            locks.append(("user", lk))
+        if (lk := self.addresses.failed(address)) is not None:
+            locks.append(("address", lk))
+        for kind, lk in locks:
+            self.rt.log.append(
+                conn,
+                f"operator:{user}",
+                "sign-in-locked",
+                {
+                    kind: lk.key,
+                    "seconds": math.ceil(lk.seconds),
+                    "failures": lk.failures,
+                    "refused_before": lk.refused_before,
+                },
+            )
+
+    def login(self, user: str, password: str, minutes: int, address: str = "") -> Session:
+        self._throttle(user, address)
+        row = self._row(user)
+        # The same scrypt for an unknown name as for a real one: no timing tells them apart.
+        good = self._kdf(password, row[0] if row else self._dummy_hash) and row is not None
+        ok = good and row is not None and not row[2]
         with self.rt.log.transaction() as conn:
-            self.rt.log.append(conn, f"operator:{user}", "sign-in", {"user": user, "ok": bool(ok)})
-        if not ok:
+            body: dict[str, Any] = {"user": user, "ok": ok, "address": address}
+            if good and not ok:
+                body["disabled"] = True
+            self.rt.log.append(conn, f"operator:{user}", "sign-in", body)
+            if not good:
+                self._failed(conn, user, address)
+        if not ok or row is None:
+            if good:
+                raise AuthError(f"operator {user!r} is disabled: an admin can enable it")
             raise AuthError("wrong user name or password")
-        sess = Session(secrets.token_urlsafe(24), user, str(row[1]), time.time() + 60 * minutes)
+        self.users.succeeded(user)
+        self.addresses.succeeded(address)
+        sess = Session(secrets.token_urlsafe(24), user, row[1], time.time() + 60 * minutes)
         with self._lock:
             self._sessions[sess.token] = sess
         return sess
@@ -114,3 +209,79 @@ class Operators:
     def logout(self, token: str | None) -> None:
         with self._lock:
             self._sessions.pop(token or "", None)
+
+    def _end_sessions(self, user: str, keep: str | None = None) -> int:
+        with self._lock:
+            ended = [t for t, s in self._sessions.items() if s.user == user and t != keep]
+            for t in ended:
+                del self._sessions[t]
+        return len(ended)
+
+    # --- the operator's own password ---------------------------------------------------
+
+    def change_password(self, sess: Session, old: str, new: str, address: str = "") -> None:
+        """The signed-in operator changes their password, proving the old one.
+
+        A wrong old password counts as a failed sign-in (a stolen session cannot be
+        used to guess the password), and the user's other sessions end.
+        """
+        self._throttle(sess.user, address)
+        row = self._row(sess.user)
+        if row is None or row[2]:
+            raise AuthError("sign in first")
+        if not self._kdf(old, row[0]):
+            with self.rt.log.transaction() as conn:
+                self.rt.log.append(
+                    conn,
+                    f"operator:{sess.user}",
+                    "password-change-refused",
+                    {"user": sess.user, "address": address},
+                )
+                self._failed(conn, sess.user, address)
+            raise AuthError("the old password is wrong: the password may not be changed")
+        self._check_new_password(sess.user, new)
+        if new == old:
+            raise PasswordRejected("the new password is the old one: choose another")
+        self._set_hash(sess.user, new, by=sess.user, kind="password-changed")
+        self._end_sessions(sess.user, keep=sess.token)
+
+    # --- admin: operator management --------------------------------------------------
+
+    def accounts(self) -> list[dict[str, Any]]:
+        with self.rt.db.lock:
+            rows = self.rt.db.conn.execute(
+                "SELECT username, role, disabled FROM operators ORDER BY username"
+            ).fetchall()
+        return [{"user": r[0], "role": r[1], "disabled": bool(r[2])} for r in rows]
+
+    def _set_hash(self, user: str, password: str, *, by: str, kind: str) -> None:
+        with self.rt.log.transaction() as conn:
+            done = conn.execute(
+                "UPDATE operators SET pw_hash = ? WHERE username = ?",
+                (hash_password(password), user),
+            )
+            if not done.rowcount:
+                raise UnknownOperator(f"no operator {user!r}")
+            self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})
+
+    def reset_password(self, user: str, password: str, *, by: str) -> None:
+        """An admin sets another operator's password: their sessions end, locks clear."""
+        self._check_new_password(user, password)
+        self._set_hash(user, password, by=by, kind="password-reset")
+        self._end_sessions(user)
+        self.users.succeeded(user)
+
+    def set_disabled(self, user: str, disabled: bool, *, by: str) -> None:
+        """An admin disables (every session ends at once) or enables another operator."""
+        if user == by:
+            raise PasswordRejected("an admin may not disable or enable their own account")
+        with self.rt.log.transaction() as conn:
+            done = conn.execute(
+                "UPDATE operators SET disabled = ? WHERE username = ?", (int(disabled), user)
+            )
+            if not done.rowcount:
+                raise UnknownOperator(f"no operator {user!r}")
+            kind = "operator-disabled" if disabled else "operator-enabled"
+            self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})
+        if disabled:
+            self._end_sessions(user)

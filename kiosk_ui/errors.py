@@ -13,6 +13,8 @@
      +-- AuthError                   sign-in failed, session expired, or role not allowed
  |    +-- SignInThrottled        too many failed sign-ins: wait ``retry_after`` seconds
  +-- IdempotencyConflict         an Idempotency-Key reused for a different request
+ +-- PasswordRejected            a new password too short, or equal to the name or the old one
+ +-- UnknownOperator             no operator account with that name (answered 404)
 """
 
 from __future__ import annotations
@@ -74,3 +76,11 @@ class IdempotencyConflict(KioskError):
     """An Idempotency-Key already used for another body or table (answered 422)."""
 
     code = "idempotency-conflict"
+
+
+class PasswordRejected(KioskError):
+    code = "password-rejected"
+
+
+class UnknownOperator(KioskError):
+    code = "unknown-operator"

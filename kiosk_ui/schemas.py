@@ -140,6 +140,31 @@ class NewOperator(StrictIn):
     role: Literal["operator", "technician", "auditor"]
 
 
+class PasswordChange(StrictIn):
+    """The signed-in operator's own password change: the old one proves it is them."""
+
+    old_password: str = Field(min_length=1, max_length=256)
+    new_password: str = Field(min_length=8, max_length=256)
+
+
+class PasswordReset(StrictIn):
+    """An admin sets another operator's password (their sessions end)."""
+
+    password: str = Field(min_length=8, max_length=256)
+
+
+class OperatorOut(Strict):
+    user: str
+    role: str
+    disabled: bool
+
+
+class OperatorMe(Strict):
+    user: str
+    role: str
+    expires: float
+
+
 class VerifyOut(Strict):
     ok: bool
     records: int

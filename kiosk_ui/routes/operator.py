@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from certification.log import sqlite_store
@@ -23,11 +23,44 @@ from kiosk_ui.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 
 
-@router.post("/login")
-def login(body: schemas.Login, response: Response, app: ApplianceDep) -> schemas.SessionOut:
-    sess = app.operators.login(body.user, body.password, app.settings.session_minutes)
+_THROTTLED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "model": schemas.ErrorResponse,
+        "description": "too many failed sign-ins for this user or address (see Retry-After)",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
+    }
+}
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@router.post("/login", responses=_THROTTLED)
+def login(
+    body: schemas.Login, request: Request, response: Response, app: ApplianceDep
+) -> schemas.SessionOut:
+    """Sign in. Failures lock the user name and throttle the address (429, Retry-After)."""
+    sess = app.operators.login(
+        body.user, body.password, app.settings.session_minutes, _address(request)
+    )
     response.set_cookie(OPERATOR_COOKIE, sess.token, httponly=True, samesite="strict")
     return schemas.SessionOut(**asdict(sess))
+
+
+@router.get("/me")
+def me(session: OperatorDep) -> schemas.OperatorMe:
+    """Who is signed in on this session (the console shows the admin panel by role)."""
+    return schemas.OperatorMe(user=session.user, role=session.role, expires=session.expires)
+
+
+@router.post("/password", responses=_THROTTLED)
+def change_password(
+    body: schemas.PasswordChange, request: Request, app: ApplianceDep, session: OperatorDep
+) -> dict[str, bool]:
+    """Change your own password with the old one; your other sessions end."""
+    app.operators.change_password(session, body.old_password, body.new_password, _address(request))
+    return {"ok": True}
 
 
 @router.post("/logout")
@@ -206,6 +239,44 @@ def rotate_key(app: ApplianceDep, session: OperatorDep) -> dict[str, str]:
 def add_operator(
     body: schemas.NewOperator, app: ApplianceDep, session: OperatorDep
 ) -> dict[str, str]:
+    """Admin only: add an operator, technician or auditor."""
     app.operators.session(session.token, "admin")
     app.operators.add(body.user, body.password, body.role, by=session.user)
     return {"user": body.user, "role": body.role}
+
+
+@router.get("/operators")
+def list_operators(app: ApplianceDep, session: OperatorDep) -> list[schemas.OperatorOut]:
+    """Admin only: every operator account with its role and whether it is disabled."""
+    app.operators.session(session.token, "admin")
+    return [schemas.OperatorOut(**a) for a in app.operators.accounts()]
+
+
+@router.post("/operators/{user}/disable")
+def disable_operator(user: str, app: ApplianceDep, session: OperatorDep) -> schemas.OperatorOut:
+    """Admin only: the operator can no longer sign in, and their sessions end now."""
+    app.operators.session(session.token, "admin")
+    app.operators.set_disabled(user, True, by=session.user)
+    return _account(app, user)
+
+
+@router.post("/operators/{user}/enable")
+def enable_operator(user: str, app: ApplianceDep, session: OperatorDep) -> schemas.OperatorOut:
+    """Admin only: a disabled operator may sign in again."""
+    app.operators.session(session.token, "admin")
+    app.operators.set_disabled(user, False, by=session.user)
+    return _account(app, user)
+
+
+@router.post("/operators/{user}/password")
+def reset_password(
+    user: str, body: schemas.PasswordReset, app: ApplianceDep, session: OperatorDep
+) -> schemas.OperatorOut:
+    """Admin only: set an operator's password; their sessions end and any lock clears."""
+    app.operators.session(session.token, "admin")
+    app.operators.reset_password(user, body.password, by=session.user)
+    return _account(app, user)
+
+
+def _account(app: ApplianceDep, user: str) -> schemas.OperatorOut:
+    return next(schemas.OperatorOut(**a) for a in app.operators.accounts() if a["user"] == user)

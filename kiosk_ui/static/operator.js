@@ -16,7 +16,7 @@ async function guarded(fn) {
   }
 }
 
-function showLogin() { $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
+function showLogin() { ME = { user: '', role: '' }; $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
 
 async function loadDevices() {
   const tb = $('devices').querySelector('tbody');
@@ -122,14 +122,67 @@ async function startRun() {
   });
 }
 
+// Operator management is the admin's: for anyone else the panel stays hidden (the API
+// answers 403 to them anyway).
+let ME = { user: '', role: '' };
+
+async function operatorAction(user, what) {
+  await guarded(async () => {
+    if (what === 'password') {
+      const password = $('op-reset').value;
+      if (password.length < 8) throw new Error('enter the new password (8 characters or more) in "New password for a reset"');
+      await api('POST', `/api/operator/operators/${encodeURIComponent(user)}/password`, { password });
+      $('op-reset').value = '';
+      done(`Password of ${user} reset; their sessions ended`);
+    } else {
+      await api('POST', `/api/operator/operators/${encodeURIComponent(user)}/${what}`);
+      done(what === 'disable' ? `${user} disabled; their sessions ended` : `${user} enabled`);
+    }
+    await loadOperators();
+  });
+}
+
+async function loadOperators() {
+  if (ME.role !== 'admin') { $('p-operators').hidden = true; return; }
+  const list = await api('GET', '/api/operator/operators');
+  $('p-operators').hidden = false;
+  $('operators').querySelector('tbody').replaceChildren(...list.map(o => el('tr', { dataset: { user: o.user } },
+    cell(o.user), cell(o.role), cell(o.disabled ? 'disabled' : 'active', o.disabled ? 'bad' : 'ok'),
+    el('td', {}, o.user === ME.user ? '(you)' : [
+      el('button', { onclick: () => operatorAction(o.user, o.disabled ? 'enable' : 'disable'), text: o.disabled ? 'Enable' : 'Disable' }), ' ',
+      el('button', { onclick: () => operatorAction(o.user, 'password'), text: 'Reset password' })]))));
+}
+
+async function addOperator(ev) {
+  ev.preventDefault();
+  await guarded(async () => {
+    const body = { user: $('op-user').value, password: $('op-password').value, role: $('op-role').value };
+    await api('POST', '/api/operator/operators', body);
+    $('op-user').value = ''; $('op-password').value = '';
+    done(`Operator ${body.user} (${body.role}) added`);
+    await loadOperators();
+  });
+}
+
+async function changePassword(ev) {
+  ev.preventDefault();
+  await guarded(async () => {
+    if ($('pw-new').value !== $('pw-again').value) throw new Error('the two new passwords differ');
+    await api('POST', '/api/operator/password', { old_password: $('pw-old').value, new_password: $('pw-new').value });
+    for (const id of ['pw-old', 'pw-new', 'pw-again']) $(id).value = '';
+    done('Password changed; your other sessions ended');
+  });
+}
+
 async function loadAll() {
   await guarded(async () => {
-    await Promise.all([loadDevices(), loadRng(), loadTables(), loadPlayers()]);
+    await Promise.all([loadDevices(), loadRng(), loadTables(), loadPlayers(), loadOperators()]);
     await loadRuns();
   });
 }
 
 async function enter(sess) {
+  ME = { user: sess.user, role: sess.role };
   $('login').hidden = true; $('console').hidden = false; $('logout').hidden = false;
   $('who').textContent = `${sess.user} (${sess.role})`;
   await loadAll();
@@ -148,11 +201,12 @@ async function main() {
   $('verify').onclick = verify;
   $('audit').onclick = audit;
   $('certify').onclick = startRun;
+  $('pw-form').addEventListener('submit', changePassword);
+  $('op-add').addEventListener('submit', addOperator);
   // Already signed in (cookie still valid)? Then go straight to the console.
-  try {
-    await api('GET', '/api/operator/tables');
-    await enter({ user: 'signed in', role: '' });
-  } catch (e) { showLogin(); }
+  let me = null;
+  try { me = await api('GET', '/api/operator/me'); } catch (e) { showLogin(); }
+  if (me) await enter(me);
   setInterval(() => { if (!$('console').hidden) guarded(() => Promise.all([loadDevices(), loadRng()])); }, 5000);
 }
 

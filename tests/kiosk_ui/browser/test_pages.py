@@ -252,6 +252,49 @@ def test_operator_signs_in_and_cashes_in(page: Page, operator_password: str) -> 
     assert header_balance(page) == START + 5_000
 
 
+def test_admin_manages_operators_and_changes_their_password(
+    page: Page, operator_password: str
+) -> None:
+    page.goto("/operator")
+    page.fill("#user", "admin")
+    page.fill("#password", operator_password)
+    page.click("#login button[type=submit]")
+    expect(page.locator("#p-operators")).to_be_visible()
+    expect(page.locator('#operators tr[data-user="admin"]')).to_contain_text("(you)")
+    page.fill("#op-user", "olga")
+    page.fill("#op-password", "olga's passphrase")
+    page.select_option("#op-role", "technician")
+    page.click("#op-add button[type=submit]")
+    row = page.locator('#operators tr[data-user="olga"]')
+    expect(row).to_contain_text("technician")
+    expect(row).to_contain_text("active")
+    row.get_by_role("button", name="Disable").click()
+    expect(row).to_contain_text("disabled")
+    status = page.request.post(
+        "/api/operator/login", data={"user": "olga", "password": "olga's passphrase"}
+    ).status
+    assert status == 401
+    row.get_by_role("button", name="Enable").click()
+    expect(row).to_contain_text("active")
+    page.fill("#op-reset", "reset by the admin")
+    row.get_by_role("button", name="Reset password").click()
+    expect(page.locator("#notice")).to_contain_text("Password of olga reset")
+    page.fill("#pw-old", operator_password)
+    page.fill("#pw-new", "the admin's new passphrase")
+    page.fill("#pw-again", "the admin's new passphrase")
+    page.click("#pw-form button[type=submit]")
+    expect(page.locator("#notice")).to_contain_text("Password changed")
+    page.reload()  # the session survives its own password change
+    expect(page.locator("#console")).to_be_visible()
+    expect(page.locator("#who")).to_have_text("admin (admin)")
+    page.click("#logout")
+    page.fill("#user", "olga")
+    page.fill("#password", "reset by the admin")
+    page.click("#login button[type=submit]")
+    expect(page.locator("#who")).to_have_text("olga (technician)")
+    expect(page.locator("#p-operators")).to_be_hidden()
+
+
 def _foul_and_legal_lows(
     cards: list[str], rules: object
 ) -> tuple[tuple[int, int], tuple[int, int]]:
