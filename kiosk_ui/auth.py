@@ -140,14 +140,29 @@ class Operators:
         return check_password(password, stored)
 
     def _throttle(self, user: str, address: str) -> None:
-        """Refuse, before any password work, a user or address that is locked now."""
-        wait = max(self.users.wait(user), self.addresses.wait(address))
+        """Admit one password check for the user and the address, or refuse it (429)
+        before any password work: either is locked, or has as many checks in flight
+        as it may still fail. An admitted check ends in ``_failed`` or ``_passed``."""
+        wait = self.users.admit(user)
+        if wait == 0:
+            wait = self.addresses.admit(address)
+            if wait > 0:
+                self.users.release(user)
         if wait > 0:
             self.users.refused(user)
             self.addresses.refused(address)
             raise SignInThrottled(
                 f"too many failed sign-ins: try again in {math.ceil(wait)} seconds", wait
             )
+
+    def _passed(self, user: str, address: str, *, ok: bool) -> None:
+        """An admitted check ended with the right password: a sign-in clears the counts."""
+        if ok:
+            self.users.succeeded(user)
+            self.addresses.succeeded(address)
+        else:  # right password of a disabled account: no verdict on guessing
+            self.users.release(user)
+            self.addresses.release(address)
 
     def _failed(self, conn: Any, user: str, address: str) -> None:
         """Count one failure for the user and the address; log each lock it imposes."""
@@ -171,23 +186,28 @@ class Operators:
 
     def login(self, user: str, password: str, minutes: int, address: str = "") -> Session:
         self._throttle(user, address)
-        row = self._row(user)
-        # The same scrypt for an unknown name as for a real one: no timing tells them apart.
-        good = self._kdf(password, row[0] if row else self._dummy_hash) and row is not None
-        ok = good and row is not None and not row[2]
-        with self.rt.log.transaction() as conn:
-            body: dict[str, Any] = {"user": user, "ok": ok, "address": address}
-            if good and not ok:
-                body["disabled"] = True
-            self.rt.log.append(conn, f"operator:{user}", "sign-in", body)
-            if not good:
-                self._failed(conn, user, address)
+        try:
+            row = self._row(user)
+            # The same scrypt for an unknown name as for a real one: timing tells nothing.
+            good = self._kdf(password, row[0] if row else self._dummy_hash) and row is not None
+            ok = good and row is not None and not row[2]
+            with self.rt.log.transaction() as conn:
+                body: dict[str, Any] = {"user": user, "ok": ok, "address": address}
+                if good and not ok:
+                    body["disabled"] = True
+                self.rt.log.append(conn, f"operator:{user}", "sign-in", body)
+                if not good:
+                    self._failed(conn, user, address)
+        except BaseException:
+            self.users.release(user)
+            self.addresses.release(address)
+            raise
+        if good:
+            self._passed(user, address, ok=ok)
         if not ok or row is None:
             if good:
                 raise AuthError(f"operator {user!r} is disabled: an admin can enable it")
             raise AuthError("wrong user name or password")
-        self.users.succeeded(user)
-        self.addresses.succeeded(address)
         sess = Session(secrets.token_urlsafe(24), user, row[1], time.time() + 60 * minutes)
         with self._lock:
             self._sessions[sess.token] = sess
@@ -226,19 +246,26 @@ class Operators:
         used to guess the password), and the user's other sessions end.
         """
         self._throttle(sess.user, address)
-        row = self._row(sess.user)
-        if row is None or row[2]:
-            raise AuthError("sign in first")
-        if not self._kdf(old, row[0]):
-            with self.rt.log.transaction() as conn:
-                self.rt.log.append(
-                    conn,
-                    f"operator:{sess.user}",
-                    "password-change-refused",
-                    {"user": sess.user, "address": address},
-                )
-                self._failed(conn, sess.user, address)
+        try:
+            row = self._row(sess.user)
+            right = row is not None and not row[2] and self._kdf(old, row[0])
+            if not right:
+                with self.rt.log.transaction() as conn:
+                    self.rt.log.append(
+                        conn,
+                        f"operator:{sess.user}",
+                        "password-change-refused",
+                        {"user": sess.user, "address": address},
+                    )
+                    self._failed(conn, sess.user, address)
+        except BaseException:
+            self.users.release(sess.user)
+            self.addresses.release(address)
+            raise
+        if not right:
             raise AuthError("the old password is wrong: the password may not be changed")
+        # Proving the old password is not a sign-in: it ends the check, clears nothing.
+        self._passed(sess.user, address, ok=False)
         self._check_new_password(sess.user, new)
         if new == old:
             raise PasswordRejected("the new password is the old one: choose another")

@@ -6,6 +6,11 @@ twice as long as the last lock, up to ``cap_seconds``. A locked key is refused w
 any password work, so guessing costs the server nothing but the refusal and the
 guesser gets at most ``limit`` tries per growing window. A success clears the key.
 
+Attempts are admitted before their password work (:meth:`Backoff.admit`) and counted
+as in flight until they fail or succeed, so a burst of parallel guesses gets no more
+tries than a sequence would: at most ``limit`` in flight before the first lock, and one
+at a time after a lock has run out.
+
 The window is computed when it is checked (``locked_at`` + the window for the lock
 count), so changing ``base_seconds`` applies to locks already in place. The table
 holds at most ``max_keys`` keys; when full, the entries with the oldest activity go
@@ -27,6 +32,7 @@ class _Entry:
     locks: int = 0  # locks imposed since the last success
     locked_at: float = 0.0
     refused: int = 0  # attempts refused during the current lock (reported with the next)
+    pending: int = 0  # admitted attempts whose password check has not ended yet
     last: float = 0.0
 
 
@@ -70,14 +76,50 @@ class Backoff:
             return None
         return e
 
+    def _wait(self, e: _Entry | None, now: float) -> float:
+        if e is None or not e.locks:
+            return 0.0
+        return max(0.0, e.locked_at + self._window(e.locks) - now)
+
     def wait(self, key: str) -> float:
         """Seconds until ``key`` may try again (0: it may try now)."""
         now = self.clock()
         with self._lock:
+            return self._wait(self._entry(key, now), now)
+
+    def admit(self, key: str) -> float:
+        """Admit one attempt for ``key`` now (0.0, counted in flight) or say how many
+        seconds to wait. Every admitted attempt ends in :meth:`failed`,
+        :meth:`succeeded` or :meth:`release`."""
+        now = self.clock()
+        with self._lock:
             e = self._entry(key, now)
-            if e is None or not e.locks:
-                return 0.0
-            return max(0.0, e.locked_at + self._window(e.locks) - now)
+            if e is None:
+                e = self._new(key)
+            wait = self._wait(e, now)
+            if wait > 0:
+                return wait
+            room = self.limit - e.failures if e.failures < self.limit else 1
+            if e.pending >= room:  # as many tries in flight as may fail before a lock
+                return 1.0
+            e.pending += 1
+            e.last = now
+            return 0.0
+
+    def release(self, key: str) -> None:
+        """An admitted attempt ended without a verdict (refused elsewhere, or an error)."""
+        with self._lock:
+            e = self._entries.get(key)
+            if e is not None and e.pending:
+                e.pending -= 1
+
+    def _new(self, key: str) -> _Entry:
+        if len(self._entries) >= self.max_keys:
+            oldest = sorted(self._entries, key=lambda k: self._entries[k].last)
+            for k in oldest[: max(1, self.max_keys // 10)]:
+                del self._entries[k]
+        e = self._entries[key] = _Entry()
+        return e
 
     def refused(self, key: str) -> None:
         """Count an attempt refused while locked (no password work was done for it)."""
@@ -92,11 +134,9 @@ class Backoff:
         with self._lock:
             e = self._entry(key, now)
             if e is None:
-                if len(self._entries) >= self.max_keys:
-                    oldest = sorted(self._entries, key=lambda k: self._entries[k].last)
-                    for k in oldest[: max(1, self.max_keys // 10)]:
-                        del self._entries[k]
-                e = self._entries[key] = _Entry()
+                e = self._new(key)
+            if e.pending:
+                e.pending -= 1
             e.failures += 1
             e.last = now
             if e.failures < self.limit:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,19 @@ def test_fifty_wrong_passwords_lock_the_account_without_more_work(
     assert _login(srv.url, "admin", OPERATOR_PASSWORD).status_code == 200
     # The next failure after a success starts counting from zero again.
     assert _login(srv.url, "admin", "guess-again").status_code == 401
+
+
+def test_fifty_parallel_guesses_get_no_more_tries_than_five_in_a_row(
+    tmp_path: Path, served: Callable[[dict[str, Any]], Served]
+) -> None:
+    srv = served(demo_settings(tmp_path / "store"))
+    ops = srv.app.state.appliance.operators
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        codes = list(pool.map(lambda i: _login(srv.url, "admin", f"guess-{i}").status_code,
+                              range(50)))  # fmt: skip
+    assert codes.count(401) <= 5 and codes.count(429) >= 45, codes
+    assert ops.kdf_runs <= 5, ops.kdf_runs
+    assert _login(srv.url, "admin", OPERATOR_PASSWORD).status_code == 429
 
 
 def test_one_address_spraying_names_is_throttled(
