@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, UnknownGame
 from kiosk_ui.appliance import Appliance
@@ -76,6 +77,15 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+class _App(FastAPI):
+    """FastAPI with :class:`SecurityHeaders` outside its whole stack: Starlette's
+    server-error middleware (which answers an unexpected error with 500) sits outside any
+    ``add_middleware`` one, and that answer needs the headers as much as any other."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(
     settings: Settings,
     *,
@@ -103,7 +113,7 @@ def create_app(
             app.state.committer.close()
             appliance.close()
 
-    app = FastAPI(
+    app = _App(
         title="Croupier",
         version="0.1.0",
         summary="Casino table appliance: tables, wallets, history and the operator console.",
@@ -147,9 +157,8 @@ def create_app(
     app.include_router(operator.router)
     app.include_router(pages.router)
     app.include_router(extra.router)
-    # Outermost last: every answer (413 and 403 included) carries the security headers;
-    # a cross-origin request is refused before its body is read; no body passes the limit.
+    # Outermost last: a cross-origin request is refused before its body is read; no body
+    # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(OriginCheck)
-    app.add_middleware(SecurityHeaders)
     return app

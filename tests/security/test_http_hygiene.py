@@ -137,6 +137,23 @@ def test_security_headers_on_pages_and_api(
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"], path
 
 
+def test_an_unexpected_error_answer_carries_the_headers_too(
+    tmp_path: Path, served: Callable[[dict[str, Any]], Served]
+) -> None:
+    srv = served(demo_settings(tmp_path / "store"))
+
+    def broken() -> None:
+        raise RuntimeError("a bug in a handler")
+
+    srv.app.add_api_route("/api/broken", broken)  # a bug, planted in the served app
+    r = httpx.get(f"{srv.url}/api/broken")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal", r.text
+    assert "a bug" not in r.text  # no traceback, no exception text
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["cache-control"] == "no-store"
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+
+
 @contextmanager
 def _operator(srv: Served) -> Iterator[httpx.Client]:
     """A client signed in as the admin with the console's cookie (same origin)."""
