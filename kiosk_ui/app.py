@@ -30,6 +30,7 @@ from kiosk_ui.errors import (
     PasswordRejected,
     SeatError,
     SignInThrottled,
+    StoreUnavailable,
     TableError,
     TableSuspended,
     UnknownOperator,
@@ -39,11 +40,19 @@ from kiosk_ui.live import Broadcaster
 from kiosk_ui.middleware import DEFAULT_BODY_LIMIT, BodyLimit, OriginCheck, SecurityHeaders
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
+from kiosk_ui.store.faults import is_io_error
 
 log = logging.getLogger("kiosk_ui")
 
+#: seconds a client is told to wait after a 503 (a store fault needs the operator)
+RETRY_AFTER_SECONDS = 30
+
 
 def _status_and_code(exc: Exception) -> tuple[int, str]:
+    # A store fault, or an I/O error that escaped as it is (a read on a failing disk):
+    # the request changed nothing; the client may try again later (503, Retry-After).
+    if isinstance(exc, StoreUnavailable) or is_io_error(exc):
+        return 503, "store-unavailable"
     if isinstance(exc, AuthError):
         return (403 if "may not" in str(exc) else 401), "auth"
     if isinstance(exc, TableSuspended):
@@ -73,8 +82,12 @@ def _status_and_code(exc: Exception) -> tuple[int, str]:
     return 500, "internal"
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 class _App(FastAPI):
@@ -134,6 +147,12 @@ def create_app(
 
     async def _domain(request: Request, exc: Exception) -> JSONResponse:
         status, code = _status_and_code(exc)
+        if status == 503:
+            if not isinstance(exc, StoreUnavailable):  # raw I/O error: it is a fault too
+                health = request.app.state.appliance.runtime.db.health
+                exc = health.report(exc, "request") or health.unavailable()
+            retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            return error_response(503, code, str(exc), retry)
         if status == 500:
             log.error("unexpected error on %s: %r", request.url.path, exc)
             return error_response(500, code, "internal error; the operator has been alerted")

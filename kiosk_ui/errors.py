@@ -4,6 +4,7 @@
 
     KioskError
      +-- StoreError                  the database cannot be opened or is not a Croupier store
+     |    +-- StoreUnavailable       an I/O error (disk full, I/O error): tables suspended, 503
      +-- LedgerError                 a movement that would break the ledger
      |    +-- InsufficientFunds      (also ValueError) a bet or cash-out above the balance
      +-- AuditError                  the ledger or the log disagree; names the first discrepancy
@@ -28,6 +29,13 @@ class KioskError(Exception):
 
 class StoreError(KioskError):
     code = "store"
+
+
+class StoreUnavailable(StoreError):
+    """The store failed to write (a full disk, an I/O error): nothing was kept, and the
+    tables stay suspended until the operator resumes them (HTTP 503, Retry-After)."""
+
+    code = "store-unavailable"
 
 
 class LedgerError(KioskError):

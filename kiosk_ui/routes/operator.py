@@ -90,6 +90,9 @@ def rng_health(app: ApplianceDep, session: OperatorDep) -> dict[str, Any]:
 
 @router.get("/tables")
 def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
+    """Every table; ``alarm`` is the open store fault (a full disk, an I/O error) that
+    suspends them all until the operator resumes one of them."""
+    alarm = app.runtime.db.health.alarm()
     return [
         {
             "id": t.id,
@@ -97,6 +100,7 @@ def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
             "source": t.source.name,
             "game": t.game,
             "suspended": t.suspended,
+            "alarm": alarm,
             "seats": {str(k): v for k, v in t.seats.items()},
         }
         for t in app.tables()

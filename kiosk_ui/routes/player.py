@@ -52,7 +52,13 @@ def table_out(t: Table) -> schemas.TableOut:
 def health(app: ApplianceDep) -> dict[str, Any]:
     """Liveness and a one-line state for monitoring."""
     rng = app.rng_status()
-    return {"ok": rng["halted"] is None, "rng": rng["active"], "tables": len(app.tables())}
+    store = app.runtime.db.health.reason()  # a store fault (full disk, I/O error) or None
+    return {
+        "ok": rng["halted"] is None and store is None,
+        "rng": rng["active"],
+        "store": store,
+        "tables": len(app.tables()),
+    }
 
 
 @router.get("/status")

@@ -10,12 +10,16 @@ wait for that commit to finish, then run together and form the next group. Nobod
 answers before the group holding their work is durable. If a commit fails, every
 unit of that group is gone: the chain head is re-read from disk, each table
 involved is rebuilt from the log, and each request answers with the store's error
-(nothing was settled).
+(nothing was settled). An I/O error (a full disk, a failed fsync) answers
+:class:`~kiosk_ui.errors.StoreUnavailable` (HTTP 503) and has suspended every table of
+the store (:mod:`kiosk_ui.store.faults`); if even the rebuild cannot read the store,
+the requests are still answered, and the operator's resume rebuilds every table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from kiosk_ui.runtime.table import Table
 
 T = TypeVar("T")
+
+log = logging.getLogger("kiosk_ui.commit")
 
 
 class LoopCommitter:
@@ -100,20 +106,20 @@ class LoopCommitter:
             except StoreError:
                 continue  # still open (joined by a worker thread's unit): next commit
             if failure is None and error is not None:
-                failure = str(error)
+                failure = self.rt.db.health.report(error, "commit") or StoreError(
+                    f"commit failed: {error}"
+                )
             waiters = self._waiters.pop(group)
             tables = self._tables.pop(group, set())
             if failure is not None:
-                self.rt.log.resync()
-                for table in tables:
-                    table.rebuild()
+                self._rebuild(tables)
             for fut in waiters:
                 if fut.done():
                     continue
                 if failure is None:
                     fut.set_result(None)
                 else:
-                    fut.set_exception(StoreError(f"commit failed: {failure}"))
+                    fut.set_exception(type(failure)(str(failure)))
         admitted = [f for f in self._gate if not f.done()]
         self._gate.clear()
         self._admitting += len(admitted)
@@ -121,3 +127,17 @@ class LoopCommitter:
             f.set_result(None)
         if self._admitting == 0:
             self._schedule()
+
+    def _rebuild(self, tables: set[Table]) -> None:
+        """Forget the failed group's work: chain head from disk, tables from the log.
+        Never raises, so every waiter is answered; a store that cannot even be read
+        now is a store fault, and the operator's resume rebuilds every table."""
+        try:
+            self.rt.log.resync()
+            for table in tables:
+                table.rebuild()
+        except Exception as exc:
+            if self.rt.db.health.report(exc, "rebuild") is None:
+                log.exception("rebuilding after a failed commit")
+                for table in tables:  # in memory only: what they hold is not known good
+                    table.suspended = f"not rebuilt after a failed commit: {exc}"

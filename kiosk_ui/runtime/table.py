@@ -5,6 +5,12 @@ engine's events, any cards or dice the source supplied, and the ledger rows
 those events imply. If anything fails, the transaction rolls back and the
 engine is rebuilt from the log, so memory, ledger and log never disagree.
 
+An I/O error on the store (a full disk, a disk I/O error: see
+:mod:`kiosk_ui.store.faults`) suspends every table of that store at once: ``suspended``
+reads the store's fault, and bets are refused with ``StoreUnavailable`` (HTTP 503) until
+the operator resumes, which first proves the store writable again
+(:func:`kiosk_ui.runtime.faults.resume_store`).
+
 Crash rule (documented in docs/architecture.md): a game whose log replays
 through the engine to exactly the logged events is *resumed* at the point it
 stopped (same cards, same pending decision); one whose replay does not match
@@ -36,6 +42,7 @@ from games.core.records import (
     JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableSuspended
+from kiosk_ui.runtime.faults import resume_store
 from kiosk_ui.runtime.money import post_event
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
 
@@ -99,7 +106,7 @@ class Table:
         self.seats: dict[int, str] = {}
         self.engine: Engine | None = None
         self.game: str | None = None
-        self.suspended: str | None = None
+        self._suspended: str | None = None  # its own reason (see suspended)
         self.hand = 0  # games started at this table before the current one
         self._started: int | None = None  # games started here; read from the store once
         self._previous: Engine | None = None  # the last finished game, for the next one
@@ -107,6 +114,16 @@ class Table:
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
         self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
         self.lock = threading.RLock()
+
+    @property
+    def suspended(self) -> str | None:
+        """Why the table takes no bets: a store fault (all tables of the store), or its
+        own suspension (device fault, RNG halt, the operator); None while it plays."""
+        return self.rt.db.health.reason() or self._suspended
+
+    @suspended.setter
+    def suspended(self, reason: str | None) -> None:
+        self._suspended = reason
 
     # --- seats ---------------------------------------------------------------
 
@@ -194,6 +211,8 @@ class Table:
                 done = self.rt.idempotent_response(idempotency_key, request_digest)
                 if done is not None:
                     return ActResult(**done)
+            if self.rt.db.health.fault is not None:
+                raise self.rt.db.health.unavailable()
             if self.suspended:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
             self._encoded.clear()
@@ -276,6 +295,12 @@ class Table:
                     conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
 
     def resume(self, operator: str) -> None:
+        """Resume the table; after a store fault, resume the store first (every table of
+        it reopens, see :func:`kiosk_ui.runtime.faults.resume_store`)."""
+        if self.rt.db.health.fault is not None:
+            resume_store(self.rt, operator)  # outside the table lock: it rebuilds every table
+            if self._suspended is None:
+                return
         with self.lock, self.rt.log.transaction() as conn:
             self.rt.log.append(
                 conn, f"operator:{operator}", "table-resumed", {"table": self.id}, self.game or ""

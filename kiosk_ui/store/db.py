@@ -13,18 +13,22 @@ commits on power loss while staying consistent. The SQL is plain enough
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from certification.log.sqlite_store import DB_NAME, LOG_DDL
 from kiosk_ui.errors import StoreError
+from kiosk_ui.store.faults import StoreHealth
 
 SCHEMA_VERSION = 1
 MAX_GROUP = 64  # units of work per group commit at most
 CHECKPOINT_EVERY = 0.05  # seconds between checkpoints of what the writers committed
+PROBE_BYTES = 4 << 20  # free space a resume after a store fault proves by writing it
+PROBE_NAME = "croupier.probe"
 
 SCHEMA = (
     LOG_DDL
@@ -136,9 +140,10 @@ class Database:
         self._group = 0  # id of the open (or last) group transaction
         self._members = 0
         self._committed = 0  # id of the last group that finished committing
-        self._failed: dict[int, str] = {}
+        self._failed: dict[int, StoreError] = {}
         self.commits = 0  # group commits so far (each one fsync under synchronous=FULL)
-        self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous)
+        self.health = StoreHealth()  # I/O faults: see kiosk_ui.store.faults
+        self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous, self.health)
 
     @contextmanager
     def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
@@ -170,26 +175,33 @@ class Database:
                     self._depth -= 1
                 return
             if not self._in_tx:
-                self.conn.execute("BEGIN IMMEDIATE")
+                self._execute("BEGIN IMMEDIATE", "begin")
                 self._in_tx = True
                 self._group += 1
                 self._members = 0
             group = self._group
-            self.conn.execute("SAVEPOINT unit")
+            self._execute("SAVEPOINT unit", "unit")
             self._depth = 1
             failure: BaseException | None = None
             try:
                 yield self.conn
             except BaseException as exc:
-                failure = exc
-                self.conn.execute("ROLLBACK TO unit")
+                failure = self.health.report(exc, "unit") or exc
+                if not self._undo_unit():
+                    self._abort(group, failure)  # SQLite dropped the whole transaction
             finally:
                 self._depth = 0
-                self.conn.execute("RELEASE unit")
+            if self._in_tx and self._group == group:
+                try:
+                    self.conn.execute("RELEASE unit")
+                except sqlite3.Error as exc:
+                    self._abort(group, self.health.report(exc, "unit") or exc)
             self._members += 1
             with self._counter:
                 others_waiting = self._waiting > 0
-            if defer and failure is None:
+            if group in self._failed:
+                pass  # gone already: nothing to commit or wait for
+            elif defer and failure is None:
                 pass  # left open: the caller commits it (commit_open) before answering
             elif others_waiting and self._members < MAX_GROUP:
                 while self._committed < group and group not in self._failed:
@@ -197,11 +209,52 @@ class Database:
             else:
                 self._commit(group)
             if group in self._failed and failure is None:
-                failure = StoreError(f"commit failed: {self._failed[group]}")
+                failure = self._error_of(group)
             if failure is not None:
                 raise failure
         finally:
             self.lock.release()
+
+    def _execute(self, sql: str, where: str) -> None:
+        """Run one control statement; an I/O error becomes the store fault's error."""
+        try:
+            self.conn.execute(sql)
+        except sqlite3.Error as exc:
+            raise (self.health.report(exc, where) or exc) from None
+
+    def _undo_unit(self) -> bool:
+        """Roll the failed unit back to its savepoint; False if SQLite had already rolled
+        back the whole group transaction (it may, on a full disk or an I/O error)."""
+        if not self.conn.in_transaction:
+            return False
+        try:
+            self.conn.execute("ROLLBACK TO unit")
+        except sqlite3.Error:
+            return False
+        return True
+
+    def _abort(self, group: int, error: BaseException) -> None:
+        """End ``group`` as failed: everything in it is rolled back, every unit of it
+        (the deferred ones through :meth:`group_outcome`) answers ``error``."""
+        self._rollback()
+        self._failed[group] = (
+            error
+            if isinstance(error, StoreError)
+            else StoreError(f"commit failed: the transaction was lost: {error}")
+        )
+        self._in_tx = False
+        self._committed = group
+        self._cond.notify_all()
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            with suppress(sqlite3.Error):  # nothing else to do: the next BEGIN finds out
+                self.conn.execute("ROLLBACK")
+
+    def _error_of(self, group: int) -> StoreError:
+        """A fresh copy of the error ``group`` failed with (one per unit that raises it)."""
+        err = self._failed[group]
+        return type(err)(str(err))
 
     def open_group(self) -> int | None:
         """The id of the group transaction still open (units done, not yet durable)."""
@@ -214,27 +267,62 @@ class Database:
             if self._in_tx and not self._depth:
                 self._commit(self._group)
 
-    def group_outcome(self, group: int) -> str | None:
-        """Why ``group`` failed to commit, or None once it is durable.
+    def group_outcome(self, group: int) -> StoreError | None:
+        """The error ``group`` failed to commit with (a fresh copy), or None once it is
+        durable: :class:`~kiosk_ui.errors.StoreUnavailable` for an I/O error.
 
         Raises :class:`StoreError` if the group is still open.
         """
         with self.lock:
             if self._committed < group:
                 raise StoreError(f"group {group} is not committed yet")
-            return self._failed.get(group)
+            return self._error_of(group) if group in self._failed else None
 
     def _commit(self, group: int) -> None:
         try:
             self.conn.execute("COMMIT")
             self.commits += 1
         except sqlite3.Error as exc:
-            self.conn.execute("ROLLBACK")
-            self._failed[group] = str(exc)
+            # A failed COMMIT (or its fsync) may have been rolled back by SQLite already.
+            self._rollback()
+            self._failed[group] = self.health.report(exc, "commit") or StoreError(
+                f"commit failed: {exc}"
+            )
         finally:
             self._in_tx = False
             self._committed = group
             self._cond.notify_all()
+
+    def probe(self) -> None:
+        """Prove the store writable after a fault: write and fsync :data:`PROBE_BYTES` in
+        its directory (the disk has room again) and checkpoint the WAL into the database
+        file (the write that fails first on a full disk). Raises
+        :class:`~kiosk_ui.errors.StoreUnavailable` if either fails."""
+        path = self.directory / PROBE_NAME
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                block = bytes(1 << 16)
+                for _ in range(PROBE_BYTES // len(block)):
+                    os.write(fd, block)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            fault = self.health.report(exc, "probe") or StoreError(f"probe failed: {exc}")
+            raise fault from None
+        finally:
+            with suppress(OSError):
+                path.unlink(missing_ok=True)
+        with self.lock:
+            if self._in_tx:
+                return  # a group is open: its commit is the rest of the proof
+            try:
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error as exc:
+                unavailable = self.health.report(exc, "probe")
+                if unavailable is not None:  # busy (the checkpoint thread) proves nothing bad
+                    raise unavailable from None
 
     def close(self) -> None:
         self._checkpointer.stop()
@@ -252,10 +340,18 @@ class _Checkpointer(threading.Thread):
     the top once a checkpoint has caught up.
     """
 
-    def __init__(self, path: Path, synchronous: str, *, every: float = CHECKPOINT_EVERY) -> None:
+    def __init__(
+        self,
+        path: Path,
+        synchronous: str,
+        health: StoreHealth,
+        *,
+        every: float = CHECKPOINT_EVERY,
+    ) -> None:
         super().__init__(name="croupier-checkpoint", daemon=True)
         self.path = path
         self.synchronous = synchronous
+        self.health = health
         self.every = every
         self._stop_event = threading.Event()
         self.start()
@@ -270,8 +366,11 @@ class _Checkpointer(threading.Thread):
             while not self._stop_event.wait(self.every):
                 try:  # cheap when there is nothing new; small steps keep each fsync short
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error:
-                    continue  # busy or briefly unavailable: try again next turn
+                except sqlite3.Error as exc:
+                    # A full disk or an I/O error suspends the tables (the WAL can no
+                    # longer be emptied); busy: try again next turn.
+                    self.health.report(exc, "checkpoint")
+                    continue
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:
             pass

@@ -139,7 +139,9 @@ class FailingCommits:
         return getattr(self._conn, name)
 
 
-def test_a_failed_group_commit_settles_nothing_and_the_tables_play_on(tmp_path: Path) -> None:
+def test_a_failed_group_commit_settles_nothing_and_the_tables_play_on_once_resumed(
+    tmp_path: Path,
+) -> None:
     run_in_own_loop(failed_commit, tmp_path / "store")
 
 
@@ -172,10 +174,11 @@ async def failed_commit(app: FastAPI) -> None:
             ),
         )
         failing.fail = False
-        for r in answers:
-            assert r.status_code == 409, r.text
-            assert r.json()["error"]["code"] == "store"
-            assert "commit failed" in r.json()["error"]["message"]
+        for r in answers:  # an I/O error is a store fault (issue 12, C15): 503, not 409
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "store-unavailable"
+            assert "disk I/O error" in r.json()["error"]["message"]
+            assert r.headers["retry-after"]
         # Nothing of the failed group was kept: balances, history, ledger audit.
         assert [(await client.get("/api/me", headers=w)).json()["balance"] for w in who] == (
             balances
@@ -184,6 +187,10 @@ async def failed_commit(app: FastAPI) -> None:
         runtime.audit()
         view = (await client.get("/api/tables/bac-3", headers=who[3])).json()
         assert view["game"] is None and "deal" not in view["legal"]
+        # Every table of the store is suspended until the operator resumes (once is enough).
+        assert all(t.suspended for t in runtime.tables.values())
+        runtime.tables["bac-0"].resume("tester")
+        assert not any(t.suspended for t in runtime.tables.values())
         # The tables were rebuilt from the log and play on; the log still verifies.
         for i in range(4):
             r = await client.post(
