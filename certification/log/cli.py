@@ -7,12 +7,15 @@ store read-only (or an exported file) and changes nothing.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from certification.log.commitments import StoredShoe
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +68,7 @@ def _verify(args: argparse.Namespace) -> int:
         conn = sqlite_store.open_readonly(args.store)
         try:
             lines = sqlite_store.lines(conn)
+            stored = _stored_shoes(conn)
         finally:
             conn.close()
         where = f"store {args.store}"
@@ -75,9 +79,10 @@ def _verify(args: argparse.Namespace) -> int:
             raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
         lines = [ln for ln in raw.split(b"\n") if ln.strip()]
         where = str(args.file)
+        stored = {}
     keys = _trusted(args.pubkey)
     try:
-        report = verify_lines(lines, keys)
+        report = verify_lines(lines, keys, stored_shoes=stored)
     except LogIntegrityError as exc:
         print(f"FAILED: {where}: {exc}")
         return 1
@@ -87,7 +92,25 @@ def _verify(args: argparse.Namespace) -> int:
         + (f", {report.unsigned_tail} unsigned at the end" if report.unsigned_tail else "")
         + f"; keys {', '.join(report.key_ids)}"
     )
+    if report.shoes is not None and report.shoes.games:
+        s = report.shoes
+        print(
+            f"shoes: {s.checked} games' cards match their commitments; "
+            f"{s.unrevealed} not revealed yet (open); {s.device} from a physical shoe "
+            "(no commitment)"
+        )
     return 0
+
+
+def _stored_shoes(conn: sqlite3.Connection) -> dict[str, StoredShoe]:
+    """The store's working copies of every shoe (checked for games not revealed yet)."""
+    from certification.log.commitments import StoredShoe
+
+    try:
+        rows = conn.execute("SELECT game, salt, cards, next FROM shoes").fetchall()
+    except sqlite3.OperationalError:  # a log-only store has no shoes table
+        return {}
+    return {str(g): StoredShoe(str(s), str(c), int(n)) for g, s, c, n in rows}
 
 
 def _pubkey(args: argparse.Namespace) -> int:
@@ -123,6 +146,7 @@ def _recall(args: argparse.Namespace) -> int:
     import json
 
     from certification.log import sqlite_store
+    from certification.log.commitments import check_game
     from certification.log.errors import LogFormatError
     from certification.log.replay import render_recall, replay_game
 
@@ -134,5 +158,6 @@ def _recall(args: argparse.Namespace) -> int:
     rep = replay_game(records)
     if rep is None:
         raise LogFormatError(f"no game {args.game!r} in the log")
-    print(render_recall(rep))
-    return 0 if rep.matches else 1
+    print(render_recall(rep))  # ends with whether the shoe commitment holds
+    shoe = check_game(args.game, rep.records)
+    return 0 if rep.matches and shoe.holds is not False else 1

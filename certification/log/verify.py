@@ -3,7 +3,9 @@
 Checks, record by record in order: the line is canonical JSON, ``seq`` runs
 1, 2, 3, ... with no gap or repeat, each ``prev`` is the SHA-256 of the record
 before, every checkpoint's Merkle root, head and Ed25519 signature hold under a
-trusted key, and every key rotation is signed by the key it replaces.
+trusted key, and every key rotation is signed by the key it replaces. Then every
+game's dealt cards are checked against its shoe commitment
+(:mod:`certification.log.commitments`).
 
 The first failure raises :class:`LogIntegrityError` naming the record: a changed
 record breaks the link to the one after it (and a changed ``prev`` breaks two
@@ -14,7 +16,7 @@ links, which tells the two cases apart); a deleted record leaves a gap in
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +30,7 @@ from certification.log.chain import (
     checkpoint_message,
     rotation_message,
 )
+from certification.log.commitments import ShoeReport, StoredShoe, check_records, shoe_error
 from certification.log.errors import LogIntegrityError
 from certification.log.keys import key_id_of, load_public_key, verify_signature
 from certification.log.merkle import leaf_hash, root_of_leaf_hashes
@@ -40,6 +43,7 @@ class VerifyReport:
     last_signed_seq: int  # every record up to here is covered by a valid signature
     unsigned_tail: int  # records after the last checkpoint (a crash can leave some)
     key_ids: tuple[str, ...]
+    shoes: ShoeReport | None = None  # every game's dealt cards against its shoe commitment
 
 
 def _parse(line: bytes, position: int) -> dict[str, Any]:
@@ -61,13 +65,19 @@ def _parse(line: bytes, position: int) -> dict[str, Any]:
 _FIELDS = frozenset(("seq", "prev", "type", "body"))
 
 
-def verify_lines(lines: Sequence[bytes], trusted: Iterable[Ed25519PublicKey]) -> VerifyReport:
+def verify_lines(
+    lines: Sequence[bytes],
+    trusted: Iterable[Ed25519PublicKey],
+    *,
+    stored_shoes: Mapping[str, StoredShoe] | None = None,
+) -> VerifyReport:
     """Verify records given as their exact bytes, in stored order (position 1 = first).
 
     ``trusted`` holds the key(s) obtained out of band. A checkpoint counts only if
     signed by a trusted key or by a key that a trusted key introduced through a
     signed rotation (trust flows forward only: a rotation *to* a trusted key from
-    an unknown key vouches for nothing before it).
+    an unknown key vouches for nothing before it). ``stored_shoes`` (the store's
+    working copies, when verifying a store) are checked for games not yet revealed.
     """
     trusted_ids = {key_id_of(k): k for k in trusted}
     if not trusted_ids:
@@ -149,12 +159,16 @@ def verify_lines(lines: Sequence[bytes], trusted: Iterable[Ed25519PublicKey]) ->
             + ", ".join(sorted(keys))
             + ")"
         )
+    shoes = check_records(records, stored_shoes)  # certification/log/commitments.py
+    if shoes.findings:
+        raise shoe_error(shoes)
     return VerifyReport(
         records=len(lines),
         checkpoints=checkpoints,
         last_signed_seq=last_signed,
         unsigned_tail=len(lines) - last_signed,
         key_ids=tuple(keys),
+        shoes=shoes,
     )
 
 
