@@ -107,6 +107,14 @@ def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
     ]
 
 
+@router.get("/recoveries")
+def recoveries(app: ApplianceDep, session: OperatorDep) -> list[dict[str, str]]:
+    """What start-up recovery did with each game the store had open: resumed, voided,
+    suspended (its stored shoe no longer matches its commitment) or mismatch (the
+    store's status disagreed with the log, which decided)."""
+    return [asdict(r) for r in app.recoveries]
+
+
 @router.post("/tables/{table_id}/suspend")
 def suspend(
     table_id: str, body: schemas.SuspendIn, app: ApplianceDep, session: OperatorDep

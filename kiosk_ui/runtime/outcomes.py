@@ -13,11 +13,13 @@ drawn from ``rng`` at the moment they are needed.
 
 from __future__ import annotations
 
-import hashlib
+import json
 import secrets
 import sqlite3
 from typing import Any, Protocol
 
+from certification.log import sqlite_store
+from certification.log.commitments import shoe_commitment
 from firmware_bridge import hal
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
@@ -61,8 +63,63 @@ class OutcomeSource(Protocol):
         ...
 
 
+class ShoeTampered(OutcomeFault):
+    """A shoe read back from the store is not the order committed to at game start
+    (or its position disagrees with the cards the log shows dealt): nothing is dealt
+    from it, the table suspends and an operator alarm is logged."""
+
+    code = "shoe-tampered"
+    alarm = "shoe-commitment"
+
+
 def commitment(salt: str, cards: str) -> str:
-    return hashlib.sha256(f"{salt}:{cards}".encode()).hexdigest()
+    """The SHA-256 commitment to a shoe order (defined in certification.log.commitments)."""
+    return shoe_commitment(salt, cards)
+
+
+def _logged_shoe(conn: sqlite3.Connection, game: str) -> tuple[str | None, int]:
+    """What the log says of a game's shoe: its commitment, and how many cards it dealt."""
+    committed: str | None = None
+    dealt = 0
+    for line in sqlite_store.game_lines(conn, game):
+        rec = json.loads(line)
+        if rec["type"] == "game-start":
+            value = rec["body"].get("shoe_commitment")
+            committed = value if isinstance(value, str) else None
+        elif rec["type"] == "action" and rec["body"].get("kind") == "deal-card":
+            dealt += 1
+    return committed, dealt
+
+
+def load_checked_shoe(conn: sqlite3.Connection, game: str) -> list[int]:
+    """The game's shoe order read back from the store, checked against the log.
+
+    The log (a hash chain, verified at start-up) holds the commitment made when the
+    shoe was shuffled; the store's ``shoes`` row is only a working copy. If the row
+    does not hash to the commitment, or its position is not the number of cards the
+    log shows dealt, it was changed after the commitment: :class:`ShoeTampered`.
+    """
+    row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
+    if row is None:
+        raise OutcomeFault(f"game {game} has no shoe")
+    cards, salt, position = str(row[0]), str(row[1]), int(row[2])
+    committed, dealt = _logged_shoe(conn, game)
+    if committed is None:
+        raise ShoeTampered(f"game {game}: the stored shoe has no commitment in the log")
+    if shoe_commitment(salt, cards) != committed:
+        raise ShoeTampered(
+            f"game {game}: the stored shoe does not match its commitment "
+            f"{committed[:16]}...: it was changed in the store; nothing is dealt from it"
+        )
+    if position != dealt:
+        raise ShoeTampered(
+            f"game {game}: the stored shoe position is {position} but the log shows "
+            f"{dealt} cards dealt: it was changed in the store; nothing is dealt from it"
+        )
+    try:
+        return [int(c) for c in cards.split(",")]
+    except ValueError:
+        raise ShoeTampered(f"game {game}: the stored shoe is malformed") from None
 
 
 def wheel_number(index: int, zeros: int) -> str:
@@ -111,18 +168,19 @@ class RngOutcomes:
         self, conn: sqlite3.Connection, game: str, need: Need
     ) -> tuple[Action, dict[str, Any]]:
         if need.kind is NeedKind.CARD:
-            # The position lives in the store (it rolls back with a failed unit); the
-            # order never changes once committed to, so it is read once per game.
+            # The order never changes once committed to: it is kept from the shuffle, or
+            # read back from the store once per game (after a restart) and then only
+            # after checking it against the logged commitment.
+            order = self._orders.get(game)
+            if order is None:
+                order = self._orders[game] = load_checked_shoe(conn, game)
+            # The position lives in the store (it rolls back with a failed unit).
             row = conn.execute(
                 "UPDATE shoes SET next = next + 1 WHERE game = ? RETURNING next", (game,)
             ).fetchone()
             if row is None:
                 raise OutcomeFault(f"game {game} has no shoe")
             position = int(row[0]) - 1
-            order = self._orders.get(game)
-            if order is None:
-                cards = conn.execute("SELECT cards FROM shoes WHERE game = ?", (game,)).fetchone()
-                order = self._orders[game] = [int(c) for c in cards[0].split(",")]
             if position >= len(order):
                 raise OutcomeFault(f"game {game}: the shoe is empty")
             return DealCard(card=Card.from_index(order[position])), {"draw": position + 1}
@@ -131,8 +189,23 @@ class RngOutcomes:
         zeros = self._zeros.get(game) or 1
         return SpinResult(number=wheel_number(self.rng.randbelow(36 + zeros), zeros)), {}
 
+    def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
+        """Check a game's stored shoe against its commitment before play resumes (on
+        recovery); raises :class:`ShoeTampered`. A game without a shoe passes."""
+        if conn.execute("SELECT 1 FROM shoes WHERE game = ?", (game,)).fetchone() is None:
+            return
+        self._orders[game] = load_checked_shoe(conn, game)
+
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
         row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
+        order = self._orders.get(game)
+        if row is not None and order is not None and str(row[0]) != ",".join(map(str, order)):
+            # The store's copy changed under a running game (the cards dealt came from
+            # the committed order kept here): reveal nothing false, stop the table.
+            raise ShoeTampered(
+                f"game {game}: the stored shoe was changed during the game; "
+                "it no longer matches its commitment"
+            )
         self._zeros.pop(game, None)
         self._orders.pop(game, None)
         if row is None:

@@ -16,7 +16,7 @@ from games import catalog
 from games.core.records import Event, decode
 from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
 from kiosk_ui.runtime.logbook import LogBook
-from kiosk_ui.runtime.outcomes import OutcomeSource
+from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
 from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
@@ -30,7 +30,7 @@ HISTORY_LIMIT = 500
 class Recovery:
     game: str
     table: str
-    outcome: str  # "resumed" or "voided"
+    outcome: str  # "resumed", "voided", "suspended" (shoe changed) or "mismatch" (store vs log)
     reason: str
 
 
@@ -191,23 +191,45 @@ class Runtime:
         return replay_game(self._game_records(game))
 
     def recover(self) -> list[Recovery]:
-        """Resume or void every game left open by a crash (see kiosk_ui.runtime.table)."""
+        """Resume or void every game left open by a crash (see kiosk_ui.runtime.table).
+
+        The log decides, not the ``games.status`` column: a game the store calls open
+        but whose log holds its game-end is finished (the store was changed): that is
+        reported (an operator alarm and a ``mismatch`` entry) and the status is put back
+        from the log; it never gets a second game-end or settlement. A resumed game's
+        stored shoe is checked against its commitment first; a changed shoe suspends
+        the table with an alarm instead of dealing from it.
+        """
         with self.db.lock:
             open_games = self.db.conn.execute(
-                "SELECT id, table_id FROM games WHERE status IN ('open', 'suspended') ORDER BY id"
+                "SELECT id, table_id, status FROM games "
+                "WHERE status IN ('open', 'suspended') ORDER BY id"
             ).fetchall()
         done: list[Recovery] = []
-        for game, table_id in open_games:
-            rep = self.replay(game)
+        for game, table_id, status in open_games:
+            records = list(self._game_records(game))
+            end = next((r for r in records if r["type"] == "game-end"), None)
+            if end is not None:
+                done.append(self._status_mismatch(game, table_id, str(status), end))
+                continue
+            rep = replay_game(records)
             table = self.tables.get(table_id)
             if rep is not None and rep.matches and table is not None:
+                table.restore(game, rep.engine, rep.seats)
+                check = getattr(table.source, "check_shoe", None)
+                if callable(check):
+                    try:
+                        with self.db.lock:
+                            check(self.db.conn, game)
+                    except OutcomeFault as exc:
+                        table.suspend(str(exc), alarm=getattr(exc, "alarm", None))
+                        done.append(Recovery(game, table_id, "suspended", str(exc)))
+                        continue
                 if rep.engine.is_over:
                     with self.log.transaction() as conn:
-                        table.restore(game, rep.engine, rep.seats)
                         table._finish(conn)
                     done.append(Recovery(game, table_id, "resumed", "settled on restart"))
                     continue
-                table.restore(game, rep.engine, rep.seats)
                 with self.log.transaction() as conn:
                     self.log.append(conn, "runtime", "game-resumed", {"after": "restart"}, game)
                 done.append(Recovery(game, table_id, "resumed", "replayed from the log"))
@@ -220,6 +242,29 @@ class Runtime:
                 self.void(game, reason=f"replay failed: {why}", by="runtime")
                 done.append(Recovery(game, table_id, "voided", why))
         return done
+
+    def _status_mismatch(
+        self, game: str, table_id: str, status: str, end: dict[str, Any]
+    ) -> Recovery:
+        """The store says ``status`` but the log ended the game: report, restore, go on."""
+        logged = str(end["body"].get("status", "settled"))
+        reason = (
+            f"the store marks game {game} {status!r} but the log ended it {logged!r} "
+            f"(record {end['seq']}): the store was changed; the log is kept"
+        )
+        with self.log.transaction() as conn:
+            self.log.append(
+                conn,
+                "runtime",
+                "operator-alarm",
+                {"table": table_id, "alarm": "store-status", "message": reason},
+                game,
+            )
+            conn.execute(
+                "UPDATE games SET status = ?, ended = COALESCE(ended, ?) WHERE id = ?",
+                (logged, int(end["ts"]), game),
+            )
+        return Recovery(game, table_id, "mismatch", reason)
 
     def void(self, game: str, *, reason: str, by: str) -> dict[str, int]:
         """Return every stake still on the layout for ``game`` and close it as voided."""
@@ -264,7 +309,13 @@ class Runtime:
                     log_seq=seq,
                 )
                 returned[f"{seat}:{bet}"] = amount
-            self.log.append(conn, by, "game-end", {"status": "voided", "returned": returned}, game)
+            end: dict[str, Any] = {"status": "voided", "returned": returned}
+            shoe = conn.execute(
+                "SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)
+            ).fetchone()
+            if shoe is not None:  # revealed as stored: `log verify` checks it and its cards
+                end["shoe_reveal"] = {"salt": shoe[1], "cards": shoe[0], "dealt": int(shoe[2])}
+            self.log.append(conn, by, "game-end", end, game)
             conn.execute(
                 "UPDATE games SET status='voided', ended=? WHERE id=?", (self.log.clock(), game)
             )

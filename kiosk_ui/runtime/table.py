@@ -236,7 +236,7 @@ class Table:
                         self.rt.store_response(conn, idempotency_key, result, request_digest)
             except OutcomeFault as exc:
                 self._rebuild()
-                self.suspend(str(exc))
+                self.suspend(str(exc), alarm=getattr(exc, "alarm", None))
                 raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
             except BaseException:
                 self._rebuild()
@@ -280,10 +280,21 @@ class Table:
                     raise
         return [e.encode() for e in out]
 
-    def suspend(self, reason: str) -> None:
+    def suspend(self, reason: str, *, alarm: str | None = None) -> None:
+        """Stop the table (its game, if any, stays open for the operator to resume or
+        void). ``alarm`` names an integrity alarm (e.g. ``shoe-commitment``): it is
+        logged as an ``operator-alarm`` record before the suspension."""
         with self.lock:
             self.suspended = reason
             with self.rt.log.transaction() as conn:
+                if alarm is not None:
+                    self.rt.log.append(
+                        conn,
+                        "runtime",
+                        "operator-alarm",
+                        {"table": self.id, "alarm": alarm, "message": reason},
+                        self.game or "",
+                    )
                 self.rt.log.append(
                     conn,
                     "runtime",
