@@ -104,10 +104,24 @@ class HistoryItem(Strict):
     net: Cents
 
 
+class CommitmentOut(Strict):
+    """Whether the game's cards were its committed shoe (certification.log.commitments)."""
+
+    sha256: str | None = Field(description="the SHA-256 committed at game start, if any")
+    holds: bool | None = Field(
+        description="true: the revealed shoe hashes to the commitment and every card dealt "
+        "is its next card; false: it does not (see detail); null: nothing to check "
+        "(no shoe, a physical shoe, or not revealed)"
+    )
+    source: Literal["rng-shoe", "physical-shoe", "none"]
+    detail: str
+
+
 class RecallOut(Strict):
     game: str
-    text: str
-    matches: bool
+    text: str = Field(description="the game as this player saw it at the table")
+    matches: bool = Field(description="the replay reproduces every logged event")
+    commitment: CommitmentOut
 
 
 class Login(StrictIn):

@@ -2,16 +2,20 @@
 
 Replay is exact because engines are pure: the same actions give the same
 events. A replay that does not reproduce the logged events is reported as a
-mismatch (the runtime then voids rather than resumes the game).
+mismatch (the runtime then voids rather than resumes the game). A player's
+recall shows what the table showed that player (:func:`shown_to`), and every
+recall says whether the game's shoe commitment holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from certification.log.commitments import GameShoe, check_game
 from games import catalog
+from games.core.cards import Card
 from games.core.engine import Engine
 from games.core.money import format_cents
 from games.core.records import Action, decode
@@ -102,21 +106,72 @@ def _describe(ev: dict[str, Any]) -> str | None:
     return None
 
 
-def render_recall(rep: Replayed) -> str:
-    """The game as the player saw it: bets, cards, decisions, pays, and the net result."""
+def shown_to(event: dict[str, Any], seats: Collection[int] | None) -> bool:
+    """Whether a viewer holding ``seats`` saw the event at the table (None: the auditor,
+    who sees everything). A card shown to one seat (a hole card, a hand that was
+    folded or never exposed) stays that seat's; everything else was public."""
+    if seats is None or event.get("kind") != "card-shown":
+        return True
+    to = str(event.get("to", "all"))
+    return to == "all" or to in {str(s) for s in seats}
+
+
+def _names_cards(text: str) -> bool:
+    """Whether a decision's argument spells cards (a pai gow setting, say)."""
+    for token in text.replace("|", " ").split():
+        try:
+            Card.parse(token)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def shoe_line(shoe: GameShoe) -> str:
+    """One line on the game's shoe commitment, for the recall."""
+    if shoe.device:
+        return "Cards from the physical shoe: no commitment to check"
+    if shoe.sha256 is None:
+        return (
+            "No shoe (no cards dealt from a shuffled shoe)"
+            if not shoe.findings
+            else (f"Shoe commitment MISSING: {'; '.join(f.message for f in shoe.findings)}")
+        )
+    if shoe.findings:
+        return f"Shoe commitment sha256 {shoe.sha256} DOES NOT HOLD: " + "; ".join(
+            f.message for f in shoe.findings
+        )
+    if not shoe.revealed:
+        return f"Shoe commitment sha256 {shoe.sha256}: not revealed yet"
+    return f"Shoe commitment sha256 {shoe.sha256} holds: every card dealt is the committed shoe's"
+
+
+def render_recall(rep: Replayed, seats: Collection[int] | None = None) -> str:
+    """The game as it was seen: bets, cards, decisions, pays, the net result, and
+    whether the shoe commitment holds.
+
+    ``seats``: the player's seats in the game; their recall shows their own cards,
+    and of the other seats only what the table saw (cards shown to all). None shows
+    the whole log (the auditor's ``croupier log recall``).
+    """
     lines = [f"Game {rep.game}  ({rep.variant}, table {rep.table})"]
     if not rep.matches:
         lines.append(f"WARNING: replay does not match the log: {rep.mismatch}")
+    mine = None if seats is None else {int(s) for s in seats}
     for rec in rep.records:
         t, body = rec["type"], rec["body"]
         if t == "action" and body.get("kind") == "decide":
             arg = f" {body['arg']}" if body.get("arg") else ""
+            if mine is not None and body.get("seat") not in mine and _names_cards(arg):
+                arg = ""  # another seat's hands are seen only as the table saw them
             lines.append(f"  seat {body['seat']} decides: {body['decision']}{arg}")
         elif t == "action" and body.get("kind") == "roll-dice":
             lines.append(f"  dice: {' '.join(map(str, body['faces']))}")
         elif t == "action" and body.get("kind") == "spin-result":
             lines.append(f"  wheel: {body['number']}")
         elif t == "event":
+            if not shown_to(body, mine):
+                continue
             text = _describe(body)
             if text:
                 lines.append(f"  {text}")
@@ -128,4 +183,5 @@ def render_recall(rep: Replayed) -> str:
                 lines.append(f"Result seat {seat}: {sign}{format_cents(net)}")
         elif t == "game-void":
             lines.append(f"  voided: {body.get('reason', '')}")
+    lines.append(shoe_line(check_game(rep.game, rep.records)))
     return "\n".join(lines)

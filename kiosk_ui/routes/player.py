@@ -13,7 +13,8 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from certification.log import sqlite_store
-from certification.log.replay import render_recall, replay_game
+from certification.log.commitments import check_game
+from certification.log.replay import render_recall, replay_game, shoe_line
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui import schemas
 from kiosk_ui.errors import AuthError, TableError
@@ -267,11 +268,31 @@ def recall(game: str, app: ApplianceDep, player: PlayerDep) -> schemas.RecallOut
     if not any(h["game"] == game for h in app.runtime.history(player)):
         raise TableError(f"no finished game {game!r} in your history")
     with app.runtime.db.lock:
-        records = [json.loads(x) for x in sqlite_store.game_lines(app.runtime.db.conn, game)]
+        conn = app.runtime.db.conn
+        records = [json.loads(x) for x in sqlite_store.game_lines(conn, game)]
+        seated = {
+            int(s)
+            for (s,) in conn.execute(
+                "SELECT seat FROM game_seats WHERE game = ? AND player = ?", (game, player)
+            )
+        }
     rep = replay_game(records)
     if rep is None:
         raise TableError(f"game {game} is not in the log")
-    return schemas.RecallOut(game=game, text=render_recall(rep), matches=rep.matches)
+    # Their own seats' cards, and of the others only what the table saw face up.
+    seated |= {seat for seat, who in rep.seats.items() if who == player}
+    shoe = check_game(game, rep.records)
+    return schemas.RecallOut(
+        game=game,
+        text=render_recall(rep, seated),
+        matches=rep.matches,
+        commitment=schemas.CommitmentOut(
+            sha256=shoe.sha256,
+            holds=shoe.holds,
+            source="physical-shoe" if shoe.device else "rng-shoe" if shoe.sha256 else "none",
+            detail=shoe_line(shoe),
+        ),
+    )
 
 
 @router.websocket("/ws/tables/{table_id}")
