@@ -20,6 +20,7 @@ from firmware_bridge.errors import (
     DeviceTimeout,
     FrameError,
     ProtocolError,
+    SimulatorRefused,
     WrongDevice,
 )
 from firmware_bridge.hal import (
@@ -54,6 +55,7 @@ __all__ = [
     "EventDevice",
     "FrameError",
     "ProtocolError",
+    "SimulatorRefused",
     "WheelReader",
     "WrongDevice",
     "open_device",

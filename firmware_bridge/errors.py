@@ -12,6 +12,7 @@
      +-- FrameError               bytes that are not a valid frame (bad CRC, bad length)
      +-- ProtocolError            valid frames in a wrong order, NAK after retries, bad version
      +-- ConfigError              (also a ValueError) bad device URL or config file
+          +-- SimulatorRefused    a simulated device configured for a real-money role
 """
 
 from __future__ import annotations
@@ -55,3 +56,7 @@ class ProtocolError(DeviceError):
 
 class ConfigError(DeviceError, ValueError):
     """A device URL or configuration file is invalid."""
+
+
+class SimulatorRefused(ConfigError):
+    """A simulated device (``sim://``, ``pty://``, ``replay://``) may not deal for money."""

@@ -24,6 +24,27 @@ SCHEMES: dict[str, tuple[str, str]] = {
     "replay": ("firmware_bridge.replay", "ReplayBackend"),
 }
 
+#: scheme -> whether its backend is a simulator (seeded or recorded outcomes that anyone
+#: holding the URL can predict): such a device may never deal on a real-money table.
+#: Every scheme of SCHEMES declares itself here; real hardware is only serial:// and usb://.
+SIMULATOR: dict[str, bool] = {
+    "sim": True,  # in-process simulators, outcomes from ``seed``
+    "pty": True,  # the same simulators served on a pseudo-terminal
+    "serial": False,
+    "usb": False,
+    "replay": True,  # a recorded session played back
+}
+assert SIMULATOR.keys() == SCHEMES.keys(), "every scheme must declare whether it simulates"
+
+
+def is_simulator(url: str) -> bool:
+    """True when ``url`` names a simulated device (an unknown scheme counts as one).
+
+    >>> is_simulator("sim://shoe?seed=7"), is_simulator("serial:///dev/ttyACM0")
+    (True, False)
+    """
+    return SIMULATOR.get(parse_url(url).scheme, True)
+
 
 class Backend(Protocol):
     """What a scheme's backend class provides."""

@@ -13,6 +13,10 @@ Every problem in the file (bad TOML, wrong ``spec``, unknown role, a value that
 is not a device URL) is a ConfigError naming the file and the key; opening a role
 checks that the device really plays it (a dice reader configured as the shoe is a
 WrongDevice).
+
+:func:`require_for_play` is the device layer's counterpart of rng's refusal of its
+seeded simulator: a simulated URL (``registry.SIMULATOR``) for a role that deals on
+a real-money table is a SimulatorRefused naming the role, unless test mode is set.
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from firmware_bridge.errors import ConfigError, WrongDevice
+from firmware_bridge.errors import ConfigError, SimulatorRefused, WrongDevice
 from firmware_bridge.hal import CardShoe, Device, DiceReader, EntropyDevice, WheelReader
-from firmware_bridge.registry import SCHEMES, open_device
-from firmware_bridge.url import parse_url
+from firmware_bridge.registry import SCHEMES, is_simulator, open_device
+from firmware_bridge.url import parse_url, public_url
 
 SPEC = 1
 ROLES: dict[str, type] = {
@@ -132,3 +136,25 @@ def open_role(
         device.close()
         raise WrongDevice(f"{url} is not a {role} device")
     return device
+
+
+def require_for_play(role: str, url: str, *, real_money: bool, test_mode: bool) -> None:
+    """Refuse a simulated device for ``role`` on a real-money table unless in test mode.
+
+    A simulator's outcomes follow from its URL (a seed, a recording), so whoever
+    reads the configuration could predict every card and roll: exactly as rng refuses
+    its seeded source, the device layer refuses ``sim://``, ``pty://`` and
+    ``replay://`` for money.
+
+    >>> require_for_play("shoe", "sim://shoe?seed=7", real_money=False, test_mode=False)
+    >>> require_for_play("shoe", "sim://shoe?seed=7", real_money=True, test_mode=False)
+    Traceback (most recent call last):
+    ...
+    firmware_bridge.errors.SimulatorRefused: device role 'shoe': sim://shoe is a simulator \
+and may not deal for money (set [rng] test_mode = true for a lab test)
+    """
+    if real_money and not test_mode and is_simulator(url):
+        raise SimulatorRefused(
+            f"device role {role!r}: {public_url(url)} is a simulator and may not deal for money "
+            "(set [rng] test_mode = true for a lab test)"
+        )

@@ -12,6 +12,7 @@ same strings, and a bad URL must fail the same clear way wherever it came from.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
@@ -47,3 +48,33 @@ def parse_url(text: str) -> DeviceUrl:
     if parts.fragment:
         raise ConfigError(f"device URL {text!r}: fragments ('#...') are not allowed")
     return DeviceUrl(text=text, scheme=scheme, target=target, query=query)
+
+
+def public_url(text: str) -> str:
+    """``scheme://target`` without the query: what may be shown to anyone.
+
+    A query can hold a simulator's seed or other outcome-predicting settings, so
+    unauthenticated pages show only the scheme and the target.
+
+    >>> public_url("sim://shoe?seed=7&decks=8")
+    'sim://shoe'
+    >>> public_url("serial:///dev/ttyACM0?model=truerng")
+    'serial:///dev/ttyACM0'
+    """
+    if "://" not in text:
+        return text
+    return text.split("?", 1)[0].split("#", 1)[0]
+
+
+_URL_QUERY = re.compile(
+    r"([A-Za-z][A-Za-z0-9+.-]*://[^\s?#'\"<>]*)[?#][^\s'\"<>]*?(?=[:,;.)]?(?:[\s'\"<>]|$))"
+)
+
+
+def public_text(text: str) -> str:
+    """``text`` with the query of every URL in it removed (error messages, reasons).
+
+    >>> public_text("device shoe unavailable: sim://shoe?seed=7: closed")
+    'device shoe unavailable: sim://shoe: closed'
+    """
+    return _URL_QUERY.sub(r"\1", text)

@@ -4,6 +4,11 @@
 build one directly. Every RNG alarm (fallback, halt) and every device fault is
 written to the game log, and a halted RNG or faulted device suspends the tables
 that depend on it with the reason shown to the operator.
+
+Before anything opens, :func:`refuse_simulators` applies the device layer's rule
+(``firmware_bridge.roles.require_for_play``) to every device role a table deals
+from, with the ``CROUPIER_<ROLE>_URL`` override applied: on a real-money appliance
+without ``[rng] test_mode`` a simulated shoe, dice reader or wheel is refused.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from typing import Any
 
 from firmware_bridge import DeviceError
 from firmware_bridge.hal import DeviceState, DeviceStatus, EventDevice
-from firmware_bridge.roles import env_var, open_role
+from firmware_bridge.roles import env_var, open_role, require_for_play
+from firmware_bridge.url import public_text
 from games import catalog
 from kiosk_ui.auth import Operators
 from kiosk_ui.runtime.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
@@ -29,8 +35,30 @@ from rng import Alarm, RngConfig, RngStack, open_rng
 log = logging.getLogger("kiosk_ui")
 
 
+def device_urls(settings: Settings) -> dict[str, str]:
+    """Each configured role's URL, ``CROUPIER_<ROLE>_URL`` winning over the file."""
+    return {
+        role: os.environ.get(env_var(role)) or configured
+        for role, configured in settings.devices.items()
+    }
+
+
+def refuse_simulators(settings: Settings) -> None:
+    """Raise SimulatorRefused when a simulated device would deal on a real-money table.
+
+    Checked for every role a configured table deals from; ``croupier serve`` calls
+    this before it listens, so the refusal is one line and exit status 2.
+    """
+    test_mode = settings.rng.get("test_mode") is True
+    urls = device_urls(settings)
+    for role in sorted({t.source for t in settings.tables if t.source != "rng"}):
+        if role in urls:
+            require_for_play(role, urls[role], real_money=settings.real_money, test_mode=test_mode)
+
+
 class Appliance:
     def __init__(self, settings: Settings) -> None:
+        refuse_simulators(settings)
         self.settings = settings
         self.runtime = Runtime(settings.store, synchronous=settings.synchronous)
         self.operators = Operators(self.runtime)
@@ -41,14 +69,16 @@ class Appliance:
             RngConfig.from_mapping(settings.rng), real_money=settings.real_money
         )
         self.rng.supply.subscribe(self._on_alarm)
+        # A deterministic source may drive a table: every player page shows the test
+        # banner and /api/status says so; never silent.
+        self.test_mode = self.rng.config.test_mode
         self.devices: dict[str, EventDevice] = {}
         self.device_errors: dict[str, str] = {}
-        for role, configured in settings.devices.items():
-            url = os.environ.get(env_var(role)) or configured  # CROUPIER_<ROLE>_URL wins
+        for role, url in device_urls(settings).items():
             try:
                 dev = open_role(role, url=url)
             except DeviceError as exc:
-                self.device_errors[role] = str(exc)
+                self.device_errors[role] = public_text(str(exc))  # shown on the status page
                 continue
             if isinstance(dev, EventDevice):
                 self.devices[role] = dev

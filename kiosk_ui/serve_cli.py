@@ -21,11 +21,13 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from kiosk_ui.app import create_app
+    from kiosk_ui.appliance import refuse_simulators
     from kiosk_ui.settings import load
 
     settings = load(args.config)
     if args.store is not None:
         settings = dataclasses.replace(settings, store=args.store)
+    refuse_simulators(settings)  # before listening: a refusal is one line and exit 2
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -114,7 +114,7 @@ class SimSource:
             names = ", ".join(f.value for f in SimFault)
             raise RngConfigError(f"unknown simulator fault {fault!r} (one of: {names})") from None
         self.seed = seed
-        self.name = f"sim:seed={seed} (SIMULATOR - NOT FOR PLAY)"
+        self.name = "sim (SIMULATOR - NOT FOR PLAY)"  # never the seed: names are shown
         self.unplug_after = unplug_after
         self._key = hashlib.sha256(b"croupier-sim-source" + str(seed).encode()).digest()
         self.offset = 0
@@ -159,7 +159,10 @@ class DeviceSource:
         if "://" not in url:
             raise RngConfigError(f"hardware source URL {url!r} has no scheme (e.g. 'sim://trng')")
         self.url = url
-        self.name = f"hw:{url}"
+        # The name is shown on the status page: the URL's query (a simulator's seed,
+        # device options) stays out of it; the operator API shows the full URL.
+        self._public = url.split("?", 1)[0].split("#", 1)[0]
+        self.name = f"hw:{self._public}"
         scheme = url.split("://", 1)[0].lower()
         self.for_play = scheme not in SIMULATED_SCHEMES
         if not self.for_play:
@@ -179,7 +182,8 @@ class DeviceSource:
             try:
                 self._device = open_device(self.url)
             except Exception as exc:  # any device-layer failure to open
-                raise SourceUnavailable(f"{self.name}: cannot open: {exc}") from exc
+                detail = str(exc).replace(self.url, self._public)
+                raise SourceUnavailable(f"{self.name}: cannot open: {detail}") from exc
         return self._device
 
     def read(self, n: int) -> bytes:
@@ -187,7 +191,8 @@ class DeviceSource:
         try:
             data = device.read(n, timeout=self.timeout)
         except Exception as exc:  # DeviceError, OSError, timeouts: the source is gone
-            raise SourceUnavailable(f"{self.name}: {type(exc).__name__}: {exc}") from exc
+            detail = str(exc).replace(self.url, self._public)
+            raise SourceUnavailable(f"{self.name}: {type(exc).__name__}: {detail}") from exc
         if not isinstance(data, bytes) or len(data) != n:
             raise SourceUnavailable(f"{self.name}: short or malformed read ({n} bytes asked)")
         return data

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from certification.log import sqlite_store
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
+from firmware_bridge.url import public_text, public_url
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui import schemas
 from kiosk_ui.errors import AuthError, TableError
@@ -38,9 +39,9 @@ def table_out(t: Table) -> schemas.TableOut:
         variant=v.id,
         family=v.family,
         title=v.title,
-        source=t.source.name,
+        source=public_text(t.source.name),
         seats=max(v.seats, 1),
-        suspended=t.suspended,
+        suspended=public_text(t.suspended) if t.suspended else t.suspended,
         limits={
             k: schemas.BetLimitOut(minimum=b.minimum, maximum=b.maximum, increment=b.increment)
             for k, b in v.limits.items()
@@ -56,21 +57,45 @@ def health(app: ApplianceDep) -> dict[str, Any]:
     store = app.runtime.db.health.reason()  # a store fault (full disk, I/O error) or None
     return {
         "ok": rng["halted"] is None and store is None,
-        "rng": rng["active"],
+        "rng": public_text(rng["active"]),
         "store": store,
         "tables": len(app.tables()),
     }
 
 
+def _public_dict(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: _public(v) for k, v in value.items()}
+
+
+def _public(value: Any) -> Any:
+    """``value`` with every URL query stripped from its strings (seeds, device options).
+
+    The unauthenticated answers show a device's role, scheme, path, state and model;
+    anything in a URL's query could predict outcomes (a simulator's seed), so it is
+    removed here, whatever message carried it. The full URL is in the operator API.
+    """
+    if isinstance(value, str):
+        return public_text(value)
+    if isinstance(value, dict):
+        return {k: _public(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_public(v) for v in value]
+    return value
+
+
 @router.get("/status")
 def status(app: ApplianceDep) -> dict[str, Any]:
-    """Device and RNG health for the technician's status page (no secrets, no outcomes)."""
+    """Device and RNG health for the technician's status page (no secrets, no outcomes).
+
+    ``test_mode`` is true when ``[rng] test_mode`` lets a deterministic source drive a
+    table: every player page then shows the test banner.
+    """
     devices = []
     for st in app.device_status():
         devices.append(
             {
                 "role": st.role,
-                "url": st.url,
+                "url": public_url(st.url),
                 "state": str(st.state),
                 "model": st.model,
                 "serial_number": st.serial_number,
@@ -80,15 +105,23 @@ def status(app: ApplianceDep) -> dict[str, Any]:
             }
         )
     rng = app.rng_status()
-    return {
-        "demo": app.settings.demo,
-        "devices": devices,
-        "rng": {k: rng[k] for k in ("policy", "active", "halted", "sources", "generator")},
-        "tables": [
-            {"id": t.id, "variant": t.variant.id, "source": t.source.name, "suspended": t.suspended}
-            for t in app.tables()
-        ],
-    }
+    return _public_dict(
+        {
+            "demo": app.settings.demo,
+            "test_mode": app.test_mode,
+            "devices": devices,
+            "rng": {k: rng[k] for k in ("policy", "active", "halted", "sources", "generator")},
+            "tables": [
+                {
+                    "id": t.id,
+                    "variant": t.variant.id,
+                    "source": t.source.name,
+                    "suspended": t.suspended,
+                }
+                for t in app.tables()
+            ],
+        }
+    )
 
 
 @router.get("/tables")

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from certification.log import sqlite_store
 from certification.log.commitments import shoe_commitment
 from firmware_bridge import hal
+from firmware_bridge.url import public_url
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.records import Action, DealCard, RollDice, SpinResult
@@ -218,7 +219,10 @@ class DeviceOutcomes:
 
     def __init__(self, device: hal.EventDevice, *, timeout: float = 30.0) -> None:
         self.device = device
-        self.name = f"device:{device.url}"
+        # Names and fault messages reach players: the URL's query (a simulator's seed)
+        # never does.
+        self.where = public_url(device.url)
+        self.name = f"device:{self.where}"
         self.blocking = True
         self.timeout = timeout
 
@@ -234,23 +238,21 @@ class DeviceOutcomes:
         while True:
             ev = self.device.next_event(self.timeout)
             if ev is None:
-                raise OutcomeFault(f"{self.device.url}: no outcome within {self.timeout:g} s")
+                raise OutcomeFault(f"{self.where}: no outcome within {self.timeout:g} s")
             if isinstance(ev, hal.CardDrawn) and need.kind is NeedKind.CARD:
                 card = Card.parse("X" if ev.rank == "X" else ev.rank + ev.suit)
                 return DealCard(card=card), {"position": ev.position, "device_seq": ev.seq}
             if isinstance(ev, hal.DiceRolled) and need.kind is NeedKind.DICE:
                 if len(ev.faces) != need.count or not all(1 <= f <= 6 for f in ev.faces):
-                    raise OutcomeFault(f"{self.device.url}: invalid roll {ev.faces}")
+                    raise OutcomeFault(f"{self.where}: invalid roll {ev.faces}")
                 return RollDice(faces=tuple(ev.faces)), {"device_seq": ev.seq}
             if isinstance(ev, hal.WinningNumber) and need.kind is NeedKind.SPIN:
                 return SpinResult(number=ev.number), {"device_seq": ev.seq}
             if isinstance(ev, hal.BurnCard | hal.BallLaunched | hal.RerollRequested | hal.NoRoll):
                 continue  # informational: wait for the outcome itself
             if isinstance(ev, hal.DeviceFault):
-                raise OutcomeFault(f"{self.device.url}: {ev.code}: {ev.message}")
-            raise OutcomeFault(
-                f"{self.device.url}: {type(ev).__name__} while waiting for {need.kind}"
-            )
+                raise OutcomeFault(f"{self.where}: {ev.code}: {ev.message}")
+            raise OutcomeFault(f"{self.where}: {type(ev).__name__} while waiting for {need.kind}")
 
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
         return {}
