@@ -153,8 +153,19 @@ const Croupier = (() => {
       el('span', { class: 'balance-box' }, 'Balance ', el('strong', { id: 'balance', class: 'balance', text: '…' })));
   }
 
+  /** The test banner: shown on every player page while [rng] test_mode is on. */
+  async function showTestMode() {
+    const banner = document.getElementById('test-mode');
+    if (!banner) return;
+    try {
+      const r = await fetch('/api/status', { credentials: 'same-origin' });
+      if (r.ok) banner.hidden = !(await r.json()).test_mode;
+    } catch (e) { /* the page's own requests report a lost connection */ }
+  }
+
   function mountHeader(active) {
     document.body.prepend(header(active));
+    showTestMode();
   }
 
   function uuid() {
