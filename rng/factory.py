@@ -3,8 +3,10 @@
 ``open_rng(config, real_money=...)`` is what the table runtime calls. It refuses a
 simulated source on a real-money table unless ``test_mode`` is set, instantiates
 the DRBG at once (so the start-up health test and the first seeding happen on
-every start, before any game draws), and returns an :class:`RngStack` whose
-``status()`` feeds the operator console and ``croupier rng health``.
+every start, before any game draws), starts the source watchdog (the source is
+read and health-tested at least every ``reseed_interval_seconds``, play or no
+play), and returns an :class:`RngStack` whose ``status()`` feeds the operator
+console and ``croupier rng health``.
 
 ``source`` values: ``hw`` (the TRNG at ``url``), ``os`` (the OS CSPRNG), ``sim``
 (the seeded simulator, not for play), ``auto`` (``hw`` if a ``url`` is configured,
@@ -27,6 +29,7 @@ from rng.sources import (
     require_play_allowed,
 )
 from rng.supply import EntropySupply, SupplyStatus
+from rng.watchdog import Watchdog
 
 OS_MIN_ENTROPY = "8"  # a CSPRNG's output is full entropy per byte
 
@@ -72,6 +75,7 @@ class RngStack:
     supply: EntropySupply
     generator: DrbgGenerator
     rng: Rng
+    watchdog: Watchdog | None = None
 
     def status(self) -> RngStatus:
         return RngStatus(
@@ -84,11 +88,19 @@ class RngStack:
         self.generator.start()
 
     def close(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         self.generator.close()
 
 
-def open_rng(config: RngConfig, *, real_money: bool, start: bool = True) -> RngStack:
-    """Assemble and (by default) start the chain; see the module docstring."""
+def open_rng(
+    config: RngConfig, *, real_money: bool, start: bool = True, watchdog: bool = True
+) -> RngStack:
+    """Assemble and (by default) start the chain; see the module docstring.
+
+    With ``start`` and ``watchdog`` (the defaults) a :class:`~rng.watchdog.Watchdog`
+    reads and tests the source at least every ``reseed_interval_seconds``.
+    """
     supply = build_supply(config)
     for source in (supply.primary, supply.fallback):
         if source is not None:
@@ -102,6 +114,10 @@ def open_rng(config: RngConfig, *, real_money: bool, start: bool = True) -> RngS
         reseed_seconds=config.reseed_interval_seconds,
         prediction_resistance=config.prediction_resistance,
     )
+    stack = RngStack(config=config, supply=supply, generator=generator, rng=Rng(generator))
     if start:
         generator.start()
-    return RngStack(config=config, supply=supply, generator=generator, rng=Rng(generator))
+        if watchdog:
+            stack.watchdog = Watchdog(generator, config.reseed_interval_seconds)
+            stack.watchdog.start()
+    return stack

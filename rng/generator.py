@@ -6,8 +6,10 @@ entropy input plus a 128-bit nonce (each measured in the source's claimed
 min-entropy). It reseeds from the supply every ``reseed_requests`` generate
 requests or ``reseed_seconds`` seconds, whichever comes first, and whenever the
 DRBG reports ReseedRequired. With ``prediction_resistance`` every request carries
-fresh entropy (SP 800-90A 9.3.1). If the supply cannot deliver, no output is
-produced: the error (RngHalted under fail-closed) propagates.
+fresh entropy (SP 800-90A 9.3.1), so each outcome's generate call reads and
+health-tests the source. If the supply cannot deliver, no output is produced: the
+error (RngHalted under fail-closed) propagates. :meth:`reseed_if_older` is the
+timer's hook (``rng.watchdog``): the source is also read when nobody asks for output.
 
 Every byte is counted: requests, bytes generated, reseeds.
 """
@@ -100,6 +102,20 @@ class DrbgGenerator:
         self._since_reseed = 0
         self._seeded_at = self._clock()
 
+    def reseed_if_older(self, seconds: float) -> bool:
+        """Reseed from the source now if the last (re)seeding is ``seconds`` old or more.
+
+        The reseed reads and health-tests the source, so a dead source is found (and
+        the supply's alarm raised) even while no outcome is drawn. True if it reseeded.
+        """
+        with self._lock:
+            if self.supply.halted is not None:
+                raise RngHalted(f"rng halted: {self.supply.halted}")
+            if self._drbg is None or self._clock() - self._seeded_at < seconds:
+                return False
+            self._reseed(self._drbg)
+            return True
+
     def generate(self, n: int) -> bytes:
         """``n`` bytes of DRBG output (several requests of at most 64 KiB when large)."""
         if n < 0:
@@ -124,6 +140,7 @@ class DrbgGenerator:
             fresh = self.supply.entropy_input(SECURITY_BITS)
             out = drbg.generate(size, prediction_resistance_entropy=fresh)
             self.reseeds += 1
+            self._seeded_at = self._clock()
         else:
             due = self._since_reseed >= self.reseed_requests or (
                 self._clock() - self._seeded_at >= self.reseed_seconds

@@ -3,15 +3,24 @@
 Every integer comes from rejection sampling, never from a modulus: to draw below
 ``n`` we take ``k = (n - 1).bit_length()`` fresh bits and reject values ``>= n``
 (the probability of a rejection is below 1/2, so few words are needed). Rejected
-words are thrown away, and no byte of DRBG output is ever used twice: the facade
-reads its buffer strictly forward.
+words are thrown away, and no byte of DRBG output is ever used twice: each
+generate call's output serves one draw or batch and is then dropped.
 
-Speed: output is pulled from the generator in 64 KiB blocks, and many draws at
-once (a shuffle, a roll of several dice, a sample) are done with NumPy: each
-pending draw gets eight fresh words (16-bit when every bound is at most 2**16,
-else 32-bit), each masked to ``k`` bits; the first word below its bound is taken and
-the rest discarded; draws whose eight words were all rejected go round again. That
-is the same rejection sampler, vectorised.
+No look-ahead: nothing is generated before an outcome needs it. Each draw (or
+batch of draws: one shuffle, one roll of several dice, one sample) asks the
+generator for exactly the bytes it is about to examine, and whatever it does not
+accept is thrown away; no byte is kept for a later outcome. So an outcome is
+always made from DRBG output produced when it was asked for: with prediction
+resistance every outcome's generate call carries fresh entropy from the source,
+and a source that died before the call stops the outcome (docs/rng.md, "No
+precomputed outcomes"). The facade keeps no buffer.
+
+Speed: many draws at once are done with NumPy: each pending draw gets eight fresh
+words (16-bit when every bound is at most 2**16, else 32-bit), each masked to ``k``
+bits; the first word below its bound is taken and the rest discarded; draws whose
+eight words were all rejected go round again (one more generate call for those
+rows only). That is the same rejection sampler, vectorised. A single ``randbelow``
+asks for one word, and after a rejection for eight at a time.
 
 Counting: ``usage()`` reports the draws made and the DRBG bytes consumed (rejected
 words included), so the game log can state what each round used.
@@ -48,7 +57,6 @@ from rng.drbg import MAX_REQUEST_BYTES
 
 T = TypeVar("T")
 
-BLOCK_BYTES = 1 << 16  # pulled from the generator at a time
 CANDIDATES = 8  # words (16-bit, or 32-bit for bounds > 2**16) tried per draw per round
 JOKER = 52  # card index of the joker (games/core/cards.py convention)
 MAX_DECKS = 64
@@ -151,22 +159,14 @@ class Rng:
 
     def __init__(self, source: ByteGenerator) -> None:
         self._source = source
-        self._buf = b""
-        self._pos = 0
         self._draws = 0
         self._bytes = 0
         self._lock = threading.RLock()
 
-    # -- raw bytes, strictly forward --------------------------------------------
+    # -- raw bytes, made when asked for ---------------------------------------------
     def _take(self, n: int) -> bytes:
-        """The next ``n`` unused bytes; the buffer never moves backwards."""
-        if self._pos + n > len(self._buf):
-            rest = self._buf[self._pos :]
-            need = n - len(rest)
-            fresh = self._source.generate(max(BLOCK_BYTES, -(-need // BLOCK_BYTES) * BLOCK_BYTES))
-            self._buf, self._pos = rest + fresh, 0
-        out = self._buf[self._pos : self._pos + n]
-        self._pos += n
+        """``n`` bytes generated now for the draw at hand (never buffered for later)."""
+        out = self._source.generate(n)
         self._bytes += n
         return out
 
@@ -186,10 +186,14 @@ class Rng:
             self._draws += 1
             if k == 0:
                 return 0
-            while True:
-                r = int.from_bytes(self._take(nbytes), "big") & mask
-                if r < n:
-                    return r
+            r = int.from_bytes(self._take(nbytes), "big") & mask
+            while r >= n:  # rejected: further candidates come CANDIDATES words at a time
+                words = self._take(nbytes * CANDIDATES)
+                for i in range(0, len(words), nbytes):
+                    r = int.from_bytes(words[i : i + nbytes], "big") & mask
+                    if r < n:
+                        break
+            return r
 
     def _below_many(self, plan: _Plan) -> list[int]:
         """One uniform draw below each bound of ``plan``: vectorised rejection sampling."""

@@ -54,19 +54,29 @@ class SerialTrngFirmware:
         self._bauds: list[int] = []
         self._cmd = bytearray()
         self._last_poll: float | None = None
-        self.inject(fault)
         if parse_fault(fault) is TrngFault.UNPLUG:
+            self.inject("none")
             self._unplug_at = unplug_after  # from the URL: after some bytes
+        else:
+            self.inject(fault)
 
     def inject(self, fault: str, now: float = 0.0) -> None:
+        """Change the fault now; ``unplug`` pulls the cable at once.
+
+        An unplug does not wait for the host to read what is queued: like a USB
+        device pulled out, the line hangs up now (the pty server closes it on its
+        next step), whether or not the host was reading.
+        """
         f = parse_fault(fault)
         self._slow = f is TrngFault.SLOW
-        self._unplug_at = self.model.produced if f is TrngFault.UNPLUG else None
+        self._unplug_at = None
         self.model.fault = (
             f if f in (TrngFault.STUCK, TrngFault.BIASED, TrngFault.GARBAGE) else (TrngFault.NONE)
         )
         if f is TrngFault.NONE:
             self._unplugged_until = None
+        if f is TrngFault.UNPLUG:
+            self._unplugged_until = now + self.replug_after if self.replug_after > 0 else math.inf
 
     def present(self, now: float) -> bool:
         if self._unplugged_until is None:
