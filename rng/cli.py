@@ -5,6 +5,10 @@
   stdout as binary; ``--bytes 0`` streams until the reader closes the pipe.
 - ``croupier rng health`` prints each source's status, health counters, bytes
   served and reseeds (exit 1 if a source failed).
+
+Both use ``--config F``'s ``[rng]`` table as it stands (the file ``croupier serve
+--config F`` reads): its source, URL and policy, so a TRNG that would stop ``serve``
+fails here too; options given on the command line override single keys.
 - ``croupier rng kat FILE.rsp ...`` runs NIST CAVP DRBG vector files and ends with
   one line ``N passed, M failed`` (exit 1 on any failure or if nothing ran).
 
@@ -24,6 +28,7 @@ if TYPE_CHECKING:  # the real import happens inside the handlers
     from rng.supply import Alarm
 
 CHUNK = 1 << 20
+SOURCE_HELP = "entropy source (default: the --config file's [rng] source, else auto)"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         description="Write binary random bytes to stdout. Example: "
         "croupier rng stream --source os --bytes 20000000 | rngtest",
     )
-    stream.add_argument("--source", choices=("hw", "os", "sim", "auto"), default="auto")
+    stream.add_argument("--source", choices=("hw", "os", "sim", "auto"), help=SOURCE_HELP)
     stream.add_argument(
         "--bytes", type=int, required=True, dest="n_bytes", help="bytes to write; 0 = until EOF"
     )
@@ -56,7 +61,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     stream.set_defaults(handler=_stream)
 
     health = sub.add_parser("health", help="each source's status, health counters, reseeds")
-    health.add_argument("--source", choices=("hw", "os", "sim", "auto"), default="auto")
+    health.add_argument("--source", choices=("hw", "os", "sim", "auto"), help=SOURCE_HELP)
     health.add_argument(
         "--bytes", type=int, default=1 << 20, dest="n_bytes", help="DRBG bytes to draw first"
     )
@@ -81,9 +86,12 @@ def _config(args: argparse.Namespace) -> RngConfig:
 
     from rng.config import RngConfig
 
+    # The same [rng] table `croupier serve --config F` reads (rng.config parses it with
+    # tomllib, strict about keys): its source, URL and policy, unless an option says else.
     config = RngConfig.from_toml(args.config) if args.config else RngConfig()
-    changes: dict[str, object] = {"source": args.source}
+    changes: dict[str, object] = {}
     for option, key in (
+        ("source", "source"),
         ("url", "url"),
         ("seed", "sim_seed"),
         ("drbg", "drbg"),
@@ -94,7 +102,7 @@ def _config(args: argparse.Namespace) -> RngConfig:
         value = getattr(args, option)
         if value is not None:
             changes[key] = value
-    if args.source == "sim":
+    if changes.get("source", config.source) == "sim":
         changes["test_mode"] = True  # a stream or health check is not a real-money table
     return dataclasses.replace(config, **changes)  # type: ignore[arg-type]
 
