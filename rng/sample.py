@@ -20,7 +20,8 @@ words (16-bit when every bound is at most 2**16, else 32-bit), each masked to ``
 bits; the first word below its bound is taken and the rest discarded; draws whose
 eight words were all rejected go round again (one more generate call for those
 rows only). That is the same rejection sampler, vectorised. A single ``randbelow``
-asks for one word, and after a rejection for eight at a time.
+asks for eight words at once (one when the bound is a power of two: nothing can be
+rejected), so a draw is almost always one generate call.
 
 Counting: ``usage()`` reports the draws made and the DRBG bytes consumed (rejected
 words included), so the game log can state what each round used.
@@ -186,14 +187,15 @@ class Rng:
             self._draws += 1
             if k == 0:
                 return 0
-            r = int.from_bytes(self._take(nbytes), "big") & mask
-            while r >= n:  # rejected: further candidates come CANDIDATES words at a time
-                words = self._take(nbytes * CANDIDATES)
+            # One generate call per draw: a bound that may reject gets CANDIDATES words at
+            # once (all rejected: probability < 2**-8), a power of two exactly one word.
+            count = 1 if n == mask + 1 else CANDIDATES
+            while True:
+                words = self._take(nbytes * count)
                 for i in range(0, len(words), nbytes):
                     r = int.from_bytes(words[i : i + nbytes], "big") & mask
                     if r < n:
-                        break
-            return r
+                        return r
 
     def _below_many(self, plan: _Plan) -> list[int]:
         """One uniform draw below each bound of ``plan``: vectorised rejection sampling."""
