@@ -19,6 +19,12 @@ The client speaks HTTP/1.1 over asyncio streams itself: with httpx the client al
 used most of a core at these rates, and on a 2-core box that would measure the client.
 
 Run: .venv/bin/python bench/bench_kiosk.py [--seconds 10] [--terminals 50 200]
+
+``--rng-buffer`` measures instead what the no-precomputation rule (issue 12 A3: ``rng.Rng``
+generates each draw's bytes when it is made, no look-ahead) costs the full runtime:
+``croupier serve`` as it is against the same server with the old 64 KiB look-ahead put
+back (``bench/rng_lookahead.py``, bench only), with prediction resistance off and on,
+alternating runs, one request per round; figures in ``bench/results/kiosk_rng.md``.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,10 +207,10 @@ def start_server(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[
     raise RuntimeError(f"server did not start: {' '.join(cmd)}")
 
 
-def config(store: Path, terminals: int, synchronous: str) -> Path:
+def config(store: Path, terminals: int, synchronous: str, rng_extra: str = "") -> Path:
     lines = [
         f'[store]\ndir = "{store}"\nsynchronous = "{synchronous}"',
-        '[rng]\nsource = "sim"\nsim_seed = 1\ntest_mode = true',
+        '[rng]\nsource = "sim"\nsim_seed = 1\ntest_mode = true' + rng_extra,
         "[demo]\nenabled = true\ncredit = 10000000",
         '[operator]\nuser = "admin"\npassword = "bench-password"',
         "[lobby]\nall_variants = false",
@@ -240,6 +247,13 @@ class Row:
     round_p50: float
     round_p99: float
     errors: int
+    cpu_s: float = float("nan")  # server CPU seconds over the window (--rng-buffer runs)
+    window: float = 0.0  # seconds measured
+
+    @property
+    def per_cpu_s(self) -> float:
+        """Settled rounds per second of server CPU: what one dedicated core would settle."""
+        return self.rounds_s * self.window / self.cpu_s if self.cpu_s else float("nan")
 
 
 def run(kind: str, terminals: int, seconds: float, tmp: Path) -> Row:
@@ -286,12 +300,132 @@ def run(kind: str, terminals: int, seconds: float, tmp: Path) -> Row:
     )
 
 
+RNG_SIDES = ("look-ahead", "on-demand")  # the old 64 KiB buffer, the rule of issue 12 A3
+RNG_PR = {"off": "", "on": "\nprediction_resistance = true"}
+
+
+def run_rng(side: str, pr: str, terminals: int, seconds: float, tmp: Path) -> Row:
+    """One served run, one request per round, with ``side``'s Rng and prediction resistance."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    store = tmp / f"store-rng-{side}-{pr}"
+    conf = str(config(store, terminals, "FULL", RNG_PR[pr]))
+    if side == "look-ahead":
+        cmd = [str(PYTHON), "-m", "bench.rng_lookahead", "serve", "--port", "0", "--config", conf]
+    else:
+        cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
+    os.sync()
+    proc, host, port = start_server(cmd, env)
+    cpu: list[float] = []
+
+    def sample_cpu(begin: float) -> None:  # the server's CPU seconds over the measured window
+        for at in (begin + 2.0, begin + 2.0 + seconds):
+            time.sleep(max(0.0, at - time.perf_counter()))
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+
+    watcher = threading.Thread(target=sample_cpu, args=(time.perf_counter(),))
+    watcher.start()
+    try:
+        stats = asyncio.run(load(host, port, terminals, seconds, False, True))
+        watcher.join()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(store, ignore_errors=True)
+    busy = cpu[1] - cpu[0] if len(cpu) == 2 else float("nan")
+    return Row(
+        cpu_s=busy,
+        window=seconds,
+        kind=f"{side} pr-{pr}",
+        terminals=terminals,
+        rounds_s=stats.rounds / seconds,
+        req_p50=pct(stats.request_ms, 50),
+        req_p99=pct(stats.request_ms, 99),
+        round_p50=pct(stats.round_ms, 50),
+        round_p99=pct(stats.round_ms, 99),
+        errors=stats.errors,
+    )
+
+
+def rng_buffer(args: argparse.Namespace) -> int:
+    """The no-precomputation rule's cost: alternate the two sides, median per side."""
+    terminals = args.terminals[0]
+    out = (
+        args.out if args.out != HERE / "results" / "kiosk.md" else HERE / "results" / "kiosk_rng.md"
+    )
+    runs: dict[tuple[str, str], list[Row]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-kiosk-rng-") as d:
+        for rep in range(args.repeats):
+            for pr in RNG_PR:
+                for side in RNG_SIDES if rep % 2 == 0 else RNG_SIDES[::-1]:
+                    row = run_rng(side, pr, terminals, args.seconds, Path(d))
+                    runs.setdefault((side, pr), []).append(row)
+                    print(
+                        f"{row.kind:22s} {terminals:4d} terminals: {row.rounds_s:8.1f} rounds/s"
+                        f"  {row.per_cpu_s:8.1f} rounds/CPU-s  round p99 {row.round_p99:7.1f} ms"
+                        f"  errors {row.errors}",
+                        flush=True,
+                    )
+    lines = [
+        "## Kiosk: what the no-precomputation rule costs (bench/bench_kiosk.py --rng-buffer)\n",
+        f"Command: `.venv/bin/python bench/bench_kiosk.py --rng-buffer --seconds {args.seconds:g} "
+        f"--terminals {terminals} --repeats {args.repeats}`  ",
+        f"Machine: {os.cpu_count()} cores, shared and noisy (other jobs ran during the runs); "
+        f"Python {platform.python_version()}.\n",
+        'Rule (issue 12 A3, docs/rng.md "No precomputed outcomes"): `rng.Rng` generates the',
+        "bytes of each draw when the draw is made, so no outcome exists before it is needed.",
+        "`look-ahead` is the same server with the old 64 KiB buffer put back",
+        "(`bench/rng_lookahead.py`, bench only); `on-demand` is `croupier serve` as shipped.",
+        f"{terminals} terminals each play whole rounds of baccarat (one `POST .../round`: a $1",
+        "banker bet and Deal; a fresh 6-deck shoe shuffle per round), store `synchronous=FULL`,",
+        "seeded test source. The sides alternate run by run; each cell is the median of",
+        f"{args.repeats} runs of {args.seconds:g} s. The server is one process on one core, so",
+        "its capacity is settled rounds per second of server CPU (rounds/CPU-s: rounds in the",
+        "window over the server's user+system CPU seconds in it, from /proc); on a machine",
+        "shared with other jobs that figure is far steadier than wall-clock rounds/s, which is",
+        "shown too. Ratio = on-demand / look-ahead (the rule may cost at most 20%:",
+        "ratio >= 0.80).\n",
+        "| prediction resistance | look-ahead rounds/CPU-s | on-demand rounds/CPU-s | ratio | "
+        "look-ahead rounds/s | on-demand rounds/s | ratio | runs rounds/CPU-s (look-ahead / "
+        "on-demand) |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for pr in RNG_PR:
+        old, new = runs[("look-ahead", pr)], runs[("on-demand", pr)]
+        ca = statistics.median(r.per_cpu_s for r in old)
+        cb = statistics.median(r.per_cpu_s for r in new)
+        a = statistics.median(r.rounds_s for r in old)
+        b = statistics.median(r.rounds_s for r in new)
+        each = (
+            " ".join(f"{r.per_cpu_s:.0f}" for r in old)
+            + " / "
+            + " ".join(f"{r.per_cpu_s:.0f}" for r in new)
+        )
+        lines.append(
+            f"| {pr} | {ca:.0f} | {cb:.0f} | {cb / ca:.3f} | {a:.0f} | {b:.0f} | {b / a:.3f} "
+            f"| {each} |"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=10.0, help="measured window per scenario")
     p.add_argument("--terminals", type=int, nargs="+", default=[50, 200])
     p.add_argument("--out", type=Path, default=HERE / "results" / "kiosk.md")
+    p.add_argument(
+        "--rng-buffer", action="store_true", help="the no-precomputation rule's cost instead"
+    )
+    p.add_argument("--repeats", type=int, default=3, help="--rng-buffer: runs per side")
     args = p.parse_args()
+    if args.rng_buffer:
+        return rng_buffer(args)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="bench-kiosk-") as d:
         for n in args.terminals:
