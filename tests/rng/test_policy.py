@@ -181,3 +181,22 @@ def test_config_from_toml(tmp_path: Path) -> None:
         path.write_text(bad)
         with pytest.raises(RngConfigError, match=message):
             RngConfig.from_toml(path)
+
+
+def test_the_timer_hook_reads_the_source_only_when_the_seeding_is_old() -> None:
+    now = [0.0]
+    raw = SimSource(seed=9)
+    supply = supply_with(raw, "fail-closed")
+    gen = DrbgGenerator(supply, reseed_seconds=60, clock=lambda: now[0])
+    gen.start()
+    read = supply.primary.bytes_read
+    assert gen.reseed_if_older(60) is False  # seeded just now: the source is not touched
+    assert supply.primary.bytes_read == read
+    now[0] = 60.0
+    assert gen.reseed_if_older(60) is True and gen.reseeds == 1
+    assert supply.primary.bytes_read > read  # read and health-tested
+    raw.inject("stuck")
+    now[0] = 120.0
+    with pytest.raises(RngHalted):
+        gen.reseed_if_older(60)  # a stuck source found with no output asked for
+    assert supply.status().halted is not None

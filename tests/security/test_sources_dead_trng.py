@@ -166,3 +166,34 @@ def test_unplugged_trng_under_fallback_deals_from_the_os_with_an_alarm(
     while not any(a.get("kind") == "fallback" for a in _rng_alarms(store)):
         assert time.monotonic() < deadline, _rng_alarms(store)
         time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_a_trng_unplugged_while_nobody_plays_is_noticed_on_the_timer(
+    served: Any, tmp_path: Any
+) -> None:
+    """No play at all after the unplug: the watchdog reads the source on its timer.
+
+    Without prediction resistance and with no outcome drawn, nothing else would read
+    the TRNG; the halt must still reach the status page, the log and the tables within
+    about one reseed interval (1 s here; the wait below is a generous liveness bound).
+    """
+    data = _settings(tmp_path, "fail-closed")
+    data["rng"]["prediction_resistance"] = False
+    srv = served(data)
+    port = int(srv.url.rsplit(":", 1)[1])
+    _, status = _request(port, "GET", "/api/status")
+    assert status["rng"]["halted"] is None
+    assert status["rng"]["sources"][0]["state"] == "ok"
+    _unplug(srv.app.state.appliance)
+    deadline = time.monotonic() + 30
+    while True:
+        _, status = _request(port, "GET", "/api/status")
+        if status["rng"]["halted"] and status["tables"][0]["suspended"]:
+            break
+        assert time.monotonic() < deadline, status
+        time.sleep(0.1)
+    assert status["rng"]["sources"][0]["state"] == "unavailable"
+    while not any(a.get("kind") == "halt" for a in _rng_alarms(srv.settings.store)):
+        assert time.monotonic() < deadline, _rng_alarms(srv.settings.store)
+        time.sleep(0.05)

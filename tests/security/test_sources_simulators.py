@@ -131,3 +131,10 @@ def test_test_mode_lets_a_simulator_serve_and_says_so(served: Any, tmp_path: Pat
     status = json.loads(_get(srv.url + "/api/status"))
     assert status["test_mode"] is True
     assert status["demo"] is False
+
+
+def test_rng_and_the_device_layer_agree_on_what_simulates() -> None:
+    from firmware_bridge.registry import SIMULATOR
+    from rng.sources import SIMULATED_SCHEMES
+
+    assert set(SIMULATED_SCHEMES) == {scheme for scheme, sim in SIMULATOR.items() if sim}
