@@ -267,6 +267,9 @@ def test_a_full_disk_suspends_every_table_with_503s_and_loses_no_answered_round(
         bet = {"kind": "place-bet", "bet": "player", "amount": 500}
         assert is_store_unavailable(*call(port, "POST", f"/api/tables/bac-{i}/actions", bet,
                                           token=tokens[i]))  # fmt: skip
+    assert is_store_unavailable(*call(port, "POST", "/api/players", {"name": "late"}))
+    login = {"user": "admin", "password": OPERATOR_PASSWORD}  # its log record cannot be written
+    assert is_store_unavailable(*call(port, "POST", "/api/operator/login", login))
 
     # A resume while the disk is still full is refused, and changes nothing.
     answer = call(port, "POST", "/api/operator/tables/bac-0/resume", bearer=operator)
@@ -274,8 +277,11 @@ def test_a_full_disk_suspends_every_table_with_503s_and_loses_no_answered_round(
     status, _, listing = call(port, "GET", "/api/operator/tables", bearer=operator)
     assert all(t["suspended"] for t in listing)
 
-    # Space freed, the operator resumes once: every table of the store plays again.
+    # Space freed, the operator signs in again and resumes once: every table plays again.
     ballast.unlink()
+    status, _, body = call(port, "POST", "/api/operator/login", login)
+    assert status == 200, body
+    operator = body["token"]
     status, _, body = call(port, "POST", "/api/operator/tables/bac-0/resume", bearer=operator)
     assert status == 200, body
     status, _, listing = call(port, "GET", "/api/operator/tables", bearer=operator)
