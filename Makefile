@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
+# serve never creates a store (a lost one must not come back empty): make it first, once.
 run: install
+	$(BIN)/croupier store init --if-missing
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests drive for real: Chromium (browser tests through Playwright),

@@ -96,7 +96,7 @@ def bench_verify(lines: list[bytes], key: SigningKey, repeat: int) -> tuple[floa
 
 
 def bench_runtime(tmp: Path, sync: str, rounds: int) -> float:
-    rt = Runtime(tmp / f"rt-{sync}", synchronous=sync)
+    rt = Runtime(tmp / f"rt-{sync}", synchronous=sync, create=True)
     player = rt.create_player("bench")
     rt.cash_in(player, 10**9, operator="bench")
     table = rt.open_table("bac", "baccarat-pinnacle", RngOutcomes(Rng(SeededBytes(1))))

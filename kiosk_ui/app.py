@@ -1,9 +1,12 @@
 """The FastAPI application: a thin adapter from HTTP to the table runtime.
 
 ``create_app(settings)`` builds the :class:`~kiosk_ui.appliance.Appliance` in the
-lifespan and puts it in ``app.state``; routes translate requests into domain
-actions and back, and never hold rules logic. Every error leaves as JSON
-``{"error": {"code", "message"}}`` with a stable code; no traceback is sent.
+lifespan (making the store if there is none: the library and test path) and puts it
+in ``app.state``; ``croupier serve`` builds its Appliance before uvicorn starts
+(an existing store only) and passes it in, so start-up errors are one line. Routes
+translate requests into domain actions and back, and never hold rules logic. Every
+error leaves as JSON ``{"error": {"code", "message"}}`` with a stable code; no
+traceback is sent.
 """
 
 from __future__ import annotations
@@ -104,10 +107,13 @@ def create_app(
     *,
     on_ready: Callable[[str | None], None] | None = None,
     max_body: int = DEFAULT_BODY_LIMIT,
+    appliance: Appliance | None = None,
 ) -> FastAPI:
+    built = appliance
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        appliance = Appliance(settings)
+        appliance = built if built is not None else Appliance(settings, create=True)
         app.state.appliance = appliance
         app.state.tokens = PlayerTokens(settings.store)
         app.state.live = Broadcaster()

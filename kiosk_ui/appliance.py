@@ -57,10 +57,11 @@ def refuse_simulators(settings: Settings) -> None:
 
 
 class Appliance:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, create: bool = False) -> None:
+        # create: make the store if there is none yet (serve: only where nothing is)
         refuse_simulators(settings)
         self.settings = settings
-        self.runtime = Runtime(settings.store, synchronous=settings.synchronous)
+        self.runtime = Runtime(settings.store, synchronous=settings.synchronous, create=create)
         self.operators = Operators(self.runtime)
         self.generated_password = self.operators.bootstrap(
             settings.operator_user, settings.operator_password

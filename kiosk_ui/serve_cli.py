@@ -1,4 +1,11 @@
-"""``croupier serve``: the tables and operator console over HTTP (uvicorn)."""
+"""``croupier serve``: the tables and operator console over HTTP (uvicorn).
+
+Everything that can refuse to start (the settings, the port, the store and its
+writer lock, the RNG, the devices, the tables, the player-token key) is opened
+here before uvicorn runs, so a refusal is the CLI's one line ``croupier: error:
+...`` with exit status 2, never a traceback from uvicorn's lifespan. The store
+must exist: ``croupier store init`` creates it (``make run`` does so first).
+"""
 
 from __future__ import annotations
 
@@ -21,7 +28,9 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from kiosk_ui.app import create_app
-    from kiosk_ui.appliance import refuse_simulators
+    from kiosk_ui.appliance import Appliance, refuse_simulators
+    from kiosk_ui.errors import KioskError
+    from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
 
     settings = load(args.config)
@@ -48,8 +57,16 @@ def _serve(args: argparse.Namespace) -> int:
             )
         print(flush=True)
 
-    app = create_app(settings, on_ready=ready)
+    appliance = Appliance(settings)  # an existing store only; refusals raise here
+    try:
+        PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
+    except BaseException:
+        appliance.close()
+        raise
+    app = create_app(settings, on_ready=ready, appliance=appliance)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
+    if not server.started:
+        raise KioskError("the server did not start (see the message above)")
     return 0

@@ -49,7 +49,7 @@ def _autoplay(args: argparse.Namespace) -> int:
     else:
         config = RngConfig(source=args.source, test_mode=args.source == "sim")
     stack = open_rng(config, real_money=False)
-    rt = Runtime(args.store, synchronous=args.sync)
+    rt = Runtime(args.store, synchronous=args.sync, create=True)  # a lab tool: --store may be new
     try:
         table_id = f"autoplay-{variant.id}"
         table = rt.open_table(table_id, variant.id, RngOutcomes(stack.rng, f"rng:{config.source}"))

@@ -41,9 +41,15 @@ class Runtime:
         *,
         synchronous: str = "FULL",
         checkpoint_every: int = 1000,
+        create: bool = False,
     ) -> None:
-        self.db = Database(store_dir, synchronous=synchronous)
-        self.log = LogBook(self.db, checkpoint_every=checkpoint_every)
+        # create=False: the store must exist (croupier store init makes one); see Database.
+        self.db = Database(store_dir, synchronous=synchronous, create=create)
+        try:
+            self.log = LogBook(self.db, checkpoint_every=checkpoint_every)
+        except BaseException:
+            self.db.close()  # release the store (its writer lock) for whoever comes next
+            raise
         self.tables: dict[str, Table] = {}
         self._known_players: set[str] = set()
 

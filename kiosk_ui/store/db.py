@@ -9,13 +9,29 @@ Durability: ``synchronous=FULL`` (the default) makes every commit survive a
 power cut; ``NORMAL`` survives a process crash (kill -9) but may lose the last
 commits on power loss while staying consistent. The SQL is plain enough
 (no SQLite-only types) that a PostgreSQL store can implement the same methods.
+
+A store is made only on purpose (``croupier store init``, or ``create=True`` from a
+library caller): opening one that is missing, empty, without its tables or without
+its signing keys is refused, naming what is missing, so a lost database is never
+quietly replaced by an empty one signed with the same key. One process writes a
+store at a time: :class:`StoreLock` holds an exclusive ``flock`` on
+``<store>/croupier.lock`` for the Database's life (the kernel drops it when the
+holder dies, so a killed server never blocks the next); readers (``log verify``,
+``ledger audit``) open the file read-only and take no lock.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import re
+import shlex
+import socket
 import sqlite3
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -25,6 +41,8 @@ from kiosk_ui.errors import StoreError
 from kiosk_ui.store.faults import StoreHealth
 
 SCHEMA_VERSION = 1
+LOCK_NAME = "croupier.lock"  # held (flock) by the one process writing the store
+KEYS_DIR = "keys"  # the log's signing keys (certification.log.keys.KeyStore)
 MAX_GROUP = 64  # units of work per group commit at most
 CHECKPOINT_EVERY = 0.05  # seconds between checkpoints of what the writers committed
 PROBE_BYTES = 4 << 20  # free space a resume after a store fault proves by writing it
@@ -97,39 +115,128 @@ CREATE TABLE IF NOT EXISTS operators (
 )
 
 
-class Database:
-    """A Croupier store directory: ``croupier.db`` plus the signing keys."""
+TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+INIT_HINT = "croupier store init"
 
-    def __init__(self, directory: str | Path, *, synchronous: str = "FULL") -> None:
+
+def keys_present(directory: Path) -> bool:
+    """Whether the store directory holds signing keys (any file under ``keys/``)."""
+    keys = directory / KEYS_DIR
+    return keys.is_dir() and any(keys.iterdir())
+
+
+def store_exists(directory: str | Path) -> bool:
+    """Whether ``directory`` holds a store's database or keys (complete or not)."""
+    d = Path(directory)
+    return (d / DB_NAME).exists() or (d / f"{DB_NAME}-wal").exists() or keys_present(d)
+
+
+class UnfinishedStore(StoreError):
+    """A store whose creation died before its first log record: ``store init`` completes it."""
+
+
+class StoreLock:
+    """One writer per store: an exclusive ``flock`` on ``<store>/croupier.lock``.
+
+    The file names the holder (pid, host, command, since when) so a refused second
+    writer can say who has the store. ``flock`` belongs to the open file and the
+    kernel releases it when the process dies, so a stale file never blocks.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / LOCK_NAME
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _holder_text(self.path)
+            os.close(self._fd)
+            raise StoreError(
+                f"store {directory} is in use by {holder}: one writer per store "
+                f"(croupier log verify and ledger audit may read it meanwhile)"
+            ) from None
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "command": shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])[:300],
+            "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, (json.dumps(info) + "\n").encode(), 0)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the file releases the flock
+            self._fd = -1
+
+
+def _holder_text(path: Path) -> str:
+    try:
+        info = json.loads(path.read_text())
+        return f"pid {info['pid']} on {info['host']} ({info['command']}) since {info['since']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another process (its details are not readable)"
+
+
+class Database:
+    """A Croupier store directory: ``croupier.db`` plus the signing keys.
+
+    ``create=False`` (what ``croupier serve`` uses) opens an existing store only;
+    ``create=True`` also makes one where there is none yet (nothing in the
+    directory, or a first start that died before anything was logged). Either way
+    a damaged store is refused with :class:`StoreError` naming what is missing.
+    """
+
+    def __init__(
+        self, directory: str | Path, *, synchronous: str = "FULL", create: bool = False
+    ) -> None:
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"unknown synchronous mode {synchronous!r}")
         self.directory = Path(directory)
+        db_file = self.directory / DB_NAME
+        keys = self.directory / KEYS_DIR
+        if not store_exists(self.directory) and not create:
+            raise StoreError(f"no store at {self.directory}: create it with {INIT_HINT}")
+        if not (db_file.exists() or (self.directory / f"{DB_NAME}-wal").exists()) and (
+            keys_present(self.directory)
+        ):
+            raise StoreError(
+                f"store missing but its signing keys exist in {keys}: restore the database "
+                f"({db_file}) from a backup, or move the keys away (keep them for the "
+                f"auditor) and create a new store with {INIT_HINT}"
+            )
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            self._store_lock = StoreLock(self.directory)
+        except OSError as exc:
+            raise StoreError(f"cannot open store {directory}: {exc}") from None
+        try:
             self.conn = sqlite3.connect(
-                self.directory / DB_NAME,
+                db_file,
                 isolation_level=None,
                 check_same_thread=False,
                 timeout=30,
             )
+            fresh = self._check(db_file, keys, create=create)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute(f"PRAGMA synchronous={synchronous}")
             # WAL pages are copied back to the database by a thread of its own
             # (:class:`_Checkpointer`), not inside some unlucky writer's COMMIT.
             self.conn.execute("PRAGMA wal_autocheckpoint=0")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            # One transaction: a kill during first start leaves no half-made schema.
-            self.conn.executescript("BEGIN IMMEDIATE;\n" + SCHEMA + "\nCOMMIT;")
-            row = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self.conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            if fresh:
+                # One transaction: a kill during first start leaves no half-made schema.
+                self.conn.executescript(
+                    "BEGIN IMMEDIATE;\n"
+                    + SCHEMA
+                    + f"\nINSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');"
+                    + "\nCOMMIT;"
                 )
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise StoreError(
-                    f"store {directory} has schema {row[0]}, this build expects {SCHEMA_VERSION}"
-                )
+        except StoreError:
+            self._abandon()
+            raise
         except (sqlite3.Error, OSError) as exc:
+            self._abandon()
             raise StoreError(f"cannot open store {directory}: {exc}") from None
         self.lock = threading.RLock()
         self._cond = threading.Condition(self.lock)
@@ -324,10 +431,63 @@ class Database:
                 if unavailable is not None:  # busy (the checkpoint thread) proves nothing bad
                     raise unavailable from None
 
+    def _check(self, db_file: Path, keys: Path, *, create: bool) -> bool:
+        """Refuse a damaged store; return whether the schema is still to be made."""
+        names = {
+            str(n)
+            for (n,) in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        has_keys = keys_present(self.directory)
+        if not names:  # a zero-length file, or a first start that died before its schema
+            if has_keys:
+                size = db_file.stat().st_size if db_file.exists() else 0
+                raise StoreError(
+                    f"store database {db_file} is empty ({size} bytes) but its signing keys "
+                    f"exist in {keys}: restore the database from a backup; an empty store "
+                    f"is never started in its place"
+                )
+            if not create:
+                raise StoreError(f"no store at {self.directory}: create it with {INIT_HINT}")
+            return True
+        missing = [t for t in TABLES if t not in names]
+        if missing:
+            raise StoreError(
+                f"store database {db_file} is missing its tables ({', '.join(missing)}): "
+                f"restore it from a backup"
+            )
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            raise StoreError(
+                f"store database {db_file} has no schema version: not a Croupier store"
+            )
+        if int(row[0]) != SCHEMA_VERSION:
+            raise StoreError(
+                f"store {self.directory} has schema {row[0]}, this build expects {SCHEMA_VERSION}"
+            )
+        if not has_keys:
+            logged = self.conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
+            if not logged and not create:  # a first start that died before its first record
+                raise UnfinishedStore(
+                    f"store {self.directory} was never finished: complete it with {INIT_HINT}"
+                )
+            if logged:
+                raise StoreError(
+                    f"store {self.directory} has a database with {logged} log records but its "
+                    f"signing keys are missing ({keys}): restore the keys directory from a backup"
+                )
+        return False
+
+    def _abandon(self) -> None:
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+        self._store_lock.release()
+
     def close(self) -> None:
         self._checkpointer.stop()
         with self.lock:
             self.conn.close()
+        self._store_lock.release()
 
 
 class _Checkpointer(threading.Thread):

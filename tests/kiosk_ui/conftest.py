@@ -17,6 +17,6 @@ def seeded_outcomes(seed: int) -> RngOutcomes:
 
 @pytest.fixture
 def runtime(tmp_path: Path) -> Iterator[Runtime]:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL", checkpoint_every=50)
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", checkpoint_every=50, create=True)
     yield rt
     rt.close()

@@ -48,7 +48,7 @@ def test_pai_gow_bank_rotation_follows_the_table_across_games_and_a_restart(
     tmp_path: Path,
 ) -> None:
     store = tmp_path / "store"
-    rt = Runtime(store, synchronous="NORMAL", checkpoint_every=50)
+    rt = Runtime(store, synchronous="NORMAL", checkpoint_every=50, create=True)
     ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
     for p in (ann, bo):
         rt.cash_in(p, 500_000, operator="cage")
@@ -89,7 +89,7 @@ def test_pai_gow_bank_rotation_follows_the_table_across_games_and_a_restart(
 def test_an_offer_to_an_empty_seat_is_declined_by_the_runtime_and_logged(
     tmp_path: Path,
 ) -> None:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
     for p in (ann, bo):
         rt.cash_in(p, 500_000, operator="cage")
@@ -107,7 +107,7 @@ def test_an_offer_to_an_empty_seat_is_declined_by_the_runtime_and_logged(
 
 
 def test_always_contribute_carries_to_the_next_stud_game(tmp_path: Path) -> None:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     ann = rt.create_player("Ann")
     rt.cash_in(ann, 500_000, operator="cage")
     table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(9))

@@ -18,7 +18,7 @@ from kiosk_ui.runtime.runtime import Runtime
 
 @pytest.fixture
 def live(tmp_path: Path):
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     shoe = open_device("sim://shoe?seed=5")
     player = rt.create_player("Ann")
     rt.cash_in(player, 100_000, operator="cage")

@@ -45,6 +45,9 @@ def config(tmp_path: Path) -> Path:
     lines += [f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(TABLES)]
     path = tmp_path / "kiosk.toml"
     path.write_text("\n\n".join(lines) + "\n")
+    # serve never creates a store: make it once, as `make run` does
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(path)]
+    subprocess.run(init, check=True, capture_output=True)
     return path
 
 

@@ -16,7 +16,7 @@ from kiosk_ui.store.ledger import Posting
 
 @pytest.fixture
 def conn(tmp_path: Path):
-    db = Database(tmp_path, synchronous="NORMAL")
+    db = Database(tmp_path, synchronous="NORMAL", create=True)
     with db.transaction() as c:
         ledger.post(c, "cash-in", [Posting("cash", -10_000), Posting("wallet:p", 10_000)], ts=0)
         yield c

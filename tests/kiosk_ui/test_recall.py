@@ -20,7 +20,7 @@ VARIANTS = sorted(catalog.variants())
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_recall_reproduces_the_settlement(tmp_path: Path, variant: str) -> None:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     try:
         player = rt.create_player("lab")
         rt.cash_in(player, 10_000_000, operator="lab")

@@ -96,7 +96,7 @@ def test_idempotency_key_settles_once(runtime: Runtime) -> None:
 
 def test_restart_resumes_the_open_game_exactly(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    rt = Runtime(store, synchronous="NORMAL")
+    rt = Runtime(store, synchronous="NORMAL", create=True)
     player = rt.create_player("Flo")
     rt.cash_in(player, 10_000, operator="cage")
     table = rt.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(9))
@@ -139,7 +139,7 @@ def test_group_commit_keeps_every_unit_and_isolates_failures(tmp_path: Path) -> 
     """Concurrent writers share fsyncs; a failing unit rolls back alone."""
     import threading
 
-    rt = Runtime(tmp_path / "store", synchronous="FULL")
+    rt = Runtime(tmp_path / "store", synchronous="FULL", create=True)
     players = [rt.create_player(f"p{i}") for i in range(8)]
     start = rt.db.commits
     errors: list[Exception] = []

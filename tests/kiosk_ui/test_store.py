@@ -12,7 +12,7 @@ from kiosk_ui.store.db import Database
 def test_the_checkpointer_keeps_the_wal_bounded_without_writers_doing_it(
     tmp_path: Path,
 ) -> None:
-    db = Database(tmp_path, synchronous="FULL")
+    db = Database(tmp_path, synchronous="FULL", create=True)
     try:
         (auto,) = db.conn.execute("PRAGMA wal_autocheckpoint").fetchone()
         assert auto == 0  # no writer's COMMIT copies the WAL back

@@ -1,0 +1,50 @@
+"""``croupier store init``: create a store on purpose.
+
+``croupier serve`` never creates a store: a missing or emptied database must not
+come back as a fresh one signed with the same key (issue 12, point 8). A new store
+is made here, once, from the same settings ``serve`` reads (``--config``,
+``CROUPIER_STORE``, ``--store``): the database with its schema, the log's signing
+key and its first record. ``--if-missing`` makes it a no-op on a store that
+exists (``make run`` uses it); a damaged store is refused either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="store_command", metavar="ACTION", required=True)
+    a = sub.add_parser("init", help="create a new store (database, signing key, first record)")
+    a.add_argument("--config", type=Path, help="settings TOML (default: packaged demo)")
+    a.add_argument("--store", type=Path, help="store directory (overrides the config)")
+    a.add_argument(
+        "--if-missing", action="store_true", help="do nothing if the store already exists"
+    )
+    a.set_defaults(handler=_init)
+
+
+def _init(args: argparse.Namespace) -> int:
+    from certification.log.keys import KeyStore
+    from kiosk_ui.errors import StoreError
+    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.settings import load
+    from kiosk_ui.store.db import Database, UnfinishedStore, store_exists
+
+    settings = load(args.config)
+    store = args.store if args.store is not None else settings.store
+    if store_exists(store):
+        try:  # opened as serve would: a damaged or held store is refused, naming why
+            Database(store, synchronous=settings.synchronous).close()
+        except UnfinishedStore:
+            pass  # its first start died before anything was logged: finish it below
+        else:
+            if args.if_missing:
+                print(f"store {store} exists")
+                return 0
+            raise StoreError(f"store {store} already exists: nothing created")
+    Runtime(store, synchronous=settings.synchronous, create=True).close()
+    key = KeyStore(store).current()
+    print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
+    return 0
