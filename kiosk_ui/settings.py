@@ -1,20 +1,34 @@
-"""Appliance settings: one TOML file, validated into frozen dataclasses.
+"""Appliance settings: one TOML file, validated by type and range into a frozen dataclass.
 
 Precedence: explicit argument > environment (``CROUPIER_STORE``, ``CROUPIER_CONFIG``)
 > the config file > the packaged defaults (``default.toml``: every game on a
 simulated entropy source and simulated shoe, dice reader and wheel, the embedded
-store under ``var/store``, demo credit for new players). Unknown keys are
-refused with the key named, so a typo never silently falls back to a default.
+store under ``var/store``, demo credit for new players).
+
+Every value is checked strictly (pydantic strict models, one per TOML table): a
+boolean must be a TOML boolean (``"false"`` in quotes is refused, not read as
+true), an integer a TOML integer inside its range, a string a string. Unknown keys
+are refused, so a typo never silently falls back to a default. The ``[rng]``
+table is checked by :class:`rng.RngConfig` itself. Every error is one
+:class:`SettingsError` line naming the key and the value.
+
+Adding a key: (1) a field with its type and range on its table's model below
+(``_Store``, ``_Demo``, ...; a new table is a new model plus a field on
+``_Config``), (2) a field on :class:`Settings`, (3) one line in :func:`parse`
+passing it on. The rest of the code reads only :class:`Settings`.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kiosk_ui.errors import KioskError
 
@@ -34,7 +48,7 @@ class TableSettings:
 class Settings:
     store: Path
     synchronous: str = "FULL"
-    rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields
+    rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields (validated)
     devices: dict[str, str] = field(default_factory=dict)  # role -> device URL
     tables: tuple[TableSettings, ...] = ()
     all_variants: bool = False  # one RNG table per variant in addition to ``tables``
@@ -51,68 +65,208 @@ class Settings:
 
 
 DEVICE_ROLES = frozenset(("entropy", "shoe", "dice", "wheel"))  # firmware_bridge.roles.ROLES
-_TOP = {"store", "rng", "devices", "tables", "demo", "operator", "lobby"}
+MIN_PASSWORD = 8  # kiosk_ui.auth.Operators.add refuses shorter ones
+MAX_DEMO_CREDIT = 100_000_000  # cents ($1,000,000) per new player at most
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"  # table ids appear in URLs and the log
 
 
-def _expect(where: str, table: dict[str, Any], allowed: set[str]) -> None:
-    unknown = set(table) - allowed
-    if unknown:
-        raise SettingsError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+# --- the TOML tables, one strict model each ----------------------------------------
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class _Store(_Table):
+    dir: str = Field(default="var/store", min_length=1)
+    synchronous: Literal["FULL", "NORMAL"] = "FULL"
+
+    @field_validator("synchronous", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
+class _Demo(_Table):
+    enabled: bool = False
+    credit: int = Field(default=100_000, ge=0, le=MAX_DEMO_CREDIT)
+
+
+class _Operator(_Table):
+    user: str = Field(default="admin", min_length=1, max_length=64)
+    password: str = ""
+    session_minutes: int = Field(default=30, ge=1, le=24 * 60)
+
+    @field_validator("password")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        if value and len(value) < MIN_PASSWORD:
+            raise ValueError(f"needs at least {MIN_PASSWORD} characters (has {len(value)})")
+        return value
+
+
+class _Lobby(_Table):
+    all_variants: bool = False
+
+
+class _Devices(_Table):
+    entropy: str | None = Field(default=None, min_length=1)
+    shoe: str | None = Field(default=None, min_length=1)
+    dice: str | None = Field(default=None, min_length=1)
+    wheel: str | None = Field(default=None, min_length=1)
+
+
+class _TableEntry(_Table):
+    id: str = Field(pattern=ID_PATTERN)
+    variant: str = Field(min_length=1)
+    source: str = Field(default="rng", min_length=1)
+
+
+class _Config(_Table):
+    store: _Store = Field(default_factory=_Store)
+    rng: dict[str, Any] = Field(default_factory=dict)  # checked by rng.RngConfig.from_mapping
+    devices: _Devices = Field(default_factory=_Devices)
+    demo: _Demo = Field(default_factory=_Demo)
+    operator: _Operator = Field(default_factory=_Operator)
+    lobby: _Lobby = Field(default_factory=_Lobby)
+    tables: list[_TableEntry] = Field(default_factory=list)
+
+
+assert set(_Devices.model_fields) == DEVICE_ROLES
+
+
+# --- errors: one line naming the key and the value ----------------------------------
+
+_SECRET_KEYS = {"password"}
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """Where an error is, as the config says it: ``[demo] enabled``, ``[[tables]] #2 id``."""
+    if not loc:
+        return "settings"
+    head, rest = str(loc[0]), list(loc[1:])
+    if head == "tables" and rest and isinstance(rest[0], int):
+        where = f"[[tables]] #{rest[0] + 1}"
+        rest = rest[1:]
+    elif rest:
+        where = f"[{head}]"
+    else:
+        return head
+    return " ".join([where, *(str(p) for p in rest)])
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return repr(value)
+
+
+def _describe(err: Any) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    texts = {
+        "bool_type": "must be true or false (a TOML boolean, without quotes)",
+        "int_type": "must be a whole number (a TOML integer)",
+        "string_type": "must be a string (in quotes)",
+        "greater_than_equal": f"must be at least {ctx.get('ge')}",
+        "less_than_equal": f"must be at most {ctx.get('le')}",
+        "literal_error": f"must be one of {ctx.get('expected')}",
+        "string_too_short": "must not be empty",
+        "string_too_long": f"must be at most {ctx.get('max_length')} characters",
+        "string_pattern_mismatch": "must be letters, digits and _ . : - (at most 64)",
+        "model_type": "must be a table",
+        "model_attributes_type": "must be a table",
+        "dict_type": "must be a table",
+        "list_type": "must be an array of tables ([[tables]])",
+    }
+    text = texts.get(kind) or str(err["msg"]).removeprefix("Value error, ")
+    return text
+
+
+def _allowed(loc: tuple[int | str, ...]) -> str:
+    """The keys the table holding ``loc`` allows (said with an unknown key)."""
+    model: type[BaseModel] = _Config
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        annotation = model.model_fields[str(part)].annotation
+        inner = getattr(annotation, "__args__", (annotation,))[0]
+        if not (isinstance(inner, type) and issubclass(inner, BaseModel)):
+            return ""
+        model = inner
+    return ", ".join(model.model_fields)
+
+
+def _error(exc: ValidationError, source: str) -> SettingsError:
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    where = _where(loc)
+    if err["type"] == "missing":
+        return _fail(source, f"{where} is required")
+    if err["type"] == "extra_forbidden":
+        allowed = _allowed(loc)
+        return _fail(
+            source, f"{where}: unknown key" + (f" (allowed: {allowed})" if allowed else "")
+        )
+    if loc and str(loc[-1]) in _SECRET_KEYS:  # never echo a password
+        return _fail(source, f"{where}: {_describe(err)}")
+    return _fail(source, f"{where} = {_toml(err['input'])}: {_describe(err)}")
+
+
+def _fail(source: str, message: str) -> SettingsError:
+    return SettingsError(f"{source}: {message}" if source else message)
+
+
+# --- parse and load -------------------------------------------------------------------
 
 
 def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -> Settings:
     """Validate a settings mapping (already parsed from TOML)."""
-    _expect(source or "settings", data, _TOP)
-    store = data.get("store", {})
-    _expect("[store]", store, {"dir", "synchronous"})
-    demo = data.get("demo", {})
-    _expect("[demo]", demo, {"enabled", "credit"})
-    lobby = data.get("lobby", {})
-    _expect("[lobby]", lobby, {"all_variants"})
-    op = data.get("operator", {})
-    _expect("[operator]", op, {"user", "password", "session_minutes"})
-    devices = data.get("devices", {})
-    if not all(isinstance(v, str) for v in devices.values()):
-        raise SettingsError("[devices]: every role maps to a device URL string")
-    bad_roles = sorted(set(devices) - DEVICE_ROLES)
-    if bad_roles:
-        raise SettingsError(
-            f"[devices]: unknown role {bad_roles[0]!r} (roles: {', '.join(sorted(DEVICE_ROLES))})"
-        )
+    from rng import RngConfig
+    from rng.errors import RngConfigError
+
+    try:
+        cfg = _Config.model_validate(data)
+    except ValidationError as exc:
+        raise _error(exc, source) from None
+    try:
+        RngConfig.from_mapping(cfg.rng)
+    except RngConfigError as exc:
+        raise _fail(source, str(exc)) from None
+    devices = cfg.devices.model_dump(exclude_none=True)
     tables: list[TableSettings] = []
     seen: set[str] = set()
-    for i, t in enumerate(data.get("tables", [])):
-        _expect(f"[[tables]] #{i + 1}", t, {"id", "variant", "source"})
-        if "id" not in t or "variant" not in t:
-            raise SettingsError(f"[[tables]] #{i + 1}: needs id and variant")
-        if t["id"] in seen:
-            raise SettingsError(f"[[tables]]: table id {t['id']!r} used twice")
-        seen.add(t["id"])
-        src = t.get("source", "rng")
-        if src != "rng" and src not in devices:
-            raise SettingsError(f"table {t['id']}: source {src!r} is not a role in [devices]")
-        tables.append(TableSettings(id=str(t["id"]), variant=str(t["variant"]), source=src))
-    store_dir = Path(os.environ.get("CROUPIER_STORE") or store.get("dir", "var/store"))
+    for i, t in enumerate(cfg.tables):
+        if t.id in seen:
+            raise _fail(source, f"[[tables]] #{i + 1} id = {_toml(t.id)}: table id used twice")
+        seen.add(t.id)
+        if t.source != "rng" and t.source not in devices:
+            raise _fail(
+                source,
+                f"[[tables]] #{i + 1} source = {_toml(t.source)}: not 'rng' nor a role "
+                f"in [devices] ({', '.join(sorted(devices)) or 'none configured'})",
+            )
+        tables.append(TableSettings(id=t.id, variant=t.variant, source=t.source))
+    store_dir = Path(os.environ.get("CROUPIER_STORE") or cfg.store.dir)
     if not store_dir.is_absolute() and base is not None:
         store_dir = base / store_dir
-    sync = str(store.get("synchronous", "FULL")).upper()
-    if sync not in ("FULL", "NORMAL"):
-        raise SettingsError("[store] synchronous must be FULL or NORMAL")
-    credit = demo.get("credit", 100_000)
-    if not isinstance(credit, int) or credit < 0:
-        raise SettingsError("[demo] credit is a whole number of cents")
     return Settings(
         store=store_dir,
-        synchronous=sync,
-        rng=dict(data.get("rng", {})),
-        devices=dict(devices),
+        synchronous=cfg.store.synchronous,
+        rng=dict(cfg.rng),
+        devices=devices,
         tables=tuple(tables),
-        all_variants=bool(lobby.get("all_variants", False)),
-        demo=bool(demo.get("enabled", False)),
-        demo_credit=credit,
-        session_minutes=int(op.get("session_minutes", 30)),
-        operator_user=str(op.get("user", "admin")),
-        operator_password=str(op.get("password", "")),
+        all_variants=cfg.lobby.all_variants,
+        demo=cfg.demo.enabled,
+        demo_credit=cfg.demo.credit,
+        session_minutes=cfg.operator.session_minutes,
+        operator_user=cfg.operator.user,
+        operator_password=cfg.operator.password,
         source_file=source,
     )
 
@@ -126,7 +280,7 @@ def load(path: str | Path | None = None) -> Settings:
             data = tomllib.loads(p.read_text())
         except OSError as exc:
             raise SettingsError(f"cannot read config {p}: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise SettingsError(f"config {p} is not valid TOML: {exc}") from None
         return parse(data, source=str(p), base=p.parent)
     text = resources.files("kiosk_ui").joinpath("default.toml").read_text()
