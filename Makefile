@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-# serve never creates a store (a lost one must not come back empty): make it first, once.
+# The store is made explicitly, once (serve refuses a lost or emptied one, never replaces it).
 run: install
 	$(BIN)/croupier store init --if-missing
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 #: sub-command name -> (module that registers it, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("kiosk_ui.serve_cli", "serve the tables and operator console over HTTP"),
-    "store": ("kiosk_ui.store_cli", "create a store (serve never makes one by itself)"),
+    "store": ("kiosk_ui.store_cli", "create a store (serve refuses a missing or emptied one)"),
     "devices": ("firmware_bridge.cli", "list, probe and simulate devices"),
     "rng": ("rng.cli", "entropy sources, health, known-answer tests, raw streams"),
     "games": ("games.cli", "list games, exact house edges, simulations"),

@@ -3,8 +3,14 @@
 Everything that can refuse to start (the settings, the port, the store and its
 writer lock, the RNG, the devices, the tables, the player-token key) is opened
 here before uvicorn runs, so a refusal is the CLI's one line ``croupier: error:
-...`` with exit status 2, never a traceback from uvicorn's lifespan. The store
-must exist: ``croupier store init`` creates it (``make run`` does so first).
+...`` with exit status 2, never a traceback from uvicorn's lifespan.
+
+The store: a damaged one (database missing, empty or without its tables beside
+its keys, keys gone under a log) is refused, never replaced. A directory with
+neither database nor keys is a new location and gets a new store (said on
+start-up), with a new signing key: a whole store deleted and restarted is caught
+by ``log verify --pubkey`` with the exported key and by the external anchor.
+``croupier store init`` creates a store explicitly (``make run`` runs it first).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ def _serve(args: argparse.Namespace) -> int:
     from kiosk_ui.errors import KioskError
     from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
+    from kiosk_ui.store.db import store_exists
 
     settings = load(args.config)
     if args.store is not None:
@@ -50,6 +57,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Croupier serving on http://{shown}:{port}/", flush=True)
         print(f"  operator console: http://{shown}:{port}/operator   status: /status")
         print(f"  store: {settings.store}   config: {settings.source_file}")
+        if new_store:
+            print(f"  new store created at {settings.store} (it held no database or keys)")
         if generated_password:
             print(
                 f"  first start: operator '{settings.operator_user}' password "
@@ -57,7 +66,9 @@ def _serve(args: argparse.Namespace) -> int:
             )
         print(flush=True)
 
-    appliance = Appliance(settings)  # an existing store only; refusals raise here
+    new_store = not store_exists(settings.store)
+    # A damaged store is refused here (one line); only an empty location gets a new one.
+    appliance = Appliance(settings, create=new_store)
     try:
         PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
     except BaseException:

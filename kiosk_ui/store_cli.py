@@ -1,11 +1,11 @@
 """``croupier store init``: create a store on purpose.
 
-``croupier serve`` never creates a store: a missing or emptied database must not
-come back as a fresh one signed with the same key (issue 12, point 8). A new store
-is made here, once, from the same settings ``serve`` reads (``--config``,
-``CROUPIER_STORE``, ``--store``): the database with its schema, the log's signing
-key and its first record. ``--if-missing`` makes it a no-op on a store that
-exists (``make run`` uses it); a damaged store is refused either way.
+A missing or emptied database must never come back as a fresh one signed with the
+same key (issue 12, point 8): ``serve`` refuses such a store, and so does this.
+A new store is made here, once, from the same settings ``serve`` reads
+(``--config``, ``CROUPIER_STORE``, ``--store``): the database with its schema, the
+log's signing key and its first record. ``--if-missing`` makes it a no-op on a
+store that exists (``make run`` uses it); a damaged store is refused either way.
 """
 
 from __future__ import annotations

@@ -10,10 +10,12 @@ power cut; ``NORMAL`` survives a process crash (kill -9) but may lose the last
 commits on power loss while staying consistent. The SQL is plain enough
 (no SQLite-only types) that a PostgreSQL store can implement the same methods.
 
-A store is made only on purpose (``croupier store init``, or ``create=True`` from a
-library caller): opening one that is missing, empty, without its tables or without
-its signing keys is refused, naming what is missing, so a lost database is never
-quietly replaced by an empty one signed with the same key. One process writes a
+A store is made only where there is none (``croupier store init``, or
+``create=True``: ``serve`` on a directory with neither database nor keys, library
+callers): opening one whose database is missing or empty beside its signing keys,
+lacks any of its tables, or has lost its keys under a log is refused, naming what
+is missing, so a lost database is never quietly replaced by an empty one signed
+with the same key. One process writes a
 store at a time: :class:`StoreLock` holds an exclusive ``flock`` on
 ``<store>/croupier.lock`` for the Database's life (the kernel drops it when the
 holder dies, so a killed server never blocks the next); readers (``log verify``,

@@ -5,7 +5,8 @@ stripped of a table, or its key directory removed, and the appliance restarted.
 Before the fix ``croupier serve`` started a fresh store beside the old keys: every
 wallet and all history gone, the new log signed with the same key, so ``log verify``
 of the new store passed. Now every such store is refused with one line naming what
-is missing (exit 2), and a store is created only by ``croupier store init``.
+is missing (exit 2), by ``serve`` and by ``croupier store init`` alike; only a
+location holding neither database nor keys gets a new store.
 """
 
 from __future__ import annotations
@@ -26,26 +27,27 @@ DB = "croupier.db"
 def serve_outcome(config: Path, *extra: str, timeout: float = 120) -> tuple[int | str, str]:
     """Run `croupier serve --port 0 --config F` until it serves or exits.
 
-    Returns ``("started", "")`` if it came up (then stopped), else ``(exit status,
-    stderr)``.
+    Returns ``("started", what it printed after the address)`` if it came up (then
+    stopped), else ``(exit status, stderr)``.
     """
     cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", "0", "--config", str(config)]
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [*cmd, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert proc.stdout is not None
-    try:
-        for line in proc.stdout:
-            if "serving on" in line:
-                proc.terminate()
-                proc.communicate(timeout=timeout)
-                return "started", ""
-        _, err = proc.communicate(timeout=timeout)
-        return proc.returncode, err
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    ) as proc:  # closes its pipes on the way out
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            for line in proc.stdout:
+                if "serving on" in line:
+                    proc.terminate()
+                    rest = proc.stdout.read()  # what the iterator buffered, up to the exit
+                    proc.wait(timeout=timeout)
+                    return "started", rest
+            proc.wait(timeout=timeout)
+            return proc.returncode, proc.stderr.read()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def assert_one_line_refusal(outcome: tuple[int | str, str], *words: str) -> str:
@@ -123,19 +125,24 @@ def test_a_damaged_store_is_refused_not_replaced(tmp_path: Path, damage: str) ->
     assert ((store / DB).stat().st_size if (store / DB).exists() else None) == size
 
 
-def test_serve_never_creates_a_store_store_init_does(tmp_path: Path) -> None:
+def test_only_an_empty_location_gets_a_new_store(tmp_path: Path) -> None:
+    """A directory with neither database nor keys is new: serve says it made a store there;
+    store init makes one explicitly and refuses to make one over an existing store."""
     store = tmp_path / "store"
     config = write_config(tmp_path, demo_settings(store))
-
-    assert_one_line_refusal(serve_outcome(config), f"no store at {store}", "croupier store init")
-    assert not (store / DB).exists() and not (store / "keys").exists()
-
     made = croupier("store", "init", "--config", str(config))
     assert made.returncode == 0, made.stderr
     assert f"created store {store}" in made.stdout
-    assert serve_outcome(config) == ("started", "")
-
     again = croupier("store", "init", "--config", str(config))
     assert_one_line_refusal((again.returncode, again.stderr), "already exists")
     quiet = croupier("store", "init", "--if-missing", "--config", str(config))
     assert quiet.returncode == 0 and "exists" in quiet.stdout
+
+    other = tmp_path / "other"
+    config = write_config(tmp_path, demo_settings(other), "other.toml")
+    status, out = serve_outcome(config)
+    assert status == "started"
+    assert f"new store created at {other}" in out
+    assert (other / DB).exists() and (other / "keys").is_dir()
+    status, out = serve_outcome(config)  # the second start opens it: nothing new
+    assert status == "started" and "new store" not in out
