@@ -13,9 +13,10 @@ table is checked by :class:`rng.RngConfig` itself. Every error is one
 :class:`SettingsError` line naming the key and the value.
 
 Adding a key: (1) a field with its type and range on its table's model below
-(``_Store``, ``_Demo``, ...; a new table is a new model plus a field on
+(``_Store``, ``_Demo``, ``_Seats``, ...; a new table is a new model plus a field on
 ``_Config``), (2) a field on :class:`Settings`, (3) one line in :func:`parse`
-passing it on. The rest of the code reads only :class:`Settings`.
+passing it on. The rest of the code reads only :class:`Settings`. (``[store]
+anchor`` and ``[seats]`` are read by the chain and seat code of issue 12.)
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class TableSettings:
 class Settings:
     store: Path
     synchronous: str = "FULL"
+    anchor: Path | None = None  # [store] anchor: append-only file of signed tree heads
     rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields (validated)
     devices: dict[str, str] = field(default_factory=dict)  # role -> device URL
     tables: tuple[TableSettings, ...] = ()
@@ -57,6 +59,10 @@ class Settings:
     session_minutes: int = 30
     operator_user: str = "admin"
     operator_password: str = ""  # first start only; empty: generate and print one
+    seats_per_table: int = 2  # [seats] per_table: seats one player may hold at one table
+    seats_floor: int = 4  # [seats] floor: seats one player may hold at all tables together
+    seat_idle_seconds: float = 300.0  # [seats] idle_seconds: an unused seat is freed after
+    action_seconds: float = 30.0  # [seats] action_seconds: the clock on a shared game's decision
     source_file: str = ""
 
     @property
@@ -80,6 +86,7 @@ class _Table(BaseModel):
 class _Store(_Table):
     dir: str = Field(default="var/store", min_length=1)
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    anchor: str | None = Field(default=None, min_length=1)  # a file outside the store
 
     @field_validator("synchronous", mode="before")
     @classmethod
@@ -109,6 +116,13 @@ class _Lobby(_Table):
     all_variants: bool = False
 
 
+class _Seats(_Table):
+    per_table: int = Field(default=2, ge=1, le=100)
+    floor: int = Field(default=4, ge=1, le=100)
+    idle_seconds: float = Field(default=300.0, ge=0.05, le=86_400)
+    action_seconds: float = Field(default=30.0, ge=0.05, le=86_400)
+
+
 class _Devices(_Table):
     entropy: str | None = Field(default=None, min_length=1)
     shoe: str | None = Field(default=None, min_length=1)
@@ -129,6 +143,7 @@ class _Config(_Table):
     demo: _Demo = Field(default_factory=_Demo)
     operator: _Operator = Field(default_factory=_Operator)
     lobby: _Lobby = Field(default_factory=_Lobby)
+    seats: _Seats = Field(default_factory=_Seats)
     tables: list[_TableEntry] = Field(default_factory=list)
 
 
@@ -172,6 +187,7 @@ def _describe(err: Any) -> str:
     texts = {
         "bool_type": "must be true or false (a TOML boolean, without quotes)",
         "int_type": "must be a whole number (a TOML integer)",
+        "float_type": "must be a number",
         "string_type": "must be a string (in quotes)",
         "greater_than_equal": f"must be at least {ctx.get('ge')}",
         "less_than_equal": f"must be at most {ctx.get('le')}",
@@ -255,9 +271,13 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
     store_dir = Path(os.environ.get("CROUPIER_STORE") or cfg.store.dir)
     if not store_dir.is_absolute() and base is not None:
         store_dir = base / store_dir
+    anchor = Path(cfg.store.anchor) if cfg.store.anchor else None
+    if anchor is not None and not anchor.is_absolute() and base is not None:
+        anchor = base / anchor
     return Settings(
         store=store_dir,
         synchronous=cfg.store.synchronous,
+        anchor=anchor,
         rng=dict(cfg.rng),
         devices=devices,
         tables=tuple(tables),
@@ -267,6 +287,10 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         session_minutes=cfg.operator.session_minutes,
         operator_user=cfg.operator.user,
         operator_password=cfg.operator.password,
+        seats_per_table=cfg.seats.per_table,
+        seats_floor=cfg.seats.floor,
+        seat_idle_seconds=cfg.seats.idle_seconds,
+        action_seconds=cfg.seats.action_seconds,
         source_file=source,
     )
 
