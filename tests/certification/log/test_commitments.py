@@ -27,7 +27,7 @@ CARD_VARIANTS = sorted(v for v in catalog.variants() if catalog.get_variant(v).d
 
 
 def played(tmp_path: Path, variant: str, rounds: int = 4) -> list[dict[str, Any]]:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     try:
         player = rt.create_player("lab")
         rt.cash_in(player, 10_000_000, operator="lab")
