@@ -40,7 +40,7 @@ from kiosk_ui.errors import (
 )
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.live import Broadcaster
-from kiosk_ui.middleware import DEFAULT_BODY_LIMIT, BodyLimit, OriginCheck, SecurityHeaders
+from kiosk_ui.middleware import BodyLimit, OriginCheck, SecurityHeaders
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
 from kiosk_ui.store.faults import is_io_error
@@ -106,7 +106,7 @@ def create_app(
     settings: Settings,
     *,
     on_ready: Callable[[str | None], None] | None = None,
-    max_body: int = DEFAULT_BODY_LIMIT,
+    max_body: int | None = None,
     appliance: Appliance | None = None,
 ) -> FastAPI:
     built = appliance
@@ -184,6 +184,6 @@ def create_app(
     app.include_router(extra.router)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
-    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)
     app.add_middleware(OriginCheck)
     return app

@@ -63,6 +63,7 @@ class Settings:
     seats_floor: int = 4  # [seats] floor: seats one player may hold at all tables together
     seat_idle_seconds: float = 300.0  # [seats] idle_seconds: an unused seat is freed after
     action_seconds: float = 30.0  # [seats] action_seconds: the clock on a shared game's decision
+    max_body_bytes: int = 64 * 1024  # [http] max_body_bytes: larger request bodies are 413
     source_file: str = ""
 
     @property
@@ -123,6 +124,11 @@ class _Seats(_Table):
     action_seconds: float = Field(default=30.0, ge=0.05, le=86_400)
 
 
+class _Http(_Table):
+    # The largest API body is a full bet slip (~4 KiB); a huge one is refused unread.
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)
+
+
 class _Devices(_Table):
     entropy: str | None = Field(default=None, min_length=1)
     shoe: str | None = Field(default=None, min_length=1)
@@ -144,6 +150,7 @@ class _Config(_Table):
     operator: _Operator = Field(default_factory=_Operator)
     lobby: _Lobby = Field(default_factory=_Lobby)
     seats: _Seats = Field(default_factory=_Seats)
+    http: _Http = Field(default_factory=_Http)
     tables: list[_TableEntry] = Field(default_factory=list)
 
 
@@ -291,6 +298,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         seats_floor=cfg.seats.floor,
         seat_idle_seconds=cfg.seats.idle_seconds,
         action_seconds=cfg.seats.action_seconds,
+        max_body_bytes=cfg.http.max_body_bytes,
         source_file=source,
     )
 

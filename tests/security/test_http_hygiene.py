@@ -108,6 +108,17 @@ def test_a_declared_or_chunked_body_past_the_limit_is_413(
     assert httpx.post(f"{srv.url}/api/players", json={"name": "Ann"}).status_code == 201
 
 
+def test_the_body_limit_is_set_in_the_config_file(
+    tmp_path: Path, served: Callable[[dict[str, Any]], Served]
+) -> None:
+    data = demo_settings(tmp_path / "store")
+    data["http"] = {"max_body_bytes": 2048}
+    srv = served(data)
+    r = httpx.post(f"{srv.url}/api/players", json={"name": "A" * 30, "pad": "x" * 3000})
+    assert r.status_code == 413, r.text
+    assert "2048 bytes" in r.json()["error"]["message"]
+
+
 def test_an_over_long_static_path_is_404_not_500(
     tmp_path: Path, served: Callable[[dict[str, Any]], Served]
 ) -> None:
