@@ -41,6 +41,7 @@ from kiosk_ui.errors import (
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.live import Broadcaster
 from kiosk_ui.middleware import BodyLimit, OriginCheck, SecurityHeaders
+from kiosk_ui.runtime.clock import SeatClock
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
 from kiosk_ui.store.faults import is_io_error
@@ -119,6 +120,10 @@ def create_app(
         app.state.live = Broadcaster()
         app.state.committer = LoopCommitter(appliance.runtime)
         app.state.live.start_device_tables(appliance)
+        app.state.seat_clock = SeatClock(
+            appliance.runtime, app.state.committer, app.state.live.publish
+        )
+        app.state.seat_clock.start()
         # Everything made at start-up lives as long as the server: keep it out of the
         # collector's full passes, which otherwise pause every request now and then.
         gc.collect()
@@ -128,6 +133,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.seat_clock.stop()
             app.state.live.stop()
             app.state.committer.close()
             appliance.close()

@@ -28,6 +28,7 @@ from games import catalog
 from kiosk_ui.auth import Operators
 from kiosk_ui.runtime.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
 from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.runtime.seats import SeatRules
 from kiosk_ui.runtime.table import Table
 from kiosk_ui.settings import Settings
 from rng import Alarm, RngConfig, RngStack, open_rng
@@ -61,7 +62,17 @@ class Appliance:
         # create: make the store if there is none yet (serve: only where nothing is)
         refuse_simulators(settings)
         self.settings = settings
-        self.runtime = Runtime(settings.store, synchronous=settings.synchronous, create=create)
+        self.runtime = Runtime(
+            settings.store,
+            synchronous=settings.synchronous,
+            create=create,
+            seat_rules=SeatRules(
+                per_table=settings.seats_per_table,
+                floor=settings.seats_floor,
+                idle_seconds=settings.seat_idle_seconds,
+                action_seconds=settings.action_seconds,
+            ),
+        )
         self.operators = Operators(self.runtime)
         self.generated_password = self.operators.bootstrap(
             settings.operator_user, settings.operator_password
@@ -102,7 +113,11 @@ class Appliance:
         for table_id, variant, role in wanted:
             if table_id in self.runtime.tables:
                 continue
-            table = self.runtime.open_table(table_id, variant, self._source_or_rng(role))
+            # A one-seat RNG game is per-player: everybody plays their own (issue 12, C11).
+            solo = role == "rng" and max(catalog.get_variant(variant).seats, 1) == 1
+            table = self.runtime.open_table(
+                table_id, variant, self._source_or_rng(role), per_player=solo
+            )
             if role != "rng" and role not in self.devices:
                 table.suspend(f"device {role} unavailable: {self.device_errors.get(role, '')}")
 

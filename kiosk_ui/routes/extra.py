@@ -51,7 +51,7 @@ def spots(
     seat: Annotated[int, Query(ge=0, le=15)] = 0,
 ) -> SpotsOut:
     """Which bet spots this seat may place on or take down now (null: not reported)."""
-    table = app.runtime.table(table_id)
+    table = app.runtime.table_for(table_id, player)
     with table.lock:
         engine = table.engine
         mine = table.seats.get(seat) == player

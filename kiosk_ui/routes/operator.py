@@ -17,7 +17,7 @@ from certification.log import sqlite_store
 from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui import schemas
-from kiosk_ui.errors import AuditError, TableError
+from kiosk_ui.errors import AuditError
 from kiosk_ui.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
@@ -102,6 +102,10 @@ def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
             "suspended": t.suspended,
             "alarm": alarm,
             "seats": {str(k): v for k, v in t.seats.items()},
+            "sitting_out": sorted(t.sitting_out),
+            "per_player": t.per_player,
+            # A per-player table: each player's own open game.
+            "games": {p: g.game for p, g in list(t.games_of.items()) if g.game is not None},
         }
         for t in app.tables()
     ]
@@ -113,6 +117,13 @@ def recoveries(app: ApplianceDep, session: OperatorDep) -> list[dict[str, str]]:
     suspended (its stored shoe no longer matches its commitment) or mismatch (the
     store's status disagreed with the log, which decided)."""
     return [asdict(r) for r in app.recoveries]
+
+
+@router.post("/tables/{table_id}/seats/{seat}/free")
+def free_seat(table_id: str, seat: int, app: ApplianceDep, session: OperatorDep) -> dict[str, Any]:
+    """Free a shared table's seat (at once, or when the game holding its stakes ends)."""
+    app.operators.session(session.token, "operator")
+    return app.runtime.free_seat(table_id, seat, by=f"operator:{session.user}")
 
 
 @router.post("/tables/{table_id}/suspend")
@@ -139,13 +150,14 @@ def void(
 ) -> dict[str, Any]:
     """Void the table's suspended game: every stake still on the layout is returned."""
     app.operators.session(session.token, "operator")
-    table = app.runtime.table(table_id)
-    if table.game is None or not table.suspended:
-        raise TableError("only a suspended table's game can be voided: suspend it first")
-    returned = app.runtime.void(
-        table.game, reason=f"{body.reason} (by {session.user})", by=f"operator:{session.user}"
+    games = app.runtime.void_table(
+        table_id, reason=f"{body.reason} (by {session.user})", by=f"operator:{session.user}"
     )
-    return {"table": table_id, "returned": returned}
+    returned: dict[str, int] = {}  # by seat:bet, summed over a per-player table's games
+    for back in games.values():
+        for k, v in back.items():
+            returned[k] = returned.get(k, 0) + v
+    return {"table": table_id, "returned": returned, "games": games}
 
 
 @router.get("/players")

@@ -23,6 +23,7 @@ from kiosk_ui.live import Broadcaster
 from kiosk_ui.routes.deps import (
     PLAYER_COOKIE,
     ApplianceDep,
+    LiveDep,
     PlayerDep,
     tokens,
 )
@@ -166,12 +167,15 @@ def table_view(
     player: PlayerDep,
     seat: Annotated[int, Query(ge=0, le=15)] = 0,
 ) -> dict[str, Any]:
-    """This seat's view: only what the rules let it see."""
-    table = app.runtime.table(table_id)
+    """This seat's view: only what the rules let it see (at a one-seat RNG table, the
+    caller's own game: ``per_player``)."""
+    table = app.runtime.table_for(table_id, player)
     holder = table.seats.get(seat)
     view = table.view(seat if holder == player else None)
     view["seated"] = holder == player
     view["seats"] = {str(k): ("you" if v == player else "taken") for k, v in table.seats.items()}
+    view["sitting_out"] = holder == player and seat in table.sitting_out
+    view["per_player"] = table.owner is not None
     view["balance"] = app.runtime.balance(player)
     return view
 
@@ -183,9 +187,25 @@ def sit(
     player: PlayerDep,
     seat: Annotated[int, Query(ge=0, le=15)] = 0,
 ) -> dict[str, Any]:
-    table = app.runtime.table(table_id)
+    """Take a seat (within the seat limits: [seats] per_table and floor)."""
+    table = app.runtime.table_for(table_id, player)
     table.sit(seat, player)
     return {"table": table_id, "seat": seat}
+
+
+@router.post("/tables/{table_id}/leave")
+def leave(
+    table_id: str,
+    app: ApplianceDep,
+    player: PlayerDep,
+    live: LiveDep,
+    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+) -> dict[str, Any]:
+    """Leave a seat: freed now, or when the game holding its stakes ends (it sits out
+    meanwhile, its decisions get the rules' default)."""
+    when = app.runtime.leave(table_id, seat, player)
+    live.publish(table_id, {"type": "update", "events": []})
+    return {"table": table_id, "seat": seat, "freed": when}
 
 
 def to_action(body: schemas.ActionIn) -> Action:
@@ -258,23 +278,34 @@ async def _play(
     or a roll, so its work goes to a worker thread.
     """
     state = request.app.state  # read directly: this is the hot path, one dependency less each
-    table: Table = state.appliance.runtime.table(table_id)
+    table: Table = state.appliance.runtime.table_for(table_id, player)
     live: Broadcaster = state.live
     committer: LoopCommitter = state.committer
     seat = actions[0].seat
-    if seat is not None and table.seats.get(seat) != player:
-        table.sit(seat, player)
-    if table.source.blocking:
-        result = await run_in_threadpool(
-            table.act_many, actions, idempotency_key=key, request_digest=digest
-        )
-    else:
-        result = await committer.run(
-            table,
-            lambda: table.act_many(actions, idempotency_key=key, request_digest=digest, defer=True),
-        )
-    public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-    live.publish(table.id, {"type": "update", "events": public})
+    took = seat is not None and table.seats.get(seat) != player
+    if took:
+        assert seat is not None
+        table.sit(seat, player)  # a bet takes the seat, within the seat limits
+    try:
+        if table.source.blocking:
+            result = await run_in_threadpool(
+                table.act_many, actions, idempotency_key=key, request_digest=digest
+            )
+        else:
+            result = await committer.run(
+                table,
+                lambda: table.act_many(
+                    actions, idempotency_key=key, request_digest=digest, defer=True
+                ),
+            )
+    except BaseException:
+        if took:
+            assert seat is not None
+            table.release_unused(seat, player)  # a refused bet seats nobody
+        raise
+    if table.owner is None:  # a player's own game has nobody else to tell
+        public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
+        live.publish(table.id, {"type": "update", "events": public})
     out = {
         "game": result.game,
         "events": result.events,

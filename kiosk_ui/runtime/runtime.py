@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -17,6 +18,7 @@ from games.core.records import Event, decode
 from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
 from kiosk_ui.runtime.logbook import LogBook
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.runtime.seats import SeatRules
 from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
@@ -42,6 +44,7 @@ class Runtime:
         synchronous: str = "FULL",
         checkpoint_every: int = 1000,
         create: bool = False,
+        seat_rules: SeatRules | None = None,
     ) -> None:
         # create=False: the store must exist (croupier store init makes one); see Database.
         self.db = Database(store_dir, synchronous=synchronous, create=create)
@@ -52,6 +55,8 @@ class Runtime:
             raise
         self.tables: dict[str, Table] = {}
         self._known_players: set[str] = set()
+        self.seat_rules = seat_rules or SeatRules.lab()
+        self.seat_lock = threading.Lock()  # a seat limit is checked and taken as one step
 
     def close(self) -> None:
         self.db.close()
@@ -111,11 +116,18 @@ class Runtime:
 
     # --- tables --------------------------------------------------------------
 
-    def open_table(self, table_id: str, variant_id: str, source: OutcomeSource) -> Table:
+    def open_table(
+        self, table_id: str, variant_id: str, source: OutcomeSource, *, per_player: bool = False
+    ) -> Table:
+        """Open a table. ``per_player`` (a one-seat game): every player plays a game of
+        their own there (:meth:`table_for`), so nobody waits on anybody."""
         if table_id in self.tables:
             raise TableError(f"table {table_id} is already open")
         variant = catalog.get_variant(variant_id)
+        if per_player and max(variant.seats, 1) != 1:
+            raise TableError(f"table {table_id}: only a one-seat game can be per-player")
         table = Table(self, table_id, variant, catalog.family_of(variant), source)
+        table.per_player = per_player
         with self.log.transaction() as conn:
             seq = self.log.append(
                 conn,
@@ -146,6 +158,37 @@ class Runtime:
             return self.tables[table_id]
         except KeyError:
             raise TableError(f"no open table {table_id!r}") from None
+
+    def table_for(self, table_id: str, player: str) -> Table:
+        """Where ``player`` plays at ``table_id``: their own game at a per-player table,
+        else the shared table."""
+        table = self.table(table_id)
+        return table.instance(player) if table.per_player else table
+
+    def seats_held(self, player: str) -> int:
+        """Seats ``player`` holds at the shared tables (per-player games block nobody)."""
+        return sum(
+            1 for t in list(self.tables.values()) for p in list(t.seats.values()) if p == player
+        )
+
+    def leave(self, table_id: str, seat: int, player: str) -> str:
+        """``player`` leaves ``seat``: "now", or "after the game" when stakes are out."""
+        table = self.table(table_id)
+        if table.per_player:
+            return "now" if table.drop(player) else "after the game"
+        return table.release(seat, player)
+
+    def free_seat(self, table_id: str, seat: int, by: str) -> dict[str, Any]:
+        """The operator frees a shared table's seat (logged with the operator's name)."""
+        table = self.table(table_id)
+        if table.per_player:
+            raise SeatError(f"table {table_id} is per-player: its seats block nobody")
+        player = table.seats.get(seat)
+        when = table.release(seat)
+        with self.log.transaction() as conn:
+            body = {"table": table_id, "seat": seat, "player": player, "when": when}
+            self.log.append(conn, by, "seat-freed", body, table.game or "")
+        return body
 
     def games_started(self, table_id: str) -> int:
         with self.db.lock:
@@ -220,6 +263,9 @@ class Runtime:
                 continue
             rep = replay_game(records)
             table = self.tables.get(table_id)
+            if table is not None and table.per_player:  # the game of the player in seat 0
+                owner = rep.seats.get(0) if rep is not None else None
+                table = table.instance(owner) if owner is not None else None
             if rep is not None and rep.matches and table is not None:
                 table.restore(game, rep.engine, rep.seats)
                 check = getattr(table.source, "check_shoe", None)
@@ -326,10 +372,39 @@ class Runtime:
                 "UPDATE games SET status='voided', ended=? WHERE id=?", (self.log.clock(), game)
             )
             self.log.checkpoint(conn)
-        table = self.tables.get(table_id)
-        if table is not None and table.game == game:
-            table.engine, table.game = None, None
+        table = self._playing(table_id, game)
+        if table is not None:
+            with table.lock:
+                table.engine, table.game = None, None
         return returned
+
+    def _playing(self, table_id: str, game: str) -> Table | None:
+        """The table (or per-player game) whose open game is ``game``."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return None
+        for t in (table, *list(table.games_of.values())):
+            if t.game == game:
+                return t
+        return None
+
+    def void_table(self, table_id: str, *, reason: str, by: str) -> dict[str, dict[str, int]]:
+        """Void a suspended table's open game (every player's, at a per-player table):
+        the stakes go back and the seats are freed. Returns what each game returned."""
+        table = self.table(table_id)
+        targets = list(table.games_of.values()) if table.per_player else [table]
+        games = [(t, t.game) for t in targets if t.game is not None]
+        if not table.suspended or not games:
+            raise TableError("only a suspended table's game can be voided: suspend it first")
+        out: dict[str, dict[str, int]] = {}
+        for t, game in games:
+            assert game is not None
+            out[game] = self.void(game, reason=reason, by=by)
+            if t.owner is not None:
+                table.drop(t.owner)
+            else:
+                t.release_all()
+        return out
 
     # --- history and audit ---------------------------------------------------
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,10 +42,11 @@ from games.core.records import (
     JackpotContribution,
     JackpotWin,
 )
-from kiosk_ui.errors import SeatError, TableSuspended
+from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.runtime.faults import resume_store
 from kiosk_ui.runtime.money import post_event
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.runtime.seats import SeatRules, default_action
 
 if TYPE_CHECKING:
     from kiosk_ui.runtime.runtime import Runtime
@@ -114,6 +116,19 @@ class Table:
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
         self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
         self.lock = threading.RLock()
+        # Per-player tables (kiosk_ui.runtime.seats): this one only holds each player's own
+        # game, made on first use; ``owner``/``parent`` are set on those games.
+        self.per_player = False
+        self.games_of: dict[str, Table] = {}
+        self.owner: str | None = None
+        self.parent: Table | None = None
+        # Seat lifecycle of a shared table.
+        self.sitting_out: set[int] = set()  # defaulted by the clock until their player acts
+        self._leaving: set[int] = set()  # freed when the game holding their stakes ends
+        self._active: dict[int, float] = {}  # seat -> when its player last sat or acted
+        self._moves: dict[int, int] = {}  # seat -> its actions applied (the clock's key)
+        self._moves_total = 0
+        self._clock: dict[int, tuple[tuple[Any, ...], float]] = {}  # seat -> (key, since)
 
     @property
     def suspended(self) -> str | None:
@@ -128,15 +143,165 @@ class Table:
     # --- seats ---------------------------------------------------------------
 
     def sit(self, seat: int, player: str) -> None:
+        """Seat ``player`` (an explicit sit, or a bet's): refused if taken or past the
+        player's seat limits (one table, the whole floor)."""
         if not 0 <= seat < max(self.variant.seats, 1):
             raise SeatError(
                 f"table {self.id} has seats 0..{max(self.variant.seats, 1) - 1}, not {seat}"
             )
+        rules = self.rt.seat_rules
+        with self.lock, self.rt.seat_lock:
+            holder = self.seats.get(seat)
+            if holder == player:
+                self._returns(seat)
+                return
+            if holder is not None:
+                raise SeatError(f"seat {seat} at table {self.id} is taken")
+            if self.owner is None:
+                here = sum(1 for p in self.seats.values() if p == player)
+                if here >= rules.per_table:
+                    raise SeatError(
+                        f"you hold {here} seat(s) at table {self.id}: "
+                        f"the limit is {rules.per_table} per table"
+                    )
+                held = self.rt.seats_held(player)
+                if held >= rules.floor:
+                    raise SeatError(
+                        f"you hold {held} seat(s) on the floor: the limit is {rules.floor}; "
+                        "leave a seat first"
+                    )
+            self.seats[seat] = player
+            self._returns(seat)
+
+    def _returns(self, seat: int) -> None:
+        """The seat's player is here: restart its idle time, it no longer sits out."""
+        self._active[seat] = time.monotonic()
+        self.sitting_out.discard(seat)
+
+    def release(self, seat: int, player: str | None = None) -> str:
+        """Free ``seat`` (``player``: only if it is theirs). Returns "now", or "after the
+        game" when its stakes are on the open game's layout (it sits out until then)."""
         with self.lock:
             holder = self.seats.get(seat)
-            if holder not in (None, player):
-                raise SeatError(f"seat {seat} at table {self.id} is taken")
-            self.seats[seat] = player
+            if holder is None:
+                raise SeatError(f"seat {seat} at table {self.id} is free")
+            if player is not None and holder != player:
+                raise SeatError(f"seat {seat} at table {self.id} is not yours")
+            if self.in_game(seat):
+                self._leaving.add(seat)
+                self.sitting_out.add(seat)
+                return "after the game"
+            self._free(seat)
+            return "now"
+
+    def release_unused(self, seat: int, player: str) -> None:
+        """Undo a sit made for a request that failed: a refused bet seats nobody."""
+        with self.lock:
+            if self.seats.get(seat) == player and not self.in_game(seat):
+                self._free(seat)
+
+    def release_all(self) -> None:
+        """Free every seat (the table's game was voided: nothing of it is on the layout)."""
+        with self.lock:
+            for seat in list(self.seats):
+                if self.owner is None:
+                    self._free(seat)
+
+    def in_game(self, seat: int) -> bool:
+        """Whether ``seat`` has stakes on the layout of the open game."""
+        with self.lock:
+            if self.game is None or self.engine is None or self.engine.is_over:
+                return False
+            with self.rt.db.lock:
+                row = self.rt.db.conn.execute(
+                    "SELECT staked FROM game_seats WHERE game = ? AND seat = ?", (self.game, seat)
+                ).fetchone()
+            return row is not None and int(row[0]) > 0
+
+    def _free(self, seat: int) -> None:
+        self.seats.pop(seat, None)
+        for held in (self.sitting_out, self._leaving):
+            held.discard(seat)
+        self._active.pop(seat, None)
+        self._clock.pop(seat, None)
+
+    def tend(self, now: float, rules: SeatRules) -> list[int]:
+        """Free the seats whose game ended after they left, and idle seats with nothing
+        on the layout. Returns the seats freed."""
+        freed: list[int] = []
+        with self.lock:
+            if self.owner is not None:
+                return freed
+            for seat in sorted(self.seats):
+                leaving = seat in self._leaving
+                idle = now - self._active.setdefault(seat, now) >= rules.idle_seconds
+                if (leaving or idle) and not self.in_game(seat):
+                    self._free(seat)
+                    freed.append(seat)
+        return freed
+
+    def due(self, now: float, rules: SeatRules) -> list[Action]:
+        """The defaults whose action clock has run out: each decision the open game waits
+        on gets ``rules.action_seconds`` from when its seat was first asked (none for a
+        seat sitting out)."""
+        with self.lock:
+            engine, game = self.engine, self.game
+            if self.suspended or engine is None or game is None or engine.is_over:
+                self._clock.clear()
+                return []
+            out: list[Action] = []
+            for seat in sorted(self.seats):
+                action = default_action(engine, seat, deals=self.in_game(seat))
+                if action is None or (out and action.kind == "deal"):
+                    self._clock.pop(seat, None)
+                    continue
+                dealing = self._moves_total if action.kind == "deal" else -1
+                key = (game, self._moves.get(seat, 0), dealing, action.encode())
+                since = self._clock.get(seat)
+                if since is None or since[0] != key:
+                    since = self._clock[seat] = (key, now)
+                limit = 0.0 if seat in self.sitting_out else rules.action_seconds
+                if now - since[1] >= limit:
+                    out.append(action)
+            return out
+
+    # --- per-player games ----------------------------------------------------
+
+    def instance(self, player: str) -> Table:
+        """``player``'s own game at a per-player table (made on first use)."""
+        with self.lock:
+            mine = self.games_of.get(player)
+            if mine is None:
+                mine = Table(self.rt, self.id, self.variant, self.family, self.source)
+                mine.parent, mine.owner = self, player
+                mine.seats[0] = player
+                mine._suspended = self._suspended  # the table's own, not a store fault
+                mine._active[0] = time.monotonic()
+                self.games_of[player] = mine
+            return mine
+
+    def drop(self, player: str) -> bool:
+        """Forget ``player``'s own game if nothing of it is open (leave, void, idle)."""
+        with self.lock:
+            mine = self.games_of.get(player)
+            if mine is None:
+                return True
+            with mine.lock:
+                if mine.game is not None and mine.engine is not None and not mine.engine.is_over:
+                    return False
+                del self.games_of[player]
+                return True
+
+    def drop_idle(self, now: float, rules: SeatRules) -> None:
+        """Forget the per-player games idle for ``rules.idle_seconds`` with nothing open."""
+        with self.lock:
+            idle = [
+                p
+                for p, t in self.games_of.items()
+                if now - t._active.get(0, now) >= rules.idle_seconds
+            ]
+        for player in idle:
+            self.drop(player)
 
     def player_at(self, seat: int) -> str:
         player = self.seats.get(seat)
@@ -190,6 +355,8 @@ class Table:
         idempotency_key: str | None = None,
         request_digest: str = "",
         defer: bool = False,
+        by: str | None = None,
+        game: str | None = None,
     ) -> ActResult:
         """Apply several actions of one seat atomically (a bet slip and Deal): all or none.
 
@@ -199,6 +366,10 @@ class Table:
         ``defer=True`` leaves the store's group transaction open (the event loop's
         requests, :class:`kiosk_ui.runtime.commit.LoopCommitter`): the result is not
         durable, and must not be reported, until that group commits.
+
+        ``by`` names a source other than the seat's player (``"timeout"``: the action
+        clock's default, logged as such; the seat then sits out); ``game``: apply only
+        if that game is still the open one.
         """
         seats = {a.seat for a in actions}
         if not actions or len(seats) != 1 or None in seats:
@@ -207,6 +378,8 @@ class Table:
         assert seat is not None
         player = self.player_at(seat)
         with self.lock:
+            if game is not None and self.game != game:
+                raise TableError(f"game {game} at table {self.id} is no longer open")
             if idempotency_key:
                 done = self.rt.idempotent_response(idempotency_key, request_digest)
                 if done is not None:
@@ -226,7 +399,7 @@ class Table:
                         assert self.engine is not None and self.game is not None
                         self._pass_unattended_offers(conn)
                         self.engine.verify(action)
-                        events += self._apply(conn, action, f"seat:{seat}")
+                        events += self._apply(conn, action, by or f"seat:{seat}")
                         if not self.source.blocking:
                             events += self._drive(conn)
                         elif self.engine.is_over:
@@ -241,6 +414,14 @@ class Table:
             except BaseException:
                 self._rebuild()
                 raise
+            self._moves[seat] = self._moves.get(seat, 0) + 1
+            self._moves_total += 1
+            if by is None:
+                self._returns(seat)
+            else:
+                self.sitting_out.add(seat)
+            if self._leaving and self.engine is not None and self.engine.is_over:
+                self.tend(time.monotonic(), self.rt.seat_rules)
             return result
 
     def advance(self) -> list[dict[str, Any]]:
@@ -283,42 +464,90 @@ class Table:
     def suspend(self, reason: str, *, alarm: str | None = None) -> None:
         """Stop the table (its game, if any, stays open for the operator to resume or
         void). ``alarm`` names an integrity alarm (e.g. ``shoe-commitment``): it is
-        logged as an ``operator-alarm`` record before the suspension."""
+        logged as an ``operator-alarm`` record (with the game it is about) before the
+        suspension.
+
+        A per-player table stops with every player's game (a fault in one player's game
+        stops them all: they share the source). Seats with nothing on the open game's
+        layout are freed (nobody can play there now); seats with stakes are kept for the
+        resume or the void."""
+        if self.parent is not None:
+            if alarm is not None:
+                with self.lock, self.rt.log.transaction() as conn:
+                    self._log_alarm(conn, alarm, reason)
+            self.parent.suspend(reason)
+            return
         with self.lock:
             self.suspended = reason
-            with self.rt.log.transaction() as conn:
-                if alarm is not None:
+            games = list(self.games_of.values())
+        self._suspend_own(reason, log=True, alarm=alarm)
+        for mine in games:
+            mine._suspend_own(reason, log=mine.game is not None)
+
+    def _log_alarm(self, conn: sqlite3.Connection, alarm: str, reason: str) -> None:
+        self.rt.log.append(
+            conn,
+            "runtime",
+            "operator-alarm",
+            {"table": self.id, "alarm": alarm, "message": reason},
+            self.game or "",
+        )
+
+    def _suspend_own(self, reason: str, *, log: bool, alarm: str | None = None) -> None:
+        with self.lock:
+            self.suspended = reason
+            if log:
+                with self.rt.log.transaction() as conn:
+                    if alarm is not None:
+                        self._log_alarm(conn, alarm, reason)
                     self.rt.log.append(
                         conn,
                         "runtime",
-                        "operator-alarm",
-                        {"table": self.id, "alarm": alarm, "message": reason},
+                        "table-suspended",
+                        {"table": self.id, "reason": reason},
                         self.game or "",
                     )
-                self.rt.log.append(
-                    conn,
-                    "runtime",
-                    "table-suspended",
-                    {"table": self.id, "reason": reason},
-                    self.game or "",
-                )
-                if self.game:
-                    conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
+                    if self.game:
+                        conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
+            if self.owner is None:
+                for seat in sorted(self.seats):
+                    if not self.in_game(seat):
+                        self._free(seat)
+            self._clock.clear()
 
     def resume(self, operator: str) -> None:
-        """Resume the table; after a store fault, resume the store first (every table of
-        it reopens, see :func:`kiosk_ui.runtime.faults.resume_store`)."""
+        """Restart the table (every player's game of a per-player table); the seats kept
+        through the suspension stay, and their action clocks start afresh. After a store
+        fault, resume the store first (every table of it reopens, see
+        :func:`kiosk_ui.runtime.faults.resume_store`)."""
+        if self.parent is not None:
+            self.parent.resume(operator)
+            return
         if self.rt.db.health.fault is not None:
             resume_store(self.rt, operator)  # outside the table lock: it rebuilds every table
             if self._suspended is None:
                 return
-        with self.lock, self.rt.log.transaction() as conn:
-            self.rt.log.append(
-                conn, f"operator:{operator}", "table-resumed", {"table": self.id}, self.game or ""
-            )
-            if self.game:
-                conn.execute("UPDATE games SET status='open' WHERE id=?", (self.game,))
+        with self.lock:
+            games = list(self.games_of.values())
+        self._resume_own(operator, log=True)
+        for mine in games:
+            mine._resume_own(operator, log=mine.game is not None)
+
+    def _resume_own(self, operator: str, *, log: bool) -> None:
+        with self.lock:
+            if log:
+                with self.rt.log.transaction() as conn:
+                    self.rt.log.append(
+                        conn,
+                        f"operator:{operator}",
+                        "table-resumed",
+                        {"table": self.id},
+                        self.game or "",
+                    )
+                    if self.game:
+                        conn.execute("UPDATE games SET status='open' WHERE id=?", (self.game,))
             self.suspended = None
+            self._clock.clear()
 
     # --- internals -----------------------------------------------------------
 
@@ -391,11 +620,19 @@ class Table:
         """The table's last settled game, replayed: what the next game follows on from
         (the pai gow bank rotation, a seat's always-contribute button, ...)."""
         with self.rt.db.lock:
-            row = self.rt.db.conn.execute(
-                "SELECT id FROM games WHERE table_id = ? AND status = 'settled' "
-                "ORDER BY id DESC LIMIT 1",
-                (self.id,),
-            ).fetchone()
+            if self.owner is None:
+                row = self.rt.db.conn.execute(
+                    "SELECT id FROM games WHERE table_id = ? AND status = 'settled' "
+                    "ORDER BY id DESC LIMIT 1",
+                    (self.id,),
+                ).fetchone()
+            else:  # a per-player game follows on from the player's own last game
+                row = self.rt.db.conn.execute(
+                    "SELECT g.id FROM games g JOIN game_seats s ON s.game = g.id "
+                    "WHERE g.table_id = ? AND g.status = 'settled' AND s.player = ? "
+                    "ORDER BY g.id DESC LIMIT 1",
+                    (self.id, self.owner),
+                ).fetchone()
         if row is None:
             return None
         replayed = self.rt.replay(row[0])
@@ -433,6 +670,11 @@ class Table:
         self._started = number
 
     def _games_started(self) -> int:
+        if self.owner is not None:
+            # Every player's game at a per-player table is numbered from one count (the
+            # store's, which sees the other games' uncommitted rows on the one connection),
+            # so game ids stay "<table>-<n>" and unique.
+            return self.rt.games_started(self.id)
         if self._started is None:
             self._started = self.rt.games_started(self.id)
         return self._started
@@ -525,9 +767,13 @@ class Table:
         )
 
     def rebuild(self) -> None:
-        """Restore the engine from the log (its last unit of work was not kept)."""
+        """Restore the engine from the log (its last unit of work was not kept); at a
+        per-player table, every player's game."""
         with self.lock:
             self._rebuild()
+            games = list(self.games_of.values())
+        for mine in games:
+            mine.rebuild()
 
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
@@ -546,6 +792,7 @@ class Table:
             self.game, self.engine = game, engine
             for seat, player in seats.items():
                 self.seats.setdefault(seat, player)
+                self._active.setdefault(seat, time.monotonic())
 
 
 def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:
