@@ -276,8 +276,8 @@ class Table:
                 mine.parent, mine.owner = self, player
                 mine.seats[0] = player
                 mine._suspended = self._suspended  # the table's own, not a store fault
-                mine._active[0] = time.monotonic()
                 self.games_of[player] = mine
+            mine._active[0] = time.monotonic()  # in use: not idle (drop_idle)
             return mine
 
     def drop(self, player: str) -> bool:

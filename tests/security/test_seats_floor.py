@@ -18,7 +18,13 @@ import httpx
 import pytest
 
 from certification.log import sqlite_store
-from tests.security.conftest import OPERATOR_PASSWORD, Served, demo_settings
+from tests.security.conftest import (
+    OPERATOR_PASSWORD,
+    Process,
+    Served,
+    demo_settings,
+    write_config,
+)
 
 ServeFn = Callable[[dict[str, Any]], Served]
 _OPEN: list[httpx.Client] = []
@@ -286,5 +292,32 @@ def test_an_absent_player_is_defaulted_by_the_action_clock(served: ServeFn, tmp_
     recall = bo.http.get(f"/api/history/{game}").json()
     assert recall["matches"], recall
     op = operator(srv.url)
+    assert op.post("/api/operator/log/verify").json()["ok"]
+    assert op.get("/api/operator/audit").json()["ok"]
+
+
+def test_per_player_games_survive_a_crash(
+    serve_process: Callable[..., Process], tmp_path: Path
+) -> None:
+    config = write_config(tmp_path, settings(tmp_path))
+    first = serve_process(config)
+    ann, bo = Player(first.url, "ann"), Player(first.url, "bo")
+    open_games = {}
+    for p, stake in ((ann, 1_000), (bo, 2_000)):
+        r = p.act("bj", kind="place-bet", bet="main", amount=stake)
+        assert r.status_code == 200, r.text
+        open_games[p.id] = r.json()["game"]
+    assert len(set(open_games.values())) == 2
+    first.proc.kill()
+    first.proc.wait()
+    second = serve_process(config)
+    for p in (ann, bo):  # the same sessions, on the restarted server
+        p.http.base_url = httpx.URL(second.url)
+        r = p.act("bj", kind="deal")
+        assert r.status_code == 200, r.text
+        assert r.json()["game"] == open_games[p.id]  # each resumed into its own player's game
+        finish_round(p, "bj")
+        assert [h["game"] for h in p.http.get("/api/history").json()] == [open_games[p.id]]
+    op = operator(second.url)
     assert op.post("/api/operator/log/verify").json()["ok"]
     assert op.get("/api/operator/audit").json()["ok"]
