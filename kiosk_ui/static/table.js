@@ -156,6 +156,15 @@ async function start(kind) {
   else await act({ kind: 'decide', decision: kind });
 }
 
+/** Give the seat up: freed now, or when the game holding its bets ends (it sits out meanwhile). */
+async function leaveSeat() {
+  try {
+    const out = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/leave?seat=${S.seat}`);
+    Croupier.notice(out.freed === 'now' ? 'You left the seat.' : 'You leave the seat when this game ends; the house plays your hand by the rules meanwhile.', 'info');
+    await refresh();
+  } catch (e) { Croupier.notice(e.message); }
+}
+
 function turnHand() {
   const t = state().turn;
   return t && typeof t === 'object' && typeof t.hand === 'number' ? t.hand : 0;
@@ -570,8 +579,11 @@ function render() {
   renderResult();
   renderJackpot();
   const seats = (v && v.seats) || {};
-  document.getElementById('seat-info').textContent = `Seat ${S.seat + 1} of ${S.meta.seats}` +
-    (Object.keys(seats).length > 1 ? ` (${Object.keys(seats).length} seated)` : '');
+  document.getElementById('seat-info').textContent = (v && v.per_player ? 'Your own game' : `Seat ${S.seat + 1} of ${S.meta.seats}`) +
+    (Object.keys(seats).length > 1 ? ` (${Object.keys(seats).length} seated)` : '') +
+    (v && v.sitting_out ? ' · sitting out (act to come back)' : '');
+  const leave = document.getElementById('leave');
+  if (leave) leave.hidden = !(v && v.seated) || !!(v && v.per_player);
   document.body.dataset.over = roundOver() ? 'true' : 'false';
   document.body.dataset.game = S.game || '';
   schedulePoll();
@@ -611,6 +623,8 @@ async function main() {
   document.getElementById('undo').onclick = undoChip;
   document.getElementById('clear').onclick = clearBets;
   document.getElementById('rebet').onclick = rebet;
+  document.querySelector('.rack-buttons').append(
+    el('button', { id: 'leave', title: 'give this seat up for another player', text: 'Leave seat', hidden: true, onclick: leaveSeat }));
   try {
     const me = await Croupier.ensurePlayer();
     Croupier.setBalance(me.balance);
