@@ -23,8 +23,9 @@ from kiosk_ui.errors import KioskError
 from kiosk_ui.runtime.commit import LoopCommitter
 
 if TYPE_CHECKING:
+    from games.core.records import Action
     from kiosk_ui.runtime.runtime import Runtime
-    from kiosk_ui.runtime.table import Table
+    from kiosk_ui.runtime.table import ActResult, Table
 
 log = logging.getLogger("kiosk_ui.clock")
 
@@ -68,20 +69,40 @@ class SeatClock:
         game = table.game
         for action in table.due(now, rules):
             try:
-                if table.source.blocking:
-                    result = await asyncio.to_thread(
-                        table.act_many, [action], by="timeout", game=game
-                    )
-                else:
-                    result = await self.committer.run(
-                        table,
-                        partial(table.act_many, [action], by="timeout", game=game, defer=True),
-                    )
+                result = await self._apply(table, action, game)
             except (KioskError, GameError) as exc:  # the player acted meanwhile, or a fault
                 log.info("timeout at table %s not applied: %s", table.id, exc)
+                if action.kind == "deal" and isinstance(exc, GameError):
+                    await self._withdraw(table, game)
                 continue
-            self.timeouts += 1
-            public = [
-                e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"
-            ]
-            self.publish(table.id, {"type": "update", "events": public})
+            self._applied(table, result)
+
+    async def _withdraw(self, table: Table, game: str | None) -> None:
+        """The bets of absent seats are taken down when they stop the others' deal (a
+        refused one is tried again after the rest: riders come down before their base)."""
+        pending = table.withdrawals()
+        while pending:
+            left: list[Action] = []
+            for action in pending:
+                try:
+                    result = await self._apply(table, action, game)
+                except (KioskError, GameError):
+                    left.append(action)
+                    continue
+                self._applied(table, result)
+            if len(left) == len(pending):
+                log.info("timeout at table %s: %s stay up", table.id, left)
+                return
+            pending = left
+
+    async def _apply(self, table: Table, action: Action, game: str | None) -> ActResult:
+        if table.source.blocking:
+            return await asyncio.to_thread(table.act_many, [action], by="timeout", game=game)
+        return await self.committer.run(
+            table, partial(table.act_many, [action], by="timeout", game=game, defer=True)
+        )
+
+    def _applied(self, table: Table, result: ActResult) -> None:
+        self.timeouts += 1
+        public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
+        self.publish(table.id, {"type": "update", "events": public})

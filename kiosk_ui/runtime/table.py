@@ -31,16 +31,20 @@ from typing import TYPE_CHECKING, Any
 from games import catalog
 from games.catalog import Family
 from games.core.engine import Engine, Need, Variant
+from games.core.errors import GameError
 from games.core.records import (
     Action,
     BetPlaced,
     BetReturned,
     BetSettled,
     CardShown,
+    Deal,
     Decide,
     Event,
     JackpotContribution,
     JackpotWin,
+    RemoveBet,
+    decode,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.runtime.faults import resume_store
@@ -263,6 +267,39 @@ class Table:
                 limit = 0.0 if seat in self.sitting_out else rules.action_seconds
                 if now - since[1] >= limit:
                     out.append(action)
+            return out
+
+    def withdrawals(self) -> list[Action]:
+        """When a timeout's deal is refused (bets that cannot be dealt as they stand, e.g.
+        an ante without its blind): take down the bets of each seat whose own bets could
+        not be dealt alone, so the others' round can be (the dealer's "no more bets")."""
+        with self.lock:
+            engine, game = self.engine, self.game
+            if engine is None or game is None or engine.is_over:
+                return []
+            outstanding = Outstanding()
+            for rec in self.rt._game_records(game):
+                if rec["type"] == "event":
+                    ev = decode(rec["body"])
+                    if isinstance(ev, Event):
+                        outstanding.apply(ev)
+            bets: dict[int, list[str]] = {}
+            for (seat, bet), amount in sorted(outstanding.stakes.items()):
+                if amount > 0:
+                    bets.setdefault(seat, []).append(bet)
+            out: list[Action] = []
+            for seat, mine in bets.items():
+                replayed = self.rt.replay(game)  # the same game, to try the deal on
+                if replayed is None or not replayed.matches:
+                    return []
+                alone = replayed.engine
+                try:
+                    for other, theirs in bets.items():
+                        for bet in theirs if other != seat else ():
+                            alone.apply(RemoveBet(seat=other, bet=bet))
+                    alone.verify(Deal(seat=seat))
+                except GameError:
+                    out += [RemoveBet(seat=seat, bet=bet) for bet in reversed(mine)]
             return out
 
     # --- per-player games ----------------------------------------------------

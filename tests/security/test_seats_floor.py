@@ -83,6 +83,7 @@ def settings(tmp_path: Path, **seats: Any) -> dict[str, Any]:
         {"id": "ez", "variant": "baccarat-ez"},
         {"id": "tcp", "variant": "three-card-poker"},
         {"id": "bj", "variant": "blackjack-pinnacle"},
+        {"id": "uth", "variant": "ultimate-texas-holdem"},
     ]
     if seats:
         data["seats"] = seats
@@ -321,3 +322,34 @@ def test_per_player_games_survive_a_crash(
     op = operator(second.url)
     assert op.post("/api/operator/log/verify").json()["ok"]
     assert op.get("/api/operator/audit").json()["ok"]
+
+
+def test_an_absent_players_undealable_bet_is_taken_down(served: ServeFn, tmp_path: Path) -> None:
+    """An ante without its blind, left on the layout, refuses every deal at the table:
+    the clock takes the absent seat's bets down (logged), and the others play."""
+    srv = served(settings(tmp_path, action_seconds=0.3))
+    ann, bo = Player(srv.url, "ann"), Player(srv.url, "bo")
+    assert ann.act("uth", 0, kind="place-bet", bet="ante", amount=500).status_code == 200
+    bets = {"ante": 500, "blind": 500}
+    r = bo.http.post("/api/tables/uth/round", json={"seat": 1, "bets": bets, "deal": False})
+    assert r.status_code == 200, r.text
+    game = r.json()["game"]
+    until(lambda: not bo.view("uth", 1)["legal"] or bo.view("uth", 1)["over"], "Bo is dealt")
+    until(lambda: ann.balance() == 100_000, "Ann's ante is returned")
+    for _ in range(10):
+        v = bo.view("uth", 1)
+        if v["over"]:
+            break
+        check = next((d for d in ("check", "fold") if d in v["legal"]), None)
+        if check is not None:
+            assert bo.act("uth", 1, kind="decide", decision=check).status_code == 200
+        else:
+            time.sleep(0.05)
+    until(lambda: bo.view("uth", 1)["over"], "Bo's round completes")
+    timeouts = [
+        (x["body"]["kind"], x["body"]["seat"])
+        for x in log_records(srv)
+        if x["type"] == "action" and x["game"] == game and x["source"] == "timeout"
+    ]
+    assert ("remove-bet", 0) in timeouts, timeouts
+    assert bo.http.get(f"/api/history/{game}").json()["matches"]
