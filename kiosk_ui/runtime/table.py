@@ -704,17 +704,15 @@ class Table:
             game,
         )
         self.engine, self.game = engine, game
-        self._started = number
+        (self.parent or self)._started = number
 
     def _games_started(self) -> int:
-        if self.owner is not None:
-            # Every player's game at a per-player table is numbered from one count (the
-            # store's, which sees the other games' uncommitted rows on the one connection),
-            # so game ids stay "<table>-<n>" and unique.
-            return self.rt.games_started(self.id)
-        if self._started is None:
-            self._started = self.rt.games_started(self.id)
-        return self._started
+        # Every player's game at a per-player table is numbered from the table's one
+        # count, so game ids stay "<table>-<n>" and unique.
+        counter = self.parent or self
+        if counter._started is None:
+            counter._started = self.rt.games_started(self.id)
+        return counter._started
 
     def _apply(
         self,
@@ -814,7 +812,7 @@ class Table:
 
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
-        self._started = None  # a game started by the lost work is gone with it
+        (self.parent or self)._started = None  # a game started by the lost work is gone
         if self.game is None:
             self.engine = None  # a fresh engine is made on the next request
             return
