@@ -8,7 +8,10 @@ from pathlib import Path
 
 def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="ledger_command", metavar="ACTION", required=True)
-    a = sub.add_parser("audit", help="check that the ledger balances and every game is logged once")
+    a = sub.add_parser(
+        "audit",
+        help="check that the ledger is the one the log implies, balances, and logs every game once",
+    )
     a.add_argument("--store", type=Path, required=True, help="store directory")
     a.set_defaults(handler=_audit)
 
@@ -28,7 +31,9 @@ def _audit(args: argparse.Namespace) -> int:
         return 1
     print(
         f"AUDIT OK: {report['transactions']} transactions over {report['accounts']} accounts "
-        f"sum to zero; {report['games_settled']} finished games each logged once; "
+        f"sum to zero, each the one its log record implies ({report['money_records']} money "
+        f"records; every balance recomputed from the log); "
+        f"{report['games_settled']} finished games each logged once; "
         f"{report['open_games']} open; player credits {format_cents(report['player_credits'])}, "
         f"house {format_cents(report['house'])}, commission {format_cents(report['commission'])}"
     )

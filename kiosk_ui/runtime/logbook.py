@@ -97,9 +97,21 @@ class LogBook:
         game: str = "",
     ) -> int:
         """Append one record (and a checkpoint if due); return the record's seq."""
+        return self.append_record(conn, source, type_, body, game).seq
+
+    def append_record(
+        self,
+        conn: sqlite3.Connection,
+        source: str,
+        type_: str,
+        body: Mapping[str, Any],
+        game: str = "",
+    ) -> StoredRecord:
+        """:meth:`append`, returning the record itself (its seq and hash name it in the
+        ledger rows it causes)."""
         records = self.writer.append(self.clock(), source, type_, body, game)
         self._write(conn, records)
-        return records[0].seq
+        return records[0]
 
     def checkpoint(self, conn: sqlite3.Connection) -> None:
         if self.writer.unsigned:

@@ -1,8 +1,18 @@
-"""Turn an engine's money events into ledger transactions (one rule per event kind)."""
+"""Turn money records into ledger transactions (one rule per kind; the audit uses the same rules).
+
+Every ledger transaction is caused by one log record and names it (seq and hash). The
+rules here are pure: given what the record says (and, for a progressive award, the
+meter's balance before it), they return the transactions it implies. The runtime posts
+what they return (:func:`post_event`, :func:`post_entries`); ``croupier ledger audit``
+(:mod:`kiosk_ui.store.derived`) replays the whole log through the same rules and
+compares what they return with the stored rows, row by row.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from games.core.records import (
     BetPlaced,
@@ -17,74 +27,87 @@ from kiosk_ui.store import ledger
 from kiosk_ui.store.ledger import Posting
 
 
-def post_event(
-    conn: sqlite3.Connection,
-    event: Event,
-    *,
-    table: str,
-    game: str,
-    player: str,
-    ts: int,
-    log_seq: int,
-    reset: int = 0,
-) -> int:
-    """Post the ledger rows for one event; return the player's net change in play (cents).
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One ledger transaction a log record implies."""
+
+    kind: str
+    postings: tuple[Posting, ...]
+    memo: str = ""
+
+
+def cash_entry(kind: str, player: str, amount: int, operator: str = "") -> Entry:
+    """A ``cash-in`` (cash -> wallet) or ``cash-out`` (wallet -> cash) record."""
+    if kind not in ("cash-in", "cash-out"):
+        raise LedgerError(f"not a cash movement: {kind}")
+    sign = 1 if kind == "cash-in" else -1
+    return Entry(
+        kind,
+        (Posting(ledger.CASH, -sign * amount), Posting(ledger.wallet(player), sign * amount)),
+        f"by {operator}" if operator else "",
+    )
+
+
+def seed_entry(meter: str, amount: int) -> Entry:
+    """A new progressive meter starts at its reset value, funded by the house."""
+    return Entry(
+        "jackpot-seed",
+        (Posting(ledger.HOUSE, -amount), Posting(ledger.jackpot(meter), amount)),
+        f"meter {meter} seeded",
+    )
+
+
+def void_entry(table: str, player: str, seat: int, bet: str, amount: int, reason: str) -> Entry:
+    """A stake still on the layout of a voided game goes back to its player."""
+    return Entry(
+        "void-return",
+        (Posting(ledger.stakes(table), -amount), Posting(ledger.wallet(player), amount)),
+        f"seat {seat} {bet} returned: {reason}",
+    )
+
+
+def event_entries(
+    event: Event, *, table: str, player: str, meter_balance: int = 0, reset: int = 0
+) -> list[Entry]:
+    """The transactions one engine event implies (none for events that move no money).
 
     BetPlaced: wallet -> stakes. BetReturned: stakes -> wallet. BetSettled: the stake
     leaves the layout; the player gets ``returned - commission``; the house takes
     ``stake - returned``; commission goes to its own account. JackpotContribution: house ->
-    meter. JackpotWin: meter -> wallet (see :func:`pay_jackpot`). Other events move no money.
+    meter. JackpotWin: meter -> wallet (see :func:`jackpot_entries`; ``meter_balance`` is
+    the meter's balance before the award, ``reset`` its reset value).
     """
     w, s = ledger.wallet(player), ledger.stakes(table)
     memo = f"seat {event.seat}" if hasattr(event, "seat") else ""
+    moves: tuple[Posting, ...]
     if isinstance(event, BetPlaced):
-        moves = [Posting(w, -event.amount), Posting(s, event.amount)]
-        ledger.post(
-            conn, "bet", moves, ts=ts, game=game, memo=f"{memo} {event.bet}", log_seq=log_seq
-        )
-        return 0
+        moves = (Posting(w, -event.amount), Posting(s, event.amount))
+        return [Entry("bet", moves, f"{memo} {event.bet}")]
     if isinstance(event, BetReturned):
-        moves = [Posting(s, -event.amount), Posting(w, event.amount)]
-        ledger.post(
-            conn,
-            "bet-returned",
-            moves,
-            ts=ts,
-            game=game,
-            memo=f"{memo} {event.bet}",
-            log_seq=log_seq,
-        )
-        return 0
+        moves = (Posting(s, -event.amount), Posting(w, event.amount))
+        return [Entry("bet-returned", moves, f"{memo} {event.bet}")]
     if isinstance(event, BetSettled):
         if min(event.stake, event.returned, event.commission) < 0:
             raise LedgerError(f"negative amount in settlement {event}")
-        moves = [
+        moves = (
             Posting(s, -event.stake),
             Posting(w, event.returned - event.commission),
             Posting(ledger.HOUSE, event.stake - event.returned),
             Posting(ledger.COMMISSION, event.commission),
-        ]
-        kind = event.result if event.result in ("win", "lose", "push") else "settle"
-        ledger.post(
-            conn, kind, moves, ts=ts, game=game, memo=f"{memo} {event.bet}", log_seq=log_seq
         )
-        return event.net
+        kind = event.result if event.result in ("win", "lose", "push") else "settle"
+        return [Entry(kind, moves, f"{memo} {event.bet}")]
     if isinstance(event, JackpotContribution):
         if event.amount < 0:
             raise LedgerError(f"negative jackpot contribution {event}")
-        moves = [
+        moves = (
             Posting(ledger.HOUSE, -event.amount),
             Posting(ledger.jackpot(event.meter), event.amount),
-        ]
-        ledger.post(
-            conn, "jackpot-contribution", moves, ts=ts, game=game, memo=memo, log_seq=log_seq
         )
-        return 0
+        return [Entry("jackpot-contribution", moves, memo)]
     if isinstance(event, JackpotWin):
-        return pay_jackpot(
-            conn, event, player=player, game=game, ts=ts, log_seq=log_seq, reset=reset
-        )
-    return 0
+        return jackpot_entries(event, player=player, meter_balance=meter_balance, reset=reset)
+    return []
 
 
 def jackpot_award(meter_balance: int, event: JackpotWin) -> int:
@@ -98,33 +121,73 @@ def jackpot_award(meter_balance: int, event: JackpotWin) -> int:
     return event.fixed + meter_balance * event.share_bp // 10_000
 
 
-def pay_jackpot(
-    conn: sqlite3.Connection,
-    event: JackpotWin,
-    *,
-    player: str,
-    game: str,
-    ts: int,
-    log_seq: int,
-    reset: int,
-) -> int:
+def jackpot_entries(
+    event: JackpotWin, *, player: str, meter_balance: int, reset: int
+) -> list[Entry]:
     """Pay a progressive award from its meter, then refill the meter to ``reset`` from the house."""
     meter = ledger.jackpot(event.meter)
-    balance = ledger.balance(conn, meter)
-    amount = jackpot_award(balance, event)
-    top_up = max(0, amount - balance)  # the house guarantees a fixed award a low meter cannot
+    amount = jackpot_award(meter_balance, event)
+    top_up = max(0, amount - meter_balance)  # the house guarantees a fixed award a low meter cannot
     postings = [Posting(ledger.HOUSE, -top_up), Posting(meter, top_up)] if top_up else []
     postings += [Posting(meter, -amount), Posting(ledger.wallet(player), amount)]
-    ledger.post(conn, "jackpot-win", postings, ts=ts, game=game, memo=event.hand, log_seq=log_seq)
-    refill = max(0, reset - ledger.balance(conn, meter))
+    out = [Entry("jackpot-win", tuple(postings), event.hand)]
+    refill = max(0, reset - (meter_balance + top_up - amount))
     if refill:
+        out.append(
+            Entry(
+                "jackpot-reset",
+                (Posting(ledger.HOUSE, -refill), Posting(meter, refill)),
+                f"meter {event.meter} back to its reset value",
+            )
+        )
+    return out
+
+
+def post_entries(
+    conn: sqlite3.Connection,
+    entries: Iterable[Entry],
+    *,
+    ts: int,
+    log_seq: int,
+    log_hash: str,
+    game: str = "",
+) -> None:
+    """Post each entry as one transaction naming the record (seq, hash) that caused it."""
+    for e in entries:
         ledger.post(
             conn,
-            "jackpot-reset",
-            [Posting(ledger.HOUSE, -refill), Posting(meter, refill)],
+            e.kind,
+            e.postings,
             ts=ts,
             game=game,
-            memo=f"meter {event.meter} back to its reset value",
+            memo=e.memo,
             log_seq=log_seq,
+            log_hash=log_hash,
         )
-    return amount
+
+
+def post_event(
+    conn: sqlite3.Connection,
+    event: Event,
+    *,
+    table: str,
+    game: str,
+    player: str,
+    ts: int,
+    log_seq: int,
+    log_hash: str,
+    reset: int = 0,
+) -> int:
+    """Post the ledger rows for one event record; return the player's net change in play."""
+    meter_balance = (
+        ledger.balance(conn, ledger.jackpot(event.meter)) if isinstance(event, JackpotWin) else 0
+    )
+    entries = event_entries(
+        event, table=table, player=player, meter_balance=meter_balance, reset=reset
+    )
+    post_entries(conn, entries, ts=ts, log_seq=log_seq, log_hash=log_hash, game=game)
+    if isinstance(event, BetSettled):
+        return event.net
+    if isinstance(event, JackpotWin):
+        return jackpot_award(meter_balance, event)
+    return 0

@@ -17,13 +17,13 @@ from games import catalog
 from games.core.records import Event, decode
 from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
 from kiosk_ui.runtime.logbook import LogBook
+from kiosk_ui.runtime.money import Entry, cash_entry, post_entries, seed_entry, void_entry
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
 from kiosk_ui.runtime.seats import SeatRules
-from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
+from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps, logged_seats
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database
-from kiosk_ui.store.ledger import Posting
 
 HISTORY_LIMIT = 500
 
@@ -96,22 +96,12 @@ class Runtime:
             raise ValueError("amount must be a positive number of cents")
         if not self.player_exists(player):
             raise SeatError(f"no player {player!r}")
-        sign = 1 if kind == "cash-in" else -1
         with self.log.transaction() as conn:
-            seq = self.log.append(
+            rec = self.log.append_record(
                 conn, f"operator:{operator}", kind, {"player": player, "amount": amount}
             )
-            ledger.post(
-                conn,
-                kind,
-                [
-                    Posting(ledger.CASH, -sign * amount),
-                    Posting(ledger.wallet(player), sign * amount),
-                ],
-                ts=self.log.clock(),
-                memo=f"by {operator}",
-                log_seq=seq,
-            )
+            entry = cash_entry(kind, player, amount, operator)
+            post_entries(conn, [entry], ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
             return ledger.balance(conn, ledger.wallet(player))
 
     # --- tables --------------------------------------------------------------
@@ -129,27 +119,27 @@ class Runtime:
         table = Table(self, table_id, variant, catalog.family_of(variant), source)
         table.per_player = per_player
         with self.log.transaction() as conn:
-            seq = self.log.append(
-                conn,
-                "runtime",
-                "table-open",
-                {"table": table_id, "variant": variant.id, "source": source.name},
-            )
-            for meter, reset in sorted(variant.jackpots.items()):
-                account = ledger.jackpot(meter)
-                exists = conn.execute(
-                    "SELECT 1 FROM accounts WHERE name = ?", (account,)
+            # A new progressive starts at its reset value, funded by the house; the
+            # record says which meters it seeds and every meter's reset value (what a
+            # win refills it to), so the audit derives both from the log.
+            seeded = {
+                meter: reset
+                for meter, reset in sorted(variant.jackpots.items())
+                if reset > 0
+                and conn.execute(
+                    "SELECT 1 FROM accounts WHERE name = ?", (ledger.jackpot(meter),)
                 ).fetchone()
-                if exists is None and reset > 0:
-                    # A new progressive starts at its reset value, funded by the house.
-                    ledger.post(
-                        conn,
-                        "jackpot-seed",
-                        [Posting(ledger.HOUSE, -reset), Posting(account, reset)],
-                        ts=self.log.clock(),
-                        memo=f"meter {meter} seeded",
-                        log_seq=seq,
-                    )
+                is None
+            }
+            body: dict[str, Any] = {"table": table_id, "variant": variant.id}
+            body["source"] = source.name
+            if variant.jackpots:
+                body["jackpots"] = dict(sorted(variant.jackpots.items()))
+            if seeded:
+                body["seeded"] = seeded
+            rec = self.log.append_record(conn, "runtime", "table-open", body)
+            entries = [seed_entry(meter, reset) for meter, reset in seeded.items()]
+            post_entries(conn, entries, ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
         self.tables[table_id] = table
         return table
 
@@ -267,7 +257,7 @@ class Runtime:
                 owner = rep.seats.get(0) if rep is not None else None
                 table = table.instance(owner) if owner is not None else None
             if rep is not None and rep.matches and table is not None:
-                table.restore(game, rep.engine, rep.seats)
+                table.restore(game, rep.engine, logged_seats(rep.records))
                 check = getattr(table.source, "check_shoe", None)
                 if callable(check):
                     try:
@@ -321,46 +311,43 @@ class Runtime:
     def void(self, game: str, *, reason: str, by: str) -> dict[str, int]:
         """Return every stake still on the layout for ``game`` and close it as voided."""
         outstanding = Outstanding()
-        seats: dict[int, str] = {}
         table_id = ""
-        for rec in self._game_records(game):
+        records = list(self._game_records(game))
+        for rec in records:
             if rec["type"] == "game-start":
                 table_id = rec["body"]["table"]
-                seats = {int(k): str(v) for k, v in rec["body"].get("seats", {}).items()}
             elif rec["type"] == "event":
                 ev = decode(rec["body"])
                 if isinstance(ev, Event):
                     outstanding.apply(ev)
+        seats = logged_seats(records)  # whose wallet each seat's stakes go back to
         with self.db.lock:
             for seat, player in self.db.conn.execute(
                 "SELECT seat, player FROM game_seats WHERE game = ?", (game,)
             ):
-                seats[int(seat)] = str(player)
+                seats.setdefault(int(seat), str(player))
         returned: dict[str, int] = {}
         with self.log.transaction() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
             if status is None or status[0] in ("settled", "voided"):
                 raise TableError(f"game {game} is not open")
-            seq = self.log.append(
+            void_rec = self.log.append_record(
                 conn, by, "game-void", {"reason": reason, "stakes": _stakes(outstanding)}, game
             )
+            entries: list[Entry] = []
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
                 if amount <= 0:
                     continue
-                player = seats[seat]
-                ledger.post(
-                    conn,
-                    "void-return",
-                    [
-                        Posting(ledger.stakes(table_id), -amount),
-                        Posting(ledger.wallet(player), amount),
-                    ],
-                    ts=self.log.clock(),
-                    game=game,
-                    memo=f"seat {seat} {bet} returned: {reason}",
-                    log_seq=seq,
-                )
+                entries.append(void_entry(table_id, seats[seat], seat, bet, amount, reason))
                 returned[f"{seat}:{bet}"] = amount
+            post_entries(
+                conn,
+                entries,
+                ts=self.log.clock(),
+                log_seq=void_rec.seq,
+                log_hash=void_rec.hash,
+                game=game,
+            )
             end: dict[str, Any] = {"status": "voided", "returned": returned}
             shoe = conn.execute(
                 "SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)

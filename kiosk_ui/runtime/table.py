@@ -24,7 +24,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +86,7 @@ class Outstanding:
 
 
 MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
+SEAT_PLAYER = "seat-player"  # log record: who holds a seat from now on in this game
 
 
 def visible_to(event: Event, seat: int | None) -> bool:
@@ -119,6 +120,7 @@ class Table:
         self._looked_back = False  # whether the log was asked for it since start-up
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
         self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
+        self._logged_seats: dict[int, str] = {}  # who the log says holds each seat this game
         self.lock = threading.RLock()
         # Per-player tables (kiosk_ui.runtime.seats): this one only holds each player's own
         # game, made on first use; ``owner``/``parent`` are set on those games.
@@ -705,6 +707,7 @@ class Table:
         )
         self.engine, self.game = engine, game
         (self.parent or self)._started = number
+        self._logged_seats = dict(self.seats)
 
     def _games_started(self) -> int:
         # Every player's game at a per-player table is numbered from the table's one
@@ -730,9 +733,12 @@ class Table:
         ts = self.rt.log.clock()
         for ev in events:
             encoded = self._encoded[id(ev)] = ev.encode()  # logged, and answered by _result
-            ev_seq = self.rt.log.append(conn, "engine", "event", encoded, self.game)
-            seat = getattr(ev, "seat", None)
-            if isinstance(ev, MONEY_EVENTS) and seat is not None:
+            seat: int | None = getattr(ev, "seat", None)
+            money = isinstance(ev, MONEY_EVENTS) and seat is not None
+            if seat is not None and money and self._logged_seats.get(seat) != self.player_at(seat):
+                self._log_seat(conn, seat)  # before the event: the log names its wallet
+            rec = self.rt.log.append_record(conn, "engine", "event", encoded, self.game)
+            if money and seat is not None:
                 player = self.player_at(seat)
                 reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
                 net = post_event(
@@ -742,7 +748,8 @@ class Table:
                     game=self.game,
                     player=player,
                     ts=ts,
-                    log_seq=ev_seq,
+                    log_seq=rec.seq,
+                    log_hash=rec.hash,
                     reset=reset,
                 )
                 if isinstance(ev, JackpotWin):
@@ -758,6 +765,16 @@ class Table:
                 )
         del seq
         return events
+
+    def _log_seat(self, conn: sqlite3.Connection, seat: int) -> None:
+        """Log who holds ``seat`` now (a player who sat after the game-start record):
+        every money event's wallet is named by the log (``game-start`` seats, then
+        these records), so the audit can derive it from the log alone."""
+        assert self.game is not None
+        player = self.player_at(seat)
+        body = {"table": self.id, "seat": seat, "player": player}
+        self.rt.log.append(conn, "runtime", SEAT_PLAYER, body, self.game)
+        self._logged_seats[seat] = player
 
     def _drive(self, conn: sqlite3.Connection) -> list[Event]:
         assert self.engine is not None and self.game is not None
@@ -821,6 +838,7 @@ class Table:
             self.engine, self.game = None, None
         else:
             self.engine = replayed.engine
+            self._logged_seats = logged_seats(replayed.records)
 
     def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
         with self.lock:
@@ -828,6 +846,19 @@ class Table:
             for seat, player in seats.items():
                 self.seats.setdefault(seat, player)
                 self._active.setdefault(seat, time.monotonic())
+            self._logged_seats = dict(seats)
+
+
+def logged_seats(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
+    """Who the log says holds each seat of a game: its ``game-start`` seats, then each
+    ``seat-player`` record."""
+    seats: dict[int, str] = {}
+    for rec in records:
+        if rec["type"] == "game-start":
+            seats = {int(k): str(v) for k, v in rec["body"].get("seats", {}).items()}
+        elif rec["type"] == SEAT_PLAYER:
+            seats[int(rec["body"]["seat"])] = str(rec["body"]["player"])
+    return seats
 
 
 def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from certification.log.sqlite_store import DB_NAME, LOG_DDL
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.faults import StoreHealth
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: ledger transactions name their log record's hash
 LOCK_NAME = "croupier.lock"  # held (flock) by the one process writing the store
 KEYS_DIR = "keys"  # the log's signing keys (certification.log.keys.KeyStore)
 MAX_GROUP = 64  # units of work per group commit at most
@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS txns (
     kind    TEXT NOT NULL,
     game    TEXT NOT NULL DEFAULT '',
     memo    TEXT NOT NULL DEFAULT '',
-    log_seq INTEGER,
+    log_seq INTEGER NOT NULL,        -- the log record that caused it ...
+    log_hash TEXT NOT NULL,          -- ... and that record's hash (a reused seq is caught)
     ts      INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS postings (
@@ -119,6 +120,17 @@ CREATE TABLE IF NOT EXISTS operators (
 
 TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 INIT_HINT = "croupier store init"
+
+
+def schema_mismatch(directory: str | Path, found: int) -> str:
+    """Why a store of another schema is refused (no silent migration of money records)."""
+    if found == 1:
+        return (
+            f"store {directory} has schema 1, whose ledger rows do not name their log "
+            f"records' hashes; this build expects {SCHEMA_VERSION} and cannot audit it: "
+            "audit and cash out with the build that made it, then start a new store"
+        )
+    return f"store {directory} has schema {found}, this build expects {SCHEMA_VERSION}"
 
 
 def keys_present(directory: Path) -> bool:
@@ -463,9 +475,7 @@ class Database:
                 f"store database {db_file} has no schema version: not a Croupier store"
             )
         if int(row[0]) != SCHEMA_VERSION:
-            raise StoreError(
-                f"store {self.directory} has schema {row[0]}, this build expects {SCHEMA_VERSION}"
-            )
+            raise StoreError(schema_mismatch(self.directory, int(row[0])))
         if not has_keys:
             logged = self.conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
             if not logged and not create:  # a first start that died before its first record

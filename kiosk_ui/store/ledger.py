@@ -60,16 +60,24 @@ def post(
     postings: Sequence[Posting],
     *,
     ts: int,
+    log_seq: int,
+    log_hash: str,
     game: str = "",
     memo: str = "",
-    log_seq: int | None = None,
 ) -> int:
-    """Record one balanced transaction; refuse one that would overdraw a wallet or stake."""
+    """Record one balanced transaction; refuse one that would overdraw a wallet or stake.
+
+    ``log_seq`` and ``log_hash`` name the log record that caused it (the audit derives
+    the same postings from that record and compares them row by row). Zero postings are
+    not stored; a transaction that moves nothing is not stored at all (returns 0).
+    """
     if sum(p.amount for p in postings) != 0:
         raise LedgerError(f"unbalanced {kind} transaction: {postings}")
     if any(not isinstance(p.amount, int) or isinstance(p.amount, bool) for p in postings):
         raise LedgerError("ledger amounts are integer cents")
-    moves = [p for p in postings if p.amount]
+    if log_seq < 1 or not log_hash:
+        raise LedgerError(f"{kind} transaction names no log record")
+    moves = moving(postings)
     if not moves:
         return 0
     changes: dict[str, int] = {}  # net change per account, in order of first posting
@@ -85,8 +93,8 @@ def post(
                 else f"insufficient balance for player {who}: short by {-bal} cents"
             )
     cur = conn.execute(
-        "INSERT INTO txns (kind, game, memo, log_seq, ts) VALUES (?, ?, ?, ?, ?)",
-        (kind, game, memo, log_seq, ts),
+        "INSERT INTO txns (kind, game, memo, log_seq, log_hash, ts) VALUES (?, ?, ?, ?, ?, ?)",
+        (kind, game, memo, log_seq, log_hash, ts),
     )
     txn = int(cur.lastrowid or 0)
     conn.executemany(
@@ -94,6 +102,11 @@ def post(
         [(txn, p.account, p.amount) for p in moves],
     )
     return txn
+
+
+def moving(postings: Sequence[Posting]) -> list[Posting]:
+    """The postings a transaction stores: those that move money."""
+    return [p for p in postings if p.amount]
 
 
 def _apply_changes(conn: sqlite3.Connection, changes: dict[str, int]) -> dict[str, int]:

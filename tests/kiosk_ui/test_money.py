@@ -13,18 +13,29 @@ from kiosk_ui.store import ledger
 from kiosk_ui.store.db import Database
 from kiosk_ui.store.ledger import Posting
 
+HASH = "0" * 64  # these rows name a log record the ledger-only tests do not write
+
 
 @pytest.fixture
 def conn(tmp_path: Path):
     db = Database(tmp_path, synchronous="NORMAL", create=True)
     with db.transaction() as c:
-        ledger.post(c, "cash-in", [Posting("cash", -10_000), Posting("wallet:p", 10_000)], ts=0)
+        ledger.post(
+            c,
+            "cash-in",
+            [Posting("cash", -10_000), Posting("wallet:p", 10_000)],
+            ts=0,
+            log_seq=1,
+            log_hash=HASH,
+        )
         yield c
     db.close()
 
 
 def post(conn, ev, reset: int = 0) -> int:
-    return post_event(conn, ev, table="t", game="g", player="p", ts=1, log_seq=1, reset=reset)
+    return post_event(
+        conn, ev, table="t", game="g", player="p", ts=1, log_seq=1, log_hash=HASH, reset=reset
+    )
 
 
 def test_bet_and_settlement_move_money_through_the_layout(conn) -> None:
@@ -60,7 +71,8 @@ def test_progressive_meter_is_fed_paid_and_reset(conn) -> None:
     assert post(conn, JackpotWin(seat=0, meter="stud", share_bp=10_000), reset=2_500_000) == (
         2_500_000
     )
-    ledger.post(conn, "drain", [Posting(meter, -2_500_000), Posting("house", 2_500_000)], ts=2)
+    drain = [Posting(meter, -2_500_000), Posting("house", 2_500_000)]
+    ledger.post(conn, "drain", drain, ts=2, log_seq=1, log_hash=HASH)
     assert post(conn, JackpotWin(seat=0, meter="stud", fixed=50_000)) == 50_000
     assert ledger.balance(conn, meter) == 0
     report = ledger.audit(conn)
