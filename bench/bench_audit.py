@@ -34,7 +34,7 @@ OUT = Path(__file__).resolve().parent / "results" / "audit.md"
 
 
 def build(store: Path, rounds: int) -> None:
-    rt = Runtime(store, synchronous="NORMAL")
+    rt = Runtime(store, synchronous="NORMAL", create=True)
     try:
         player = rt.create_player("bench", "bench")
         rt.cash_in(player, 100_000_000, operator="bench")

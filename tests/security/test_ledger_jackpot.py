@@ -37,7 +37,7 @@ class StackedShoe:
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
     store = tmp_path / "store"
-    rt = Runtime(store, synchronous="NORMAL")
+    rt = Runtime(store, synchronous="NORMAL", create=True)
     try:
         player = rt.create_player("lucky", "lucky")
         rt.cash_in(player, 100_000, operator="cage")

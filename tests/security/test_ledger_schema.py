@@ -15,7 +15,7 @@ from tests.security.conftest import croupier
 
 def test_a_schema_1_store_is_refused_by_the_runtime_and_the_audit(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    Runtime(store, synchronous="NORMAL").close()
+    Runtime(store, synchronous="NORMAL", create=True).close()
     conn = sqlite3.connect(store / "croupier.db", isolation_level=None)
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
     conn.close()
