@@ -11,24 +11,47 @@ end), the writer appends a ``checkpoint`` record whose body holds the RFC 6962
 Merkle root over the records since the previous checkpoint, the hash of the
 last of them, and an Ed25519 signature over both. A ``key-rotation`` record,
 signed by the outgoing key, introduces the next key.
+
+The writer also keeps the RFC 6962 tree over every record of the log (checkpoints
+included) as a :class:`~certification.log.merkle.Frontier`, so a signed tree head
+(:mod:`.treehead`) of the current log costs a few hashes, and remembers the tree at
+its recent checkpoints (``snapshots``) so a head can be made for any of them.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from certification.log.canonical import canonical
 from certification.log.keys import SigningKey, public_raw_hex
-from certification.log.merkle import leaf_hash, root_of_leaf_hashes
+from certification.log.merkle import Frontier, leaf_hash, root_of_leaf_hashes
+from certification.log.treehead import TreeHead, sign_tree_head
 
 GENESIS_PREV = "0" * 64
 CHECKPOINT = "checkpoint"
 KEY_ROTATION = "key-rotation"
 LOG_START = "log-start"
 FORMAT_VERSION = 1
+SNAPSHOTS = 1024  # checkpoints whose tree the writer remembers
+
+#: what ``mark()`` returns and ``reset()`` takes: head seq, head hash, pending leaves, tree
+Mark = tuple[int, str, int, tuple[int, tuple[bytes, ...]] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The log as it stood at one checkpoint: enough to sign a tree head for it."""
+
+    seq: int
+    hash: str
+    tree: Frontier
+    key: SigningKey
+    leaves: tuple[bytes, ...] = ()  # leaf hashes since the last checkpoint (none at one)
+    checkpoint: bool = False  # taken at a checkpoint record
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +111,10 @@ class JournalWriter:
         head_hash: str = GENESIS_PREV,
         pending_leaves: list[bytes] | None = None,
         checkpoint_every: int = 1000,
+        tree: Frontier | None = None,
     ) -> None:
+        """``tree``: the RFC 6962 tree over records 1..head_seq; without it a writer
+        that starts on an existing log (head_seq > 0) makes no tree heads."""
         if checkpoint_every < 1:
             raise ValueError("checkpoint_every must be at least 1")
         self.key = key
@@ -96,28 +122,58 @@ class JournalWriter:
         self.head_hash = head_hash
         self._leaves: list[bytes] = list(pending_leaves or [])
         self.checkpoint_every = checkpoint_every
+        if tree is None and head_seq == 0:
+            tree = Frontier()
+        if tree is not None and tree.size != head_seq:
+            raise ValueError(f"the tree has {tree.size} leaves, the log {head_seq} records")
+        self.tree = tree
+        self.snapshots: deque[Snapshot] = deque(maxlen=SNAPSHOTS)
 
     @property
     def unsigned(self) -> int:
         """Records appended since the last checkpoint."""
         return len(self._leaves)
 
-    def mark(self) -> tuple[int, str, int]:
-        return (self.head_seq, self.head_hash, len(self._leaves))
+    def mark(self) -> Mark:
+        tree = self.tree.state() if self.tree is not None else None
+        return (self.head_seq, self.head_hash, len(self._leaves), tree)
 
-    def reset(self, mark: tuple[int, str, int]) -> None:
-        self.head_seq, self.head_hash, n = mark
+    def reset(self, mark: Mark) -> None:
+        self.head_seq, self.head_hash, n, tree = mark
         del self._leaves[n:]
+        if tree is not None:
+            self.tree = Frontier(tree[0], tree[1])
+        while self.snapshots and self.snapshots[-1].seq > self.head_seq:
+            self.snapshots.pop()
 
-    def restore_leaves(self, leaves: list[bytes]) -> None:
-        """Replace the pending leaf hashes (after re-reading the head from storage)."""
+    def restore(self, head_seq: int, head_hash: str, leaves: list[bytes], tree: Frontier) -> None:
+        """Take the head, pending leaves and tree re-read from storage."""
+        self.head_seq, self.head_hash = head_seq, head_hash
         self._leaves = list(leaves)
+        self.tree = tree
+        while self.snapshots and self.snapshots[-1].seq > head_seq:
+            self.snapshots.pop()
 
     def _push(self, rec: StoredRecord, *, leaf: bool = True) -> StoredRecord:
         self.head_seq, self.head_hash = rec.seq, rec.hash
         if leaf:
-            self._leaves.append(leaf_hash(rec.data))
+            h = leaf_hash(rec.data)
+            self._leaves.append(h)
+            if self.tree is not None:
+                self.tree.append(h)
+        else:
+            if self.tree is not None:
+                self.tree.append(leaf_hash(rec.data))
+                self.snapshots.append(
+                    Snapshot(rec.seq, rec.hash, self.tree.copy(), self.key, checkpoint=True)
+                )
         return rec
+
+    def tree_head(self, ts: int) -> TreeHead:
+        """A signed tree head of the log as it stands (RFC 6962 root over every record)."""
+        if self.tree is None:
+            raise ValueError("this writer keeps no tree")
+        return sign_tree_head(self.key, self.head_seq, self.tree.root(), self.head_hash, ts)
 
     def append(
         self, ts: int, source: str, type_: str, body: Mapping[str, Any], game: str = ""

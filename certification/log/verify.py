@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -33,7 +33,7 @@ from certification.log.chain import (
 from certification.log.commitments import ShoeReport, StoredShoe, check_records, shoe_error
 from certification.log.errors import LogIntegrityError
 from certification.log.keys import key_id_of, load_public_key, verify_signature
-from certification.log.merkle import leaf_hash, root_of_leaf_hashes
+from certification.log.merkle import Frontier, leaf_hash, root_of_leaf_hashes
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,97 +79,201 @@ def verify_lines(
     an unknown key vouches for nothing before it). ``stored_shoes`` (the store's
     working copies, when verifying a store) are checked for games not yet revealed.
     """
-    trusted_ids = {key_id_of(k): k for k in trusted}
-    if not trusted_ids:
-        raise LogIntegrityError("no trusted public key given")
-    keys: dict[str, Ed25519PublicKey] = {}
-    hashes = [hashlib.sha256(line).hexdigest() for line in lines]
-    all_leaves = [leaf_hash(line) for line in lines]
-    loads = orjson.loads
-    try:
-        records = [loads(line) for line in lines]
-    except orjson.JSONDecodeError:
-        for pos, line in enumerate(lines, 1):
-            _parse(line, pos)  # raises at the first record that is not JSON
-        raise
-    leaves: list[bytes] = []
-    checkpoints = 0
-    last_signed = 0
+    v = Verifier(trusted, shoes=True)
+    v.feed(lines)
+    return v.finish(stored_shoes)
+
+
+@dataclass
+class ChainState:
+    """Where a verification stands after its last record: enough to resume from there.
+
+    ``keys`` are the keys met so far (the log-start key and every rotation's new key),
+    ``vouched`` those a trusted key stands behind, ``leaves`` the leaf hashes since the
+    last checkpoint, ``tree`` (if kept) the RFC 6962 tree over every record so far.
+    """
+
+    seq: int = 0
+    prev: str = GENESIS_PREV
+    keys: dict[str, Ed25519PublicKey] = field(default_factory=dict)
     current_key: str | None = None
-    vouched: set[str] = set()
-    expected_prev = GENESIS_PREV
-    for i, rec in enumerate(records):
-        pos = i + 1
-        try:
-            seq, prev, typ = rec["seq"], rec["prev"], rec["type"]
-        except (TypeError, KeyError):
-            _parse(lines[i], pos)  # raises with the reason
-            raise
-        if seq != pos:
-            if isinstance(seq, int) and seq > pos:
-                missing = f"{pos}" if seq == pos + 1 else f"{pos}..{seq - 1}"
-                raise LogIntegrityError(
-                    f"record {missing} missing before seq {seq} (deleted)", seq=pos, position=pos
-                )
+    vouched: set[str] = field(default_factory=set)
+    leaves: list[bytes] = field(default_factory=list)
+    checkpoints: int = 0
+    last_signed: int = 0
+    tree: Frontier | None = None
+    #: ``(seq, hash, tree)`` at the last checkpoint met (tree only if kept)
+    at_checkpoint: tuple[int, str, Frontier | None] | None = None
+
+
+class Verifier:
+    """Verify a log fed in order, in pieces of any size (a store is read in chunks).
+
+    ``state`` resumes after a checkpoint verified earlier (the start-up check);
+    without it verification starts at record 1. ``keep_tree`` also builds the
+    RFC 6962 tree over every record, which tree heads are made of. ``shoes`` also
+    checks every game's dealt cards against its shoe commitment at :meth:`finish`
+    (keeping only the records that check reads: game-start, deal-card, game-end).
+    """
+
+    def __init__(
+        self,
+        trusted: Iterable[Ed25519PublicKey],
+        state: ChainState | None = None,
+        *,
+        keep_tree: bool = False,
+        shoes: bool = False,
+    ) -> None:
+        self.trusted_ids = {key_id_of(k): k for k in trusted}
+        if not self.trusted_ids:
+            raise LogIntegrityError("no trusted public key given")
+        self.state = state or ChainState(tree=Frontier() if keep_tree else None)
+        self._held: bytes | None = None  # the last line fed, checked once its successor is known
+        self._games: list[Mapping[str, Any]] | None = [] if shoes else None
+
+    def feed(self, lines: Sequence[bytes]) -> None:
+        """Verify the next records (their exact bytes, in order)."""
+        if not lines:
+            return
+        if self._held is not None:
+            lines = [self._held, *lines]
+        # Hold the last line back: a broken link is blamed on one record or the one
+        # before by looking at the link after it, which the next piece may hold.
+        self._held = lines[-1]
+        self._check(lines[:-1], lines[-1])
+
+    def finish(self, stored_shoes: Mapping[str, StoredShoe] | None = None) -> VerifyReport:
+        """End of the log: the last record, the trust check, and (``shoes``) every game's
+        dealt cards against its commitment."""
+        if self._held is not None:
+            self._check([self._held], None)
+            self._held = None
+        st = self.state
+        if self.trusted_ids.keys().isdisjoint(st.keys):
             raise LogIntegrityError(
-                f"record at position {pos} has seq {seq}: inserted or reordered",
-                seq=seq if isinstance(seq, int) else None,
-                position=pos,
+                "none of the trusted keys signed this log (key ids in the log: "
+                + ", ".join(sorted(st.keys))
+                + ")"
             )
-        if prev != expected_prev:
-            # Which record changed? If the link after this one is broken too, this
-            # record itself was altered (its prev field); otherwise the one before.
-            nxt = records[i + 1] if i + 1 < len(records) else None
-            nxt_broken = nxt is not None and (
-                not isinstance(nxt, dict) or nxt.get("prev") != hashes[i]
-            )
-            bad = seq if nxt_broken or i == 0 else seq - 1
-            raise LogIntegrityError(
-                f"record {bad} altered: its hash does not match the chain", seq=bad, position=bad
-            )
-        expected_prev = hashes[i]
-        if i == 0:
-            key = _start_key(rec, trusted_ids)
-            keys[key[0]] = key[1]
-            current_key = key[0]
-            if key[0] in trusted_ids:
-                vouched.add(key[0])
-        if typ == CHECKPOINT:
-            body = rec["body"]
-            checkpoints += 1
-            _check_checkpoint(body, seq, hashes, leaves, keys, current_key)
-            if body["key_id"] not in vouched:
-                raise LogIntegrityError(
-                    f"record {seq}: checkpoint signed by key {body['key_id']}, which is not "
-                    "a trusted key nor introduced by one",
-                    seq=seq,
-                )
-            leaves.clear()
-            last_signed = seq
-        else:
-            leaves.append(all_leaves[i])
-            if typ == KEY_ROTATION:
-                previous = current_key
-                current_key = _check_rotation(rec["body"], seq, keys, current_key)
-                if previous in vouched or current_key in trusted_ids:
-                    vouched.add(current_key)
-    if trusted_ids.keys().isdisjoint(keys):
-        raise LogIntegrityError(
-            "none of the trusted keys signed this log (key ids in the log: "
-            + ", ".join(sorted(keys))
-            + ")"
+        shoes = None
+        if self._games is not None:
+            shoes = check_records(self._games, stored_shoes)  # certification/log/commitments.py
+            if shoes.findings:
+                raise shoe_error(shoes)
+        return VerifyReport(
+            records=st.seq,
+            checkpoints=st.checkpoints,
+            last_signed_seq=st.last_signed,
+            unsigned_tail=st.seq - st.last_signed,
+            key_ids=tuple(st.keys),
+            shoes=shoes,
         )
-    shoes = check_records(records, stored_shoes)  # certification/log/commitments.py
-    if shoes.findings:
-        raise shoe_error(shoes)
-    return VerifyReport(
-        records=len(lines),
-        checkpoints=checkpoints,
-        last_signed_seq=last_signed,
-        unsigned_tail=len(lines) - last_signed,
-        key_ids=tuple(keys),
-        shoes=shoes,
-    )
+
+    def _check(self, lines: Sequence[bytes], after: bytes | None) -> None:
+        st = self.state
+        base = st.seq  # lines[i] is the record at position base + i + 1
+        hashes = [hashlib.sha256(line).hexdigest() for line in lines]
+        all_leaves = [leaf_hash(line) for line in lines]
+        loads = orjson.loads
+        try:
+            records = [loads(line) for line in lines]
+        except orjson.JSONDecodeError:
+            for i, line in enumerate(lines):
+                _parse(line, base + i + 1)  # raises at the first record that is not JSON
+            raise
+        tree = st.tree
+        leaves = st.leaves
+        keys = st.keys
+        vouched = st.vouched
+        trusted_ids = self.trusted_ids
+        expected_prev = st.prev
+        games = self._games
+        for i, rec in enumerate(records):
+            pos = base + i + 1
+            try:
+                seq, prev, typ = rec["seq"], rec["prev"], rec["type"]
+            except (TypeError, KeyError):
+                _parse(lines[i], pos)  # raises with the reason
+                raise
+            if seq != pos:
+                if isinstance(seq, int) and seq > pos:
+                    missing = f"{pos}" if seq == pos + 1 else f"{pos}..{seq - 1}"
+                    raise LogIntegrityError(
+                        f"record {missing} missing before seq {seq} (deleted)",
+                        seq=pos,
+                        position=pos,
+                    )
+                raise LogIntegrityError(
+                    f"record at position {pos} has seq {seq}: inserted or reordered",
+                    seq=seq if isinstance(seq, int) else None,
+                    position=pos,
+                )
+            if prev != expected_prev:
+                # Which record changed? If the link after this one is broken too, this
+                # record itself was altered (its prev field); otherwise the one before.
+                if i + 1 < len(records):
+                    nxt: Any = records[i + 1]
+                elif after is not None:
+                    try:
+                        nxt = loads(after)
+                    except orjson.JSONDecodeError:
+                        nxt = None
+                else:
+                    nxt = False
+                nxt_broken = nxt is not False and (
+                    not isinstance(nxt, dict) or nxt.get("prev") != hashes[i]
+                )
+                bad = seq if nxt_broken or pos == 1 else seq - 1
+                raise LogIntegrityError(
+                    f"record {bad} altered: its hash does not match the chain",
+                    seq=bad,
+                    position=bad,
+                )
+            expected_prev = hashes[i]
+            st.seq, st.prev = pos, expected_prev
+            if games is not None and rec.get("game") and _shoe_relevant(rec):
+                games.append(rec)
+            if tree is not None:
+                tree.append(all_leaves[i])
+            if pos == 1:
+                kid, key = _start_key(rec, trusted_ids)
+                keys[kid] = key
+                st.current_key = kid
+                if kid in trusted_ids:
+                    vouched.add(kid)
+            if typ == CHECKPOINT:
+                body = rec["body"]
+                st.checkpoints += 1
+                _check_checkpoint(body, seq, prev, leaves, keys, st.current_key)
+                if body["key_id"] not in vouched:
+                    raise LogIntegrityError(
+                        f"record {seq}: checkpoint signed by key {body['key_id']}, which is "
+                        "not a trusted key nor introduced by one (trust the log's first key: "
+                        "`croupier log pubkey` exports it)",
+                        seq=seq,
+                    )
+                leaves.clear()
+                st.last_signed = seq
+                st.at_checkpoint = (seq, expected_prev, tree.copy() if tree is not None else None)
+            else:
+                leaves.append(all_leaves[i])
+                if typ == KEY_ROTATION:
+                    previous = st.current_key
+                    st.current_key = _check_rotation(rec["body"], seq, keys, st.current_key)
+                    if previous in vouched or st.current_key in trusted_ids:
+                        vouched.add(st.current_key)
+
+
+_SHOE_TYPES = frozenset(("game-start", "game-end"))
+
+
+def _shoe_relevant(rec: dict[str, Any]) -> bool:
+    """Records the shoe-commitment check reads (commitments.check_game)."""
+    typ = rec.get("type")
+    if typ in _SHOE_TYPES:
+        return True
+    body = rec.get("body")
+    return typ == "action" and isinstance(body, dict) and body.get("kind") == "deal-card"
 
 
 def _start_key(
@@ -189,7 +293,7 @@ def _start_key(
 def _check_checkpoint(
     body: dict[str, Any],
     seq: int,
-    hashes: list[str],
+    before: str,
     leaves: list[bytes],
     keys: dict[str, Ed25519PublicKey],
     current_key: str | None,
@@ -211,7 +315,7 @@ def _check_checkpoint(
             f"record {seq}: checkpoint signature is invalid (signature swapped or record altered)",
             seq=seq,
         )
-    if to_seq != seq - 1 or from_seq != seq - len(leaves) or head != hashes[seq - 2]:
+    if to_seq != seq - 1 or from_seq != seq - len(leaves) or head != before:
         raise LogIntegrityError(
             f"record {seq}: checkpoint does not cover the records before it "
             f"(signed {from_seq}..{to_seq})",
