@@ -72,6 +72,7 @@ class Appliance:
                 idle_seconds=settings.seat_idle_seconds,
                 action_seconds=settings.action_seconds,
             ),
+            anchor=settings.anchor,
         )
         self.operators = Operators(self.runtime)
         self.generated_password = self.operators.bootstrap(

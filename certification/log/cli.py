@@ -1,7 +1,11 @@
 """``croupier log``: verify, export, show the public key, and recall a game.
 
-A regulator runs ``verify`` alone, with a key obtained out of band; it reads the
-store read-only (or an exported file) and changes nothing.
+A regulator runs ``verify`` alone, with the log's first key (the trust root,
+``log pubkey``) obtained out of band, following the signed key rotations from it; it
+reads the store read-only (or an exported file) and changes nothing, so it also runs
+on a store the server refused. ``verify --since HEAD_FILE`` also proves with an RFC
+6962 consistency proof that the log extends a signed tree head kept outside the store
+(``log anchor --to FILE`` appends one).
 """
 
 from __future__ import annotations
@@ -13,9 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     from certification.log.commitments import StoredShoe
+    from certification.log.treehead import TreeHead
+    from certification.log.verify import Verifier
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -29,13 +37,32 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--pubkey",
         required=True,
         action="append",
-        help="trusted public key: a PEM file, or 64 hex digits (repeat for rotated keys)",
+        help="trusted key: the log's first key as a PEM file or 64 hex digits, or a key "
+        "history file from `log pubkey --history` (rotations are followed from it)",
+    )
+    v.add_argument(
+        "--since",
+        type=Path,
+        metavar="HEAD_FILE",
+        help="a signed tree head (or an anchor file: its last head) the log must extend",
     )
     v.set_defaults(handler=_verify)
 
-    p = sub.add_parser("pubkey", help="print the store's signing public key (PEM)")
+    p = sub.add_parser("pubkey", help="print the log's trust root: its first public key (PEM)")
     p.add_argument("--store", type=Path, required=True)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--current", action="store_true", help="the key signing now instead")
+    which.add_argument(
+        "--history",
+        action="store_true",
+        help="the signed key history: the log-start and key-rotation records (JSON lines)",
+    )
     p.set_defaults(handler=_pubkey)
+
+    a = sub.add_parser("anchor", help="append a signed tree head of the log to an anchor file")
+    a.add_argument("--store", type=Path, required=True)
+    a.add_argument("--to", type=Path, required=True, metavar="FILE", help="anchor file")
+    a.set_defaults(handler=_anchor)
 
     e = sub.add_parser("export", help="write the log as JSON lines (accepted by verify)")
     e.add_argument("--store", type=Path, required=True)
@@ -49,45 +76,65 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _trusted(specs: list[str]) -> list[Ed25519PublicKey]:
+    import orjson
+
+    from certification.log.errors import LogKeyError
     from certification.log.keys import load_public_key
 
     keys: list[Ed25519PublicKey] = []
     for spec in specs:
         path = Path(spec)
         text = path.read_text() if path.exists() else spec
+        if text.lstrip().startswith("{"):  # a key history: its first record holds the root
+            try:
+                first = orjson.loads(text.strip().splitlines()[0])
+                text = str(first["body"]["public_key"])
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                raise LogKeyError(
+                    f"{spec}: not a key history from `log pubkey --history`"
+                ) from None
         keys.append(load_public_key(text))
     return keys
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from certification.log import sqlite_store
-    from certification.log.errors import LogFormatError, LogIntegrityError
-    from certification.log.verify import verify_lines
+    import hashlib
 
+    from certification.log.errors import LogIntegrityError
+    from certification.log.merkle import leaf_hash
+    from certification.log.verify import Verifier
+
+    keys = _trusted(args.pubkey)
+    since = _since_head(args.since) if args.since is not None else None
+    stored: dict[str, StoredShoe] = {}
     if args.store is not None:
+        from certification.log import sqlite_store
+
         conn = sqlite_store.open_readonly(args.store)
         try:
-            lines = sqlite_store.lines(conn)
             stored = _stored_shoes(conn)
         finally:
             conn.close()
-        where = f"store {args.store}"
-    else:
-        try:
-            raw = args.file.read_bytes()
-        except OSError as exc:
-            raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
-        lines = [ln for ln in raw.split(b"\n") if ln.strip()]
-        where = str(args.file)
-        stored = {}
-    keys = _trusted(args.pubkey)
+    verifier = Verifier(keys, keep_tree=since is not None, shoes=True)
+    leaves: list[bytes] = []  # every record's leaf hash, for the consistency proof
+    at_size: str | None = None  # the chain hash of record ``since.size``
+    seen = 0
     try:
-        report = verify_lines(lines, keys, stored_shoes=stored)
+        for lines in _read_lines(args):
+            if since is not None:
+                leaves += [leaf_hash(ln) for ln in lines]
+                if seen < since.size <= seen + len(lines):
+                    at_size = hashlib.sha256(lines[since.size - seen - 1]).hexdigest()
+            seen += len(lines)
+            verifier.feed(lines)
+        report = verifier.finish(stored)
+        if since is not None:
+            proof = _check_since(since, verifier, leaves, at_size)
     except LogIntegrityError as exc:
-        print(f"FAILED: {where}: {exc}")
+        print(f"FAILED: {_where(args)}: {exc}")
         return 1
     print(
-        f"OK: {where}: {report.records} records, {report.checkpoints} signed checkpoints, "
+        f"OK: {_where(args)}: {report.records} records, {report.checkpoints} signed checkpoints, "
         f"signed through seq {report.last_signed_seq}"
         + (f", {report.unsigned_tail} unsigned at the end" if report.unsigned_tail else "")
         + f"; keys {', '.join(report.key_ids)}"
@@ -98,6 +145,11 @@ def _verify(args: argparse.Namespace) -> int:
             f"shoes: {s.checked} games' cards match their commitments; "
             f"{s.unrevealed} not revealed yet (open); {s.device} from a physical shoe "
             "(no commitment)"
+        )
+    if since is not None:
+        print(
+            f"OK: extends the signed tree head of size {since.size} in {args.since} "
+            f"(RFC 6962 consistency proof, {proof} hashes)"
         )
     return 0
 
@@ -113,14 +165,124 @@ def _stored_shoes(conn: sqlite3.Connection) -> dict[str, StoredShoe]:
     return {str(g): StoredShoe(str(s), str(c), int(n)) for g, s, c, n in rows}
 
 
-def _pubkey(args: argparse.Namespace) -> int:
-    from certification.log.errors import LogKeyError
-    from certification.log.keys import KeyStore, public_pem
+def _where(args: argparse.Namespace) -> str:
+    return f"store {args.store}" if args.store is not None else str(args.file)
 
-    key = KeyStore(args.store).current()
-    if key is None:
-        raise LogKeyError(f"no signing key in {args.store}")
-    sys.stdout.write(public_pem(key.public))
+
+def _read_lines(args: argparse.Namespace) -> Iterator[list[bytes]]:
+    from certification.log import sqlite_store
+    from certification.log.errors import LogFormatError
+
+    if args.store is not None:
+        conn = sqlite_store.open_readonly(args.store)
+        try:
+            yield from sqlite_store.chunks(conn)
+        finally:
+            conn.close()
+        return
+    try:
+        raw = args.file.read_bytes()
+    except OSError as exc:
+        raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
+    yield [ln for ln in raw.split(b"\n") if ln.strip()]
+
+
+def _since_head(path: Path) -> TreeHead:
+    from certification.log.errors import LogFormatError
+    from certification.log.treehead import last_head
+
+    if not path.exists():
+        raise LogFormatError(f"cannot read {path}: no such file")
+    head = last_head(path)
+    if head is None:
+        raise LogFormatError(f"{path} holds no signed tree head")
+    return head
+
+
+def _check_since(head: TreeHead, verifier: Verifier, leaves: list[bytes], at: str | None) -> int:
+    """Prove the verified log extends ``head``; return the proof's length."""
+    from certification.log.errors import LogIntegrityError
+    from certification.log.merkle import consistency_proof, verify_consistency
+
+    st = verifier.state
+    n = st.seq
+    if head.size > n:
+        raise LogIntegrityError(
+            f"the log ends at record {n}, behind the signed tree head of size {head.size}: "
+            "records were removed (rollback)"
+        )
+    key = st.keys.get(head.key_id)
+    if key is None or head.key_id not in st.vouched or not head.verify(key):
+        raise LogIntegrityError(
+            f"the signed tree head of size {head.size} is not signed by a key of this log's "
+            "chain (a different log, or a forged head)"
+        )
+    assert st.tree is not None
+    proof = consistency_proof(head.size, leaves)
+    ok = verify_consistency(head.size, n, bytes.fromhex(head.root), st.tree.root(), proof) and (
+        head.size == 0 or at == head.head
+    )
+    if not ok:
+        raise LogIntegrityError(
+            f"the log does not extend the signed tree head of size {head.size}: its first "
+            f"{head.size} records differ (fork or rewrite)"
+        )
+    return len(proof)
+
+
+def _pubkey(args: argparse.Namespace) -> int:
+    import orjson
+
+    from certification.log import sqlite_store
+    from certification.log.errors import LogKeyError
+    from certification.log.keys import KeyStore, load_public_key, public_pem
+
+    if args.current:
+        key = KeyStore(args.store).current()
+        if key is None:
+            raise LogKeyError(f"no signing key in {args.store}")
+        sys.stdout.write(public_pem(key.public))
+        return 0
+    conn = sqlite_store.open_readonly(args.store)
+    try:
+        history = sqlite_store.key_records(conn)
+    finally:
+        conn.close()
+    if not history:
+        raise LogKeyError(f"the log in {args.store} has no log-start record")
+    if args.history:
+        sys.stdout.write("".join(line.decode() + "\n" for line in history))
+        return 0
+    root = load_public_key(str(orjson.loads(history[0])["body"]["public_key"]))
+    sys.stdout.write(public_pem(root))
+    return 0
+
+
+def _anchor(args: argparse.Namespace) -> int:
+    import time
+
+    from certification.log import sqlite_store
+    from certification.log.errors import LogIntegrityError, LogKeyError
+    from certification.log.integrity import check_log
+    from certification.log.keys import KeyStore
+    from certification.log.treehead import append_head, sign_tree_head
+
+    conn = sqlite_store.open_readonly(args.store)
+    try:
+        checked = check_log(conn, full=True)
+    except LogIntegrityError as exc:
+        raise LogIntegrityError(f"not anchored: {exc}") from None
+    finally:
+        conn.close()
+    if checked is None:
+        raise LogKeyError(f"the log in {args.store} is empty")
+    kid = checked.chain.ids[-1]
+    key = KeyStore(args.store).load(kid)
+    head = sign_tree_head(
+        key, checked.head_seq, checked.tree.root(), checked.head_hash, time.time_ns() // 1000
+    )
+    append_head(args.to, head)
+    print(f"anchored: size {head.size}, root {head.root}, key {kid} -> {args.to}")
     return 0
 
 

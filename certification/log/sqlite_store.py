@@ -12,9 +12,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from certification.log.chain import CHECKPOINT, GENESIS_PREV, StoredRecord
+from certification.log.chain import StoredRecord
 from certification.log.errors import LogFormatError
-from certification.log.merkle import leaf_hash
 
 DB_NAME = "croupier.db"
 
@@ -27,7 +26,19 @@ CREATE TABLE IF NOT EXISTS log (
     data BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS log_by_game ON log(game, seq) WHERE game != '';
+CREATE INDEX IF NOT EXISTS log_keys ON log(seq) WHERE type IN ('log-start', 'key-rotation');
+CREATE TABLE IF NOT EXISTS log_verified (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    seq       INTEGER NOT NULL,
+    hash      TEXT NOT NULL,
+    tree      TEXT NOT NULL,
+    key_id    TEXT NOT NULL,
+    signature TEXT NOT NULL
+);
 """
+# log_keys: the key chain (log-start and rotations) is read at every start without a
+# scan of the log. log_verified: the last checkpoint the start-up check (or a clean
+# stop) vouched for, with the RFC 6962 tree at it, signed (certification.log.integrity).
 
 
 def db_path(store_dir: str | Path) -> Path:
@@ -58,20 +69,40 @@ def insert(conn: sqlite3.Connection, records: Iterable[StoredRecord]) -> None:
     )
 
 
-def head(conn: sqlite3.Connection) -> tuple[int, str, list[bytes]]:
-    """``(last seq, last hash, leaf hashes since the last checkpoint)``."""
-    row = conn.execute("SELECT seq, hash FROM log ORDER BY seq DESC LIMIT 1").fetchone()
-    if row is None:
-        return 0, GENESIS_PREV, []
-    seq, hash_ = int(row[0]), str(row[1])
-    cp = conn.execute(
-        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE type = ?", (CHECKPOINT,)
-    ).fetchone()[0]
-    leaves = [
-        leaf_hash(bytes(d))
-        for (d,) in conn.execute("SELECT data FROM log WHERE seq > ? ORDER BY seq", (cp,))
+def last_seq(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()[0])
+
+
+def record(conn: sqlite3.Connection, seq: int) -> bytes | None:
+    row = conn.execute("SELECT data FROM log WHERE seq = ?", (seq,)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def chunks(
+    conn: sqlite3.Connection, after: int = 0, upto: int | None = None, size: int = 20_000
+) -> Iterator[list[bytes]]:
+    """The records after seq ``after`` (through ``upto``), in seq order, ``size`` at a time:
+    a million-record log is read without holding it all in memory."""
+    top = upto if upto is not None else 2**63 - 1
+    while True:
+        rows = conn.execute(
+            "SELECT seq, data FROM log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+            (after, top, size),
+        ).fetchall()
+        if not rows:
+            return
+        after = int(rows[-1][0])
+        yield [bytes(d) for _, d in rows]
+
+
+def key_records(conn: sqlite3.Connection) -> list[bytes]:
+    """The log-start and key-rotation records (the key chain), in seq order."""
+    return [
+        bytes(d)
+        for (d,) in conn.execute(
+            "SELECT data FROM log WHERE type IN ('log-start', 'key-rotation') ORDER BY seq"
+        )
     ]
-    return seq, hash_, leaves
 
 
 def lines(conn: sqlite3.Connection) -> list[bytes]:

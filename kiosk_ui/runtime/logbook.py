@@ -3,21 +3,46 @@
 Every write goes through :meth:`LogBook.transaction`, which opens one SQLite
 transaction for log records and ledger rows together and rolls the in-memory
 chain head back if the transaction fails, so the head never runs ahead of disk.
+
+Opening a LogBook is the start-up integrity check (:mod:`certification.log.integrity`):
+the log is verified from its last verified checkpoint to the head, the key chain is
+followed, and with an anchor file configured the store must not be behind the last
+signed tree head in it. A store that fails is refused with one line naming the first
+bad record (:class:`StoreError`); ``croupier log verify`` still reads it, read-only.
+With an anchor, the LogBook appends a signed tree head of the committed log to it at
+start, every ``ANCHOR_EVERY`` seconds while the log grows, and at a clean stop, when
+it also records the last checkpoint as verified so the next start checks only what
+came after it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from certification.log import sqlite_store
-from certification.log.chain import JournalWriter, StoredRecord
+import orjson
+
+from certification.log import integrity, sqlite_store
+from certification.log.chain import CHECKPOINT, JournalWriter, Snapshot, StoredRecord
+from certification.log.errors import LogError
 from certification.log.keys import KeyStore, SigningKey, public_pem
+from certification.log.merkle import Frontier, leaf_hash
+from certification.log.treehead import append_head, last_head
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.db import Database
+
+ANCHOR_EVERY = 5.0  # seconds between signed tree heads appended to the anchor
+
+
+def orjson_type(data: bytes) -> str:
+    rec = orjson.loads(data)
+    return str(rec.get("type", "")) if isinstance(rec, dict) else ""
 
 
 def wall_clock_us() -> int:
@@ -31,28 +56,128 @@ class LogBook:
         *,
         checkpoint_every: int = 1000,
         clock: Callable[[], int] = wall_clock_us,
+        anchor: Path | None = None,
+        full_check: bool = False,
     ) -> None:
         self.db = db
         self.clock = clock
+        self.anchor = anchor
         self._pending: list[StoredRecord] = []  # the current unit's records, written at its end
         self._depth = 0
         self.keys = KeyStore(db.directory)
-        key = self.keys.current()
-        if key is None:
-            key = SigningKey.generate()
-            self.keys.save(key)
         with db.lock:
-            seq, head, leaves = sqlite_store.head(db.conn)
-        self.writer = JournalWriter(
-            key,
-            head_seq=seq,
-            head_hash=head,
-            pending_leaves=leaves,
-            checkpoint_every=checkpoint_every,
-        )
-        if seq == 0:
+            try:
+                checked = integrity.check_log(db.conn, full=full_check)
+                if anchor is not None:
+                    integrity.check_anchor(db.conn, checked, anchor)
+            except LogError as exc:
+                raise StoreError(
+                    f"store {db.directory} refused: the game log fails its integrity check: "
+                    f"{exc} (inspect it read-only with `croupier log verify --store "
+                    f"{db.directory} --pubkey ROOT`)"
+                ) from None
+        self.checked = checked
+        if checked is None:
+            key = self.keys.current()
+            if key is None:
+                key = SigningKey.generate()
+                self.keys.save(key)
+            self.writer = JournalWriter(key, checkpoint_every=checkpoint_every)
             with self.transaction() as conn:
                 sqlite_store.insert(conn, self.writer.start(self.clock()))
+        else:
+            kid = checked.chain.ids[-1]
+            try:
+                key = self.keys.load(kid)
+            except LogError:
+                raise StoreError(
+                    f"store {db.directory} refused: its log is signed by key {kid}, which is "
+                    f"not in {self.keys.directory}"
+                ) from None
+            self.writer = JournalWriter(
+                key,
+                head_seq=checked.head_seq,
+                head_hash=checked.head_hash,
+                pending_leaves=checked.leaves,
+                checkpoint_every=checkpoint_every,
+                tree=checked.tree,
+            )
+            if checked.checkpoint is not None:
+                self._save_verified(*checked.checkpoint, key)
+        # The state as opened: where a resync finds the tree if no checkpoint of this run
+        # is old enough.
+        assert self.writer.tree is not None
+        self._base = Snapshot(
+            self.writer.head_seq,
+            self.writer.head_hash,
+            self.writer.tree.copy(),
+            self.writer.key,
+            tuple(checked.leaves) if checked is not None else (),
+        )
+        self._anchored = 0
+        self._stop = threading.Event()
+        self._anchor_thread: threading.Thread | None = None
+        if anchor is not None:
+            last = last_head(anchor)
+            self._anchored = last.size if last is not None else 0
+            self.anchor_head()
+            self._anchor_thread = threading.Thread(
+                target=self._anchor_loop, name="croupier-anchor", daemon=True
+            )
+            self._anchor_thread.start()
+
+    def _save_verified(self, seq: int, hash_: str, tree: Frontier, key: SigningKey) -> None:
+        with self.db.transaction() as conn:
+            row = conn.execute("SELECT seq FROM log_verified").fetchone()
+            if row is None or int(row[0]) < seq:
+                integrity.save_verified(conn, key, seq, hash_, tree)
+
+    def anchor_head(self) -> bool:
+        """Append a signed tree head of the committed log to the anchor, if it grew.
+
+        Only a head the database already holds is anchored (no group open, and the
+        stored head is the writer's), so the anchor never runs ahead of the store.
+        """
+        if self.anchor is None:
+            return False
+        with self.db.lock:
+            if self.db.open_group() is not None or self._depth:
+                return False
+            w = self.writer
+            if w.head_seq <= self._anchored:
+                return False
+            data = sqlite_store.record(self.db.conn, w.head_seq)
+            if data is None or hashlib.sha256(data).hexdigest() != w.head_hash:
+                return False
+            head = w.tree_head(self.clock())
+        append_head(self.anchor, head)
+        self._anchored = head.size
+        return True
+
+    def _anchor_loop(self) -> None:
+        while not self._stop.wait(ANCHOR_EVERY):
+            try:
+                self.anchor_head()
+            except (LogError, StoreError, sqlite3.Error):
+                continue  # tried again at the next tick, and at the stop
+
+    def close(self) -> None:
+        """At a clean stop: anchor the final head, and record the last checkpoint as
+        verified (everything after the start-up check was written by this process)."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        if self._anchor_thread is not None:
+            self._anchor_thread.join(timeout=5)
+        if self.anchor is not None:
+            self.anchor_head()
+        with self.db.lock:
+            if self.db.open_group() is not None:
+                return
+            snaps = [s for s in self.writer.snapshots if s.checkpoint]
+            last = snaps[-1] if snaps else None
+        if last is not None:
+            self._save_verified(last.seq, last.hash, last.tree, last.key)
 
     @contextmanager
     def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
@@ -83,10 +208,28 @@ class LogBook:
             raise
 
     def resync(self) -> None:
+        """Take the chain head, pending leaves and tree from what the database holds."""
         with self.db.lock:
-            seq, head, leaves = sqlite_store.head(self.db.conn)
-        self.writer.reset((seq, head, 0))
-        self.writer.restore_leaves(leaves)
+            disk = sqlite_store.last_seq(self.db.conn)
+            base = self._base
+            for snap in self.writer.snapshots:
+                if snap.seq <= disk and snap.seq >= base.seq:
+                    base = snap
+            if base.seq > disk:  # the store lost what it held at start: nothing to build on
+                raise StoreError(f"the log ends at {disk}, before {base.seq} it held at start")
+            tree = base.tree.copy()
+            leaves = list(base.leaves)
+            head = base.hash
+            for lines in sqlite_store.chunks(self.db.conn, base.seq, disk):
+                for data in lines:
+                    h = leaf_hash(data)
+                    tree.append(h)
+                    if orjson_type(data) == CHECKPOINT:
+                        leaves.clear()
+                    else:
+                        leaves.append(h)
+                    head = hashlib.sha256(data).hexdigest()
+            self.writer.restore(disk, head, leaves, tree)
 
     def append(
         self,

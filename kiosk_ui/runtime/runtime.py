@@ -45,11 +45,12 @@ class Runtime:
         checkpoint_every: int = 1000,
         create: bool = False,
         seat_rules: SeatRules | None = None,
+        anchor: Path | None = None,
     ) -> None:
         # create=False: the store must exist (croupier store init makes one); see Database.
         self.db = Database(store_dir, synchronous=synchronous, create=create)
-        try:
-            self.log = LogBook(self.db, checkpoint_every=checkpoint_every)
+        try:  # the start-up integrity check: a tampered or rolled-back log is not served
+            self.log = LogBook(self.db, checkpoint_every=checkpoint_every, anchor=anchor)
         except BaseException:
             self.db.close()  # release the store (its writer lock) for whoever comes next
             raise
@@ -59,6 +60,7 @@ class Runtime:
         self.seat_lock = threading.Lock()  # a seat limit is checked and taken as one step
 
     def close(self) -> None:
+        self.log.close()
         self.db.close()
 
     # --- players and wallets -------------------------------------------------
