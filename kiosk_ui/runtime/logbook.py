@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -176,8 +176,14 @@ class LogBook:
                 return
             snaps = [s for s in self.writer.snapshots if s.checkpoint]
             last = snaps[-1] if snaps else None
+            if last is not None:  # only a checkpoint the store holds as it was written
+                data = sqlite_store.record(self.db.conn, last.seq)
+                if data is None or hashlib.sha256(data).hexdigest() != last.hash:
+                    return
         if last is not None:
-            self._save_verified(last.seq, last.hash, last.tree, last.key)
+            # On failure the next start checks from the older verified position instead.
+            with suppress(StoreError, sqlite3.Error):
+                self._save_verified(last.seq, last.hash, last.tree, last.key)
 
     @contextmanager
     def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
