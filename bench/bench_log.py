@@ -6,8 +6,14 @@
 2. Verification records/s of the whole log; peer: SHA-256 of every record alone.
 3. Settled baccarat games/s through the full runtime (wallet, ledger, log, rng shoe),
    synchronous FULL and NORMAL.
+4. (issue 12) On a store of 10^6 records written through the LogBook (games of ~20
+   records, a signed checkpoint at each game end): the start-up integrity check,
+   incremental (from the verified checkpoint a clean stop leaves) and full, the
+   appliance's whole store open, and ``croupier log verify --store`` (a process, as
+   the auditor runs it); peer: a plain SHA-256 pass over the same rows read from the
+   same SQLite file in the same run.
 
-Run: .venv/bin/python bench/bench_log.py [--records 200000]
+Run: .venv/bin/python bench/bench_log.py [--records 200000] [--only startup]
 """
 
 from __future__ import annotations
@@ -21,14 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from certification.log import sqlite_store
+from certification.log import integrity, sqlite_store
 from certification.log.chain import JournalWriter
 from certification.log.keys import SigningKey
 from certification.log.verify import verify_lines
 from kiosk_ui.runtime.autoplay import play_round
+from kiosk_ui.runtime.logbook import LogBook
 from kiosk_ui.runtime.outcomes import RngOutcomes
 from kiosk_ui.runtime.runtime import Runtime
-from kiosk_ui.store.db import SCHEMA
+from kiosk_ui.store.db import SCHEMA, Database
 from rng.sample import Rng, SeededBytes
 
 BATCH = 500
@@ -110,12 +117,136 @@ def bench_runtime(tmp: Path, sync: str, rounds: int) -> float:
     return rate
 
 
+GAME = 20  # records per game: start, ~17 events, end; then the game-end checkpoint
+
+
+def build_store(store: Path, n: int) -> int:
+    """Write ``n`` records of games through the LogBook, in transactions of ~500 records."""
+    db = Database(store, synchronous="NORMAL")
+    clock = itertools.count(1_800_000_000_000_000)
+    book = LogBook(db, clock=lambda: next(clock))
+    written = 1
+    game = 0
+    while written < n:
+        with book.transaction() as conn:
+            for _ in range(25):
+                game += 1
+                gid = f"baccarat-pinnacle-{game:06d}"
+                book.append(conn, "runtime", "game-start", {"table": "bac", "shoe": "ab" * 32}, gid)
+                for i in range(GAME - 3):
+                    book.append(conn, "engine", "event", _body(i), gid)
+                book.append(conn, "runtime", "game-end", {"net": {"0": 95}}, gid)
+                book.checkpoint(conn)
+                written += GAME
+    book.close()  # a clean stop: the last checkpoint is recorded as verified
+    db.close()
+    return written
+
+
+def _timed(fn: object, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]], int]:
+    import subprocess
+    import sys
+
+    store = tmp / "startup"
+    written = build_store(store, n)
+    path = sqlite_store.db_path(store)
+
+    def sha_pass() -> None:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        for (d,) in conn.execute("SELECT data FROM log ORDER BY seq"):
+            hashlib.sha256(d).digest()
+        conn.close()
+
+    def check(full: bool) -> None:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        assert integrity.check_log(conn, full=full) is not None
+        conn.close()
+
+    def open_store() -> None:
+        rt = Runtime(store, synchronous="NORMAL")
+        rt.close()
+
+    root = tmp / "root.pem"
+    root.write_text(
+        subprocess.run(
+            [sys.executable, "-m", "kiosk_ui.cli", "log", "pubkey", "--store", str(store)],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    )  # fmt: skip
+    verify_cmd = [sys.executable, "-m", "kiosk_ui.cli", "log", "verify", "--store", str(store)]
+
+    def cli_verify() -> None:
+        subprocess.run([*verify_cmd, "--pubkey", str(root)], check=True, capture_output=True)
+
+    peer = _timed(sha_pass, repeat)
+    rows = []
+    for what, fn in (
+        ("start-up check, incremental (from the checkpoint a clean stop verified)",
+         lambda: check(False)),
+        ("start-up check, full (no verified checkpoint: every record)", lambda: check(True)),
+        ("open the store as `serve` does (Database + LogBook, incremental check)", open_store),
+        ("`croupier log verify --store` (a process: start, read, verify, report)", cli_verify),
+    ):  # fmt: skip
+        t = _timed(fn, repeat)
+        rows.append((what, f"{t:.4g} s", f"{peer:.4g} s", f"{t / peer:.3g}"))
+    return rows, written
+
+
+def startup_section(args: argparse.Namespace) -> str:
+    with tempfile.TemporaryDirectory() as d:
+        rows, written = bench_startup(Path(d), args.startup_records, args.repeat)
+    cmd = (
+        f".venv/bin/python bench/bench_log.py --only startup "
+        f"--startup-records {args.startup_records} --repeat {args.repeat}"
+    )
+    table = "\n".join("| " + " | ".join(r) + " |" for r in rows)
+    return (
+        "## Start-up integrity check and log verify at 10^6 records (issue 12)\n\n"
+        f"Command: `{cmd}` (2 cores, shared machine).\n\n"
+        f"Store: {written:,} records written through the LogBook (games of {GAME} records, "
+        "a signed checkpoint at each game end, as the runtime writes them). Peer: a plain "
+        "`hashlib.sha256` pass over the same rows read from the same SQLite file in the "
+        f"same run. Median of {args.repeat}; ratio = our time / peer time.\n\n"
+        "| measure | Croupier | peer (SHA-256 pass) | ratio |\n|---|---:|---:|---:|\n"
+        f"{table}\n\nThe incremental check reads the key chain (indexed), the signed "
+        "verified position and the records after it; a full check (and `log verify`) "
+        "re-reads every link, Merkle root and signature.\n"
+    )
+
+
+def _write_section(section: str) -> None:
+    """Replace (or add) this section of results/log.md, keeping the others."""
+    path = Path(__file__).parent / "results" / "log.md"
+    old = path.read_text() if path.exists() else ""
+    title = section.split("\n", 1)[0]
+    parts = [p for p in ("\n" + old).split("\n## ") if p.strip()]
+    kept = ["## " + p.strip() + "\n" for p in parts if ("## " + p).split("\n", 1)[0] != title]
+    path.write_text("\n".join([*kept, section]))
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--records", type=int, default=200_000)
     p.add_argument("--rounds", type=int, default=2_000)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--startup-records", type=int, default=1_000_000)
+    p.add_argument("--only", choices=("startup", "log"), help="run only this part")
     args = p.parse_args()
+    if args.only != "log":
+        section = startup_section(args)
+        _write_section(section)
+        print(section)
+    if args.only == "startup":
+        return
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         append, append_peer, lines, key = bench_append(args.records, tmp)
@@ -157,7 +288,7 @@ def main() -> None:
         f"{table}\n\n{args.records:,} event records ({len(lines):,} stored with checkpoints); "
         "runtime games: one bet and one deal per game, each request one transaction.\n"
     )
-    (Path(__file__).parent / "results" / "log.md").write_text(out)
+    _write_section(out)
     print(out)
 
 
