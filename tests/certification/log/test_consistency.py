@@ -149,7 +149,7 @@ def _feed_in_pieces(v: Verifier, lines: list[bytes], piece: int) -> None:
 def test_verification_in_pieces_equals_the_whole(piece: int) -> None:
     key, _, lines = build_log(57)
     whole = verify_lines(lines, [key.public])
-    v = Verifier([key.public])
+    v = Verifier([key.public], shoes=True)
     for i in range(0, len(lines), piece):
         v.feed(lines[i : i + piece])
     assert v.finish() == whole
@@ -163,7 +163,7 @@ def test_verification_in_pieces_equals_the_whole(piece: int) -> None:
     with pytest.raises(LogIntegrityError, match="record 21 altered") as whole_err:
         verify_lines(bad, [key.public])
     with pytest.raises(LogIntegrityError) as piece_err:
-        _feed_in_pieces(Verifier([key.public]), bad, piece)
+        _feed_in_pieces(Verifier([key.public], shoes=True), bad, piece)
     assert str(piece_err.value) == str(whole_err.value)
 
 
