@@ -122,7 +122,7 @@ GAME = 20  # records per game: start, ~17 events, end; then the game-end checkpo
 
 def build_store(store: Path, n: int) -> int:
     """Write ``n`` records of games through the LogBook, in transactions of ~500 records."""
-    db = Database(store, synchronous="NORMAL")
+    db = Database(store, synchronous="NORMAL", create=True)
     clock = itertools.count(1_800_000_000_000_000)
     book = LogBook(db, clock=lambda: next(clock))
     written = 1

@@ -19,7 +19,7 @@ def _disk(rt: Runtime) -> list[bytes]:
 
 
 def test_tree_follows_the_log_and_resync_rebuilds_it(tmp_path: Path) -> None:
-    rt = Runtime(tmp_path / "s", synchronous="NORMAL", checkpoint_every=3)
+    rt = Runtime(tmp_path / "s", synchronous="NORMAL", checkpoint_every=3, create=True)
     pid = rt.create_player("p")
     for _ in range(5):
         rt.cash_in(pid, 100, operator="op")
@@ -39,7 +39,7 @@ def test_tree_follows_the_log_and_resync_rebuilds_it(tmp_path: Path) -> None:
 
 def test_anchor_gets_the_committed_head_at_start_and_at_stop(tmp_path: Path) -> None:
     anchor = tmp_path / "anchor.jsonl"
-    rt = Runtime(tmp_path / "s", synchronous="NORMAL", anchor=anchor)
+    rt = Runtime(tmp_path / "s", synchronous="NORMAL", anchor=anchor, create=True)
     pid = rt.create_player("p")
     rt.cash_in(pid, 100, operator="op")
     rt.close()
@@ -53,7 +53,7 @@ def test_anchor_gets_the_committed_head_at_start_and_at_stop(tmp_path: Path) -> 
 
 
 def test_a_store_whose_signing_key_is_gone_is_refused(tmp_path: Path) -> None:
-    rt = Runtime(tmp_path / "s", synchronous="NORMAL")
+    rt = Runtime(tmp_path / "s", synchronous="NORMAL", create=True)
     kid = rt.log.writer.key.key_id
     rt.close()
     (tmp_path / "s" / "keys" / f"log-signing-{kid}.pem").unlink()
