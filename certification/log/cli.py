@@ -100,12 +100,10 @@ def _trusted(specs: list[str]) -> list[Ed25519PublicKey]:
 def _verify(args: argparse.Namespace) -> int:
     import hashlib
 
-    from certification.log.errors import LogIntegrityError
+    from certification.log.errors import LogFormatError, LogIntegrityError
     from certification.log.merkle import leaf_hash
     from certification.log.verify import Verifier
 
-    keys = _trusted(args.pubkey)
-    since = _since_head(args.since) if args.since is not None else None
     stored: dict[str, StoredShoe] = {}
     if args.store is not None:
         from certification.log import sqlite_store
@@ -115,6 +113,13 @@ def _verify(args: argparse.Namespace) -> int:
             stored = _stored_shoes(conn)
         finally:
             conn.close()
+    else:
+        try:
+            args.file.open("rb").close()
+        except OSError as exc:
+            raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
+    keys = _trusted(args.pubkey)
+    since = _since_head(args.since) if args.since is not None else None
     verifier = Verifier(keys, keep_tree=since is not None, shoes=True)
     leaves: list[bytes] = []  # every record's leaf hash, for the consistency proof
     at_size: str | None = None  # the chain hash of record ``since.size``
