@@ -191,7 +191,9 @@ class Operators:
             # The same scrypt for an unknown name as for a real one: timing tells nothing.
             good = self._kdf(password, row[0] if row else self._dummy_hash) and row is not None
             ok = good and row is not None and not row[2]
-            with self.rt.log.transaction() as conn:
+            # During a store fault: only once the store is proven writable (the way to
+            # the resume must stay open); 503 while it is not.
+            with self.rt.db.writable(), self.rt.log.transaction() as conn:
                 body: dict[str, Any] = {"user": user, "ok": ok, "address": address}
                 if good and not ok:
                     body["disabled"] = True

@@ -15,6 +15,11 @@ play and 503s while the disk stays nearly full. The resume, one at a time:
    ``store-fault`` alarm (reason, where, since, how many errors), a
    ``table-suspended`` per table, then ``store-resumed`` and a ``table-resumed`` per
    table by the operator; only once that is durable is the fault cleared.
+
+Until then every other write is refused before it touches the store
+(:meth:`~kiosk_ui.store.faults.StoreHealth.refuse`), save an operator's sign-in, which
+first proves the store writable (:meth:`~kiosk_ui.store.db.Database.writable`): a
+session that ended during the fault must not lock the operator out of the resume.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ def resume_store(rt: Runtime, operator: str) -> None:
             table.rebuild()
         reason = health.reason()
         who = f"operator:{operator}"
-        with rt.log.transaction() as conn:
+        with health.admitted(), rt.log.transaction() as conn:  # proven writable above
             rt.log.append(conn, "runtime", "store-fault", fault.record(health.errors))
             for table in tables:
                 body = {"table": table.id, "reason": reason}

@@ -281,6 +281,11 @@ class Database:
         the whole group) and wakes the others. Nobody returns before the transaction
         that holds its work is durably committed. A unit that fails rolls back to its
         savepoint and never disturbs the others.
+
+        While a store fault is open a unit is refused with
+        :class:`~kiosk_ui.errors.StoreUnavailable` before it touches the store, unless
+        its caller proved the store writable (:meth:`writable`; see
+        :mod:`kiosk_ui.store.faults`).
         """
         with self._counter:
             self._waiting += 1
@@ -295,6 +300,7 @@ class Database:
                 finally:
                     self._depth -= 1
                 return
+            self.health.refuse()  # while a fault is open, even a unit that would fit
             if not self._in_tx:
                 self._execute("BEGIN IMMEDIATE", "begin")
                 self._in_tx = True
@@ -444,6 +450,19 @@ class Database:
                 unavailable = self.health.report(exc, "probe")
                 if unavailable is not None:  # busy (the checkpoint thread) proves nothing bad
                     raise unavailable from None
+
+    @contextmanager
+    def writable(self) -> Iterator[None]:
+        """Let the caller's units write even while a store fault is open, once
+        :meth:`probe` has proven the store writable again (raises
+        :class:`~kiosk_ui.errors.StoreUnavailable` if not). With no fault open it
+        proves nothing and admits nothing: the units run as always."""
+        if self.health.fault is None:
+            yield
+            return
+        self.probe()
+        with self.health.admitted():
+            yield
 
     def _check(self, db_file: Path, keys: Path, *, create: bool) -> bool:
         """Refuse a damaged store; return whether the schema is still to be made."""

@@ -13,16 +13,27 @@ the alarm is written to it by the operator's resume, as that resume's first reco
 that failed rolled back (SQLite's rollback plus the tables rebuilt from the log), so
 nothing half done is kept and everything already answered stays durable.
 
+While the fault is open every unit of work is refused before it touches the store
+(:meth:`StoreHealth.refuse`, called by :meth:`~kiosk_ui.store.db.Database.transaction`):
+a write that happens to fit on the full disk (SQLite reuses WAL frames already
+allocated) must not succeed either, or the appliance would answer some writes and not
+others while the disk stays full. Only the code that has just proven the store writable
+again writes: the resume, and an operator's sign-in (the way to the resume when the
+session has ended), each inside :meth:`StoreHealth.admitted`.
+
 Other errors (a refused bet, a busy database) are not faults and are not reported.
 """
 
 from __future__ import annotations
 
+import contextvars
 import errno
 import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from kiosk_ui.errors import StoreUnavailable
@@ -82,6 +93,26 @@ class StoreHealth:
         self.fault: StoreFault | None = None
         self.errors = 0  # I/O errors seen since the fault opened
         self.resume_lock = threading.Lock()  # one resume at a time
+        # whether this context (thread, or task on the loop) may write during a fault
+        self._admitted: contextvars.ContextVar[bool] = contextvars.ContextVar(
+            "store_admitted", default=False
+        )
+
+    def refuse(self) -> None:
+        """Raise :class:`StoreUnavailable` while a fault is open, before any write: unless
+        the caller is inside :meth:`admitted` (it proved the store writable)."""
+        if self.fault is not None and not self._admitted.get():
+            raise self.unavailable()
+
+    @contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Let this context write while the fault is open; only for code that has just
+        proven the store writable (:meth:`~kiosk_ui.store.db.Database.probe`)."""
+        mark = self._admitted.set(True)
+        try:
+            yield
+        finally:
+            self._admitted.reset(mark)
 
     def report(self, exc: BaseException, where: str) -> StoreUnavailable | None:
         """Note ``exc`` if it is an I/O error and return the error to answer with;

@@ -260,7 +260,9 @@ def test_a_full_disk_suspends_every_table_with_503s_and_loses_no_answered_round(
     status, _, health = call(port, "GET", "/api/health")
     assert status == 200 and health["ok"] is False and health["store"], health
 
-    # Bets are refused while suspended: a bet slip, a single bet, a new session.
+    # The fault is open (above): now every write is refused before it touches the store,
+    # even one small enough to fit in WAL frames SQLite had already allocated on the
+    # full disk. Bets are refused while suspended: a bet slip, a single bet, a new session.
     for i in range(TABLES):
         assert is_store_unavailable(*call(port, "POST", f"/api/tables/bac-{i}/round", ROUND,
                                           token=tokens[i]))  # fmt: skip
@@ -359,8 +361,20 @@ def test_a_store_full_in_mid_round_rolls_the_whole_group_back_and_suspends(
         assert not db.conn.in_transaction  # nothing half done is left open
     check_store(store, answered)  # a second connection sees every answered round, no other
 
+    assert is_store_unavailable(*call(port, "POST", "/api/players", {"name": "late"}))
+
     with db.lock:
         db.conn.execute("PRAGMA max_page_count = 4294967294")
+    # Room again, but the fault stays open until the resume: a write that would fit now is
+    # refused all the same (no flapping), save the operator's sign-in, which proves the
+    # store writable first (the way to the resume, should the session have ended).
+    assert is_store_unavailable(*call(port, "POST", "/api/players", {"name": "late"}))
+    login = {"user": "admin", "password": OPERATOR_PASSWORD}
+    status, _, body = call(port, "POST", "/api/operator/login", login)
+    assert status == 200, body
+    operator = body["token"]
+    status, _, listing = call(port, "GET", "/api/operator/tables", bearer=operator)
+    assert all(t["alarm"] and t["suspended"] for t in listing), listing
     status, _, body = call(port, "POST", "/api/operator/tables/bac-1/resume", bearer=operator)
     assert status == 200, body
     for i in range(TABLES):
@@ -368,4 +382,6 @@ def test_a_store_full_in_mid_round_rolls_the_whole_group_back_and_suspends(
                                token=tokens[i])  # fmt: skip
         assert status == 200, body
         answered[body["game"]] = net_of(body)
+    status, _, body = call(port, "POST", "/api/players", {"name": "later"})
+    assert status == 201, body
     check_store(store, answered)
