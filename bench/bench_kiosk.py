@@ -193,6 +193,10 @@ def pct(values: list[float], q: float) -> float:
 
 
 def start_server(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
+    if "serve" in cmd and "--config" in cmd:  # serve opens only a store that exists
+        conf = cmd[cmd.index("--config") + 1]
+        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--if-missing", "--config", conf]
+        subprocess.run(init, check=True, capture_output=True, env=env, cwd=ROOT)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stdout is not None
     deadline = time.monotonic() + 60

@@ -48,6 +48,8 @@ def _config(store: Path) -> str:
 
 
 def _serve(config: Path) -> tuple[subprocess.Popen[str], int]:
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--if-missing"]
+    subprocess.run([*init, "--config", str(config)], check=True, capture_output=True)
     cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", "0", "--config", str(config)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None

@@ -5,12 +5,12 @@ writer lock, the RNG, the devices, the tables, the player-token key) is opened
 here before uvicorn runs, so a refusal is the CLI's one line ``croupier: error:
 ...`` with exit status 2, never a traceback from uvicorn's lifespan.
 
-The store: a damaged one (database missing, empty or without its tables beside
-its keys, keys gone under a log) is refused, never replaced. A directory with
-neither database nor keys is a new location and gets a new store (said on
-start-up), with a new signing key: a whole store deleted and restarted is caught
-by ``log verify --pubkey`` with the exported key and by the external anchor.
-``croupier store init`` creates a store explicitly (``make run`` runs it first).
+The store: ``serve`` only opens a store that exists. A damaged one (database
+missing, empty or without its tables beside its keys, keys gone under a log) is
+refused, never replaced, and so is a location with no store at all: creating a
+store is the explicit ``croupier store init`` (``make run`` runs it first with
+``--if-missing``), so a store that vanished never comes back silently as a new,
+empty one.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ def _serve(args: argparse.Namespace) -> int:
     from kiosk_ui.errors import KioskError
     from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
-    from kiosk_ui.store.db import store_exists
 
     settings = load(args.config)
     if args.store is not None:
@@ -57,8 +56,6 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Croupier serving on http://{shown}:{port}/", flush=True)
         print(f"  operator console: http://{shown}:{port}/operator   status: /status")
         print(f"  store: {settings.store}   config: {settings.source_file}")
-        if new_store:
-            print(f"  new store created at {settings.store} (it held no database or keys)")
         if generated_password:
             print(
                 f"  first start: operator '{settings.operator_user}' password "
@@ -66,9 +63,8 @@ def _serve(args: argparse.Namespace) -> int:
             )
         print(flush=True)
 
-    new_store = not store_exists(settings.store)
-    # A damaged store is refused here (one line); only an empty location gets a new one.
-    appliance = Appliance(settings, create=new_store)
+    # A missing or damaged store is refused here (one line, exit 2), never created.
+    appliance = Appliance(settings, create=False)
     try:
         PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
     except BaseException:

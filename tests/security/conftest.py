@@ -134,10 +134,13 @@ def _wait_listening(port: int) -> None:
 
 
 def start_serve(config: Path, *extra: str, timeout: float = 60) -> Process:
-    """Start `croupier serve --port 0 --config F`; return once it listens.
+    """Create the store if there is none (`croupier store init --if-missing`, as `make
+    run` does), start `croupier serve --port 0 --config F`, return once it listens.
 
-    Raises AssertionError with what the process printed if it exits instead.
+    Raises AssertionError with what the process printed if it exits instead (a damaged
+    store is refused by init and serve alike: serve's refusal is what gets reported).
     """
+    croupier("store", "init", "--if-missing", "--config", str(config))
     cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", "0", "--config", str(config)]
     proc = subprocess.Popen(
         [*cmd, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -5,8 +5,8 @@ stripped of a table, or its key directory removed, and the appliance restarted.
 Before the fix ``croupier serve`` started a fresh store beside the old keys: every
 wallet and all history gone, the new log signed with the same key, so ``log verify``
 of the new store passed. Now every such store is refused with one line naming what
-is missing (exit 2), by ``serve`` and by ``croupier store init`` alike; only a
-location holding neither database nor keys gets a new store.
+is missing (exit 2), by ``serve`` and by ``croupier store init`` alike; a store is
+made only by ``croupier store init``, and ``serve`` refuses a location with none.
 """
 
 from __future__ import annotations
@@ -125,11 +125,15 @@ def test_a_damaged_store_is_refused_not_replaced(tmp_path: Path, damage: str) ->
     assert ((store / DB).stat().st_size if (store / DB).exists() else None) == size
 
 
-def test_only_an_empty_location_gets_a_new_store(tmp_path: Path) -> None:
-    """A directory with neither database nor keys is new: serve says it made a store there;
-    store init makes one explicitly and refuses to make one over an existing store."""
+def test_only_store_init_makes_a_store(tmp_path: Path) -> None:
+    """Creating a store is the explicit `croupier store init`: serve refuses a location
+    with no store at all (one line naming it, nothing created); init makes one once and
+    refuses to make one over an existing store; serve then opens it."""
     store = tmp_path / "store"
     config = write_config(tmp_path, demo_settings(store))
+    refused = assert_one_line_refusal(serve_outcome(config), "no store at", "store init")
+    assert str(store) in refused
+    assert not (store / DB).exists() and not (store / "keys").exists()
     made = croupier("store", "init", "--config", str(config))
     assert made.returncode == 0, made.stderr
     assert f"created store {store}" in made.stdout
@@ -137,12 +141,6 @@ def test_only_an_empty_location_gets_a_new_store(tmp_path: Path) -> None:
     assert_one_line_refusal((again.returncode, again.stderr), "already exists")
     quiet = croupier("store", "init", "--if-missing", "--config", str(config))
     assert quiet.returncode == 0 and "exists" in quiet.stdout
-
-    other = tmp_path / "other"
-    config = write_config(tmp_path, demo_settings(other), "other.toml")
-    status, out = serve_outcome(config)
+    status, _ = serve_outcome(config)
     assert status == "started"
-    assert f"new store created at {other}" in out
-    assert (other / DB).exists() and (other / "keys").is_dir()
-    status, out = serve_outcome(config)  # the second start opens it: nothing new
-    assert status == "started" and "new store" not in out
+    assert (store / DB).exists() and (store / "keys").is_dir()
