@@ -195,8 +195,10 @@ def pct(values: list[float], q: float) -> float:
 def start_server(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
     if "serve" in cmd and "--config" in cmd:  # serve opens only a store that exists
         conf = cmd[cmd.index("--config") + 1]
-        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--if-missing", "--config", conf]
-        subprocess.run(init, check=True, capture_output=True, env=env, cwd=ROOT)
+        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--if-missing"]
+        made = subprocess.run([*init, "--config", conf], capture_output=True, env=env, cwd=ROOT)
+        if made.returncode != 0:
+            raise RuntimeError(f"store init failed: {made.stderr.strip()}")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stdout is not None
     deadline = time.monotonic() + 60
