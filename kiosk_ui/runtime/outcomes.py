@@ -92,13 +92,14 @@ def _logged_shoe(conn: sqlite3.Connection, game: str) -> tuple[str | None, int]:
     return committed, dealt
 
 
-def load_checked_shoe(conn: sqlite3.Connection, game: str) -> list[int]:
+def load_checked_shoe(conn: sqlite3.Connection, game: str) -> tuple[list[int], int]:
     """The game's shoe order read back from the store, checked against the log.
 
     The log (a hash chain, verified at start-up) holds the commitment made when the
     shoe was shuffled; the store's ``shoes`` row is only a working copy. If the row
     does not hash to the commitment, or its position is not the number of cards the
     log shows dealt, it was changed after the commitment: :class:`ShoeTampered`.
+    Returns the order and the position of the next card (0-based).
     """
     row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
     if row is None:
@@ -118,7 +119,7 @@ def load_checked_shoe(conn: sqlite3.Connection, game: str) -> list[int]:
             f"{dealt} cards dealt: it was changed in the store; nothing is dealt from it"
         )
     try:
-        return [int(c) for c in cards.split(",")]
+        return [int(c) for c in cards.split(",")], position
     except ValueError:
         raise ShoeTampered(f"game {game}: the stored shoe is malformed") from None
 
@@ -135,6 +136,7 @@ class RngOutcomes:
         self.blocking = False
         self._zeros: dict[str, int] = {}
         self._orders: dict[str, list[int]] = {}  # game -> committed shoe order (server-side)
+        self._next: dict[str, int] = {}  # game -> position of its next card, as dealt here
 
     def start_game(self, conn: sqlite3.Connection, game: str, variant: Variant) -> dict[str, Any]:
         self._zeros[game] = variant.zeros
@@ -146,6 +148,7 @@ class RngOutcomes:
             raise OutcomeFault(f"RNG: {exc}") from None
         cards = ",".join(map(str, order))
         self._orders[game] = order
+        self._next[game] = 0
         salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
         conn.execute(
             "INSERT INTO shoes (game, cards, salt, next) VALUES (?, ?, ?, 0)", (game, cards, salt)
@@ -174,7 +177,8 @@ class RngOutcomes:
             # after checking it against the logged commitment.
             order = self._orders.get(game)
             if order is None:
-                order = self._orders[game] = load_checked_shoe(conn, game)
+                order, self._next[game] = load_checked_shoe(conn, game)
+                self._orders[game] = order
             # The position lives in the store (it rolls back with a failed unit).
             row = conn.execute(
                 "UPDATE shoes SET next = next + 1 WHERE game = ? RETURNING next", (game,)
@@ -182,6 +186,15 @@ class RngOutcomes:
             if row is None:
                 raise OutcomeFault(f"game {game} has no shoe")
             position = int(row[0]) - 1
+            if position != self._next.get(game, position):
+                # The stored position moved under a running game (a card skipped or
+                # dealt twice): that changes the cards as surely as a swapped one.
+                raise ShoeTampered(
+                    f"game {game}: the stored shoe position was changed (it says card "
+                    f"{position + 1}, the game is at card {self._next[game] + 1}); "
+                    "nothing is dealt from it"
+                )
+            self._next[game] = position + 1
             if position >= len(order):
                 raise OutcomeFault(f"game {game}: the shoe is empty")
             return DealCard(card=Card.from_index(order[position])), {"draw": position + 1}
@@ -190,12 +203,18 @@ class RngOutcomes:
         zeros = self._zeros.get(game) or 1
         return SpinResult(number=wheel_number(self.rng.randbelow(36 + zeros), zeros)), {}
 
+    def forget(self, game: str) -> None:
+        """Drop what is kept of a game's shoe (its work rolled back, or it ended): the
+        next card is dealt only after the stored shoe is read back and checked."""
+        self._orders.pop(game, None)
+        self._next.pop(game, None)
+
     def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
         """Check a game's stored shoe against its commitment before play resumes (on
         recovery); raises :class:`ShoeTampered`. A game without a shoe passes."""
         if conn.execute("SELECT 1 FROM shoes WHERE game = ?", (game,)).fetchone() is None:
             return
-        self._orders[game] = load_checked_shoe(conn, game)
+        self._orders[game], self._next[game] = load_checked_shoe(conn, game)
 
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
         row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
@@ -208,7 +227,7 @@ class RngOutcomes:
                 "it no longer matches its commitment"
             )
         self._zeros.pop(game, None)
-        self._orders.pop(game, None)
+        self.forget(game)
         if row is None:
             return {}
         return {"shoe_reveal": {"salt": row[1], "cards": row[0], "dealt": int(row[2])}}

@@ -830,6 +830,9 @@ class Table:
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
         (self.parent or self)._started = None  # a game started by the lost work is gone
+        forget = getattr(self.source, "forget", None)
+        if self.game is not None and callable(forget):
+            forget(self.game)  # its shoe is read back from the store, and checked, again
         if self.game is None:
             self.engine = None  # a fresh engine is made on the next request
             return

@@ -276,3 +276,61 @@ def test_a_settled_games_revealed_shoe_rewritten_and_resigned_fails_verify(
     assert "shoe commitment broken" in text
     rec = croupier("log", "recall", game, "--store", str(store))
     assert rec.returncode == 1 and "DOES NOT HOLD" in rec.stdout, rec.stdout
+
+
+@pytest.mark.slow
+def test_the_stored_shoe_changed_under_a_running_game_is_never_dealt(
+    tmp_path: Path, serve_process: Start
+) -> None:
+    """The same insider, without a restart: the store file is written while the
+    appliance serves (between two requests). Skipping a card (moving the stored
+    position) or swapping the next one: the table suspends before dealing it."""
+    store, cfg = config(tmp_path)
+    proc = serve_process(cfg)
+    client = Client(proc.url)
+    ann = client.player("Ann")
+    op = client.operator()
+    for attack in ("UPDATE shoes SET next = next + 1 WHERE game = ?", "swap"):
+        hand = open_blackjack_hand(client, ann)
+        game = hand["game"]
+        if attack == "swap":
+            planted, _ = plant_next_card(store, game, client.seen)
+        else:
+            conn = sqlite3.connect(store / "croupier.db", timeout=30)
+            with conn:
+                cards, nxt = conn.execute(
+                    "SELECT cards, next FROM shoes WHERE game = ?", (game,)
+                ).fetchone()
+                planted = str(Card.from_index(int(cards.split(",")[nxt + 1])))
+                conn.execute(attack, (game,))
+            conn.close()
+        seen_before = len(client.seen)
+        status, out = client.call(
+            "POST", "/api/tables/bj/actions", {"seat": 0, "kind": "decide", "decision": "hit"}, ann
+        )
+        # Swapped: the order kept since the shuffle is dealt; the changed copy is caught
+        # when the game ends and would reveal it (the hit busts, or stand ends the hand):
+        # that last step is refused and the table suspends.
+        if attack == "swap" and status == 200 and not out["over"]:
+            status, out = client.call(
+                "POST",
+                "/api/tables/bj/actions",
+                {"seat": 0, "kind": "decide", "decision": "stand"},
+                ann,
+            )
+        assert status == 423, out
+        _, tables = client.call("GET", "/api/operator/tables", headers=op)
+        bj = next(t for t in tables if t["id"] == "bj")
+        assert bj["suspended"] and "shoe" in bj["suspended"], bj
+        for text in client.seen[seen_before:]:
+            if attack != "swap":  # the swap's planted card may be a copy dealt fairly
+                assert planted not in text, text
+        status, out = client.call(
+            "POST", "/api/operator/tables/bj/void", {"reason": "shoe alarm"}, op
+        )
+        assert status == 200, out
+        status, out = client.call("POST", "/api/operator/tables/bj/resume", {}, op)
+        assert status == 200, out
+    proc.stop()
+    code, text = verify(store, tmp_path)
+    assert code == 1 and "bj-" in text, text
