@@ -246,8 +246,9 @@ class Runtime:
                 "SELECT id, table_id, status FROM games "
                 "WHERE status IN ('open', 'suspended') ORDER BY id"
             ).fetchall()
-        done: list[Recovery] = []
-        for game, table_id, status in open_games:
+        done: list[Recovery] = self._unended_last_games()
+        open_games += [(r.game, r.table, "open") for r in done]
+        for game, table_id, status in sorted(open_games):
             records = list(self._game_records(game))
             end = next((r for r in records if r["type"] == "game-end"), None)
             if end is not None:
@@ -286,6 +287,44 @@ class Runtime:
                 self.void(game, reason=f"replay failed: {why}", by="runtime")
                 done.append(Recovery(game, table_id, "voided", why))
         return done
+
+    def _unended_last_games(self) -> list[Recovery]:
+        """Each table's last game that the store calls finished but whose log has no
+        game-end (the store was changed, or it lost the game's end): reported, reopened
+        from the log, then recovered like any open game. Only the last game of each
+        table is looked at, so start-up stays fast on a large store."""
+        with self.db.lock:
+            conn = self.db.conn
+            last = conn.execute(
+                "SELECT g.id, g.table_id, g.status FROM games g JOIN "
+                "(SELECT table_id, MAX(id) AS id FROM games GROUP BY table_id) m "
+                "ON g.id = m.id WHERE g.status IN ('settled', 'voided')"
+            ).fetchall()
+            unended = [
+                (game, table_id, status)
+                for game, table_id, status in last
+                if conn.execute(
+                    "SELECT 1 FROM log WHERE game = ? AND type = 'game-end' LIMIT 1", (game,)
+                ).fetchone()
+                is None
+            ]
+        out: list[Recovery] = []
+        for game, table_id, status in unended:
+            reason = (
+                f"the store marks game {game} {status!r} but the log has no game-end for it: "
+                "the store was changed; the game is recovered from the log"
+            )
+            with self.log.transaction() as conn:
+                self.log.append(
+                    conn,
+                    "runtime",
+                    "operator-alarm",
+                    {"table": table_id, "alarm": "store-status", "message": reason},
+                    game,
+                )
+                conn.execute("UPDATE games SET status = 'open' WHERE id = ?", (game,))
+            out.append(Recovery(game, table_id, "mismatch", reason))
+        return out
 
     def _status_mismatch(
         self, game: str, table_id: str, status: str, end: dict[str, Any]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.security.conftest import croupier
-from tests.security.test_shoe_commitment import Client, Start, config, verify
+from tests.security.test_shoe_commitment import Client, Start, config, open_blackjack_hand, verify
 
 
 def ledger_rows(store: Path) -> list[tuple[object, ...]]:
@@ -76,5 +76,48 @@ def test_a_settled_game_flipped_to_open_is_reported_not_settled_again(
     assert [h["status"] for h in history if h["game"] == game] == ["settled"]
     alarms = [r["body"] for r in recs if r["type"] == "operator-alarm"]
     assert [a["alarm"] for a in alarms] == ["store-status"]
+    assert croupier("ledger", "audit", "--store", str(store)).returncode == 0
+    assert verify(store, tmp_path)[0] == 0
+
+
+@pytest.mark.slow
+def test_an_open_hand_marked_settled_in_the_store_is_recovered_from_the_log(
+    tmp_path: Path, serve_process: Start
+) -> None:
+    """The other way round: the store calls an open hand settled (its stake would
+    stay on the layout for ever). The log has no game-end: recovery reports the
+    mismatch and resumes the hand, which then ends once."""
+    store, cfg = config(tmp_path)
+    first = serve_process(cfg)
+    client = Client(first.url)
+    ann = client.player("Ann")
+    game = open_blackjack_hand(client, ann)["game"]
+    first.stop()
+    conn = sqlite3.connect(store / "croupier.db")
+    with conn:
+        conn.execute("UPDATE games SET status = 'settled' WHERE id = ?", (game,))
+    conn.close()
+
+    second = serve_process(cfg)
+    client.url = second.url
+    status, out = client.call(
+        "POST", "/api/tables/bj/actions", {"seat": 0, "kind": "decide", "decision": "stand"}, ann
+    )
+    assert status == 200 and out["game"] == game and out["over"], out
+    op = client.operator()
+    _, recoveries = client.call("GET", "/api/operator/recoveries", headers=op)
+    assert [r["outcome"] for r in recoveries if r["game"] == game] == ["mismatch", "resumed"]
+    second.stop()
+    conn = sqlite3.connect(store / "croupier.db")
+    try:
+        types = [
+            json.loads(d)["type"]
+            for (d,) in conn.execute("SELECT data FROM log WHERE game = ? ORDER BY seq", (game,))
+        ]
+        (status_now,) = conn.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
+    finally:
+        conn.close()
+    assert types.count("game-end") == 1 and "operator-alarm" in types
+    assert status_now == "settled"
     assert croupier("ledger", "audit", "--store", str(store)).returncode == 0
     assert verify(store, tmp_path)[0] == 0
