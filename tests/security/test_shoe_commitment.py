@@ -102,7 +102,18 @@ def open_blackjack_hand(client: Client, player: dict[str, str]) -> dict[str, Any
             player,
         )
         assert status == 200, out
-        if not out["over"] and "hit" in out["view"]["legal"]:
+        while not out["over"] and "hit" not in out["view"]["legal"]:
+            # An offer first (insurance, even money): decline it, as a player may.
+            legal = out["view"]["legal"]
+            decision = next((d for d in legal if d.startswith("no")), legal[0])
+            status, out = client.call(
+                "POST",
+                "/api/tables/bj/actions",
+                {"seat": 0, "kind": "decide", "decision": decision},
+                player,
+            )
+            assert status == 200, out
+        if not out["over"]:
             return dict(out)
     raise AssertionError("no blackjack hand waited on a decision in 40 rounds")
 
@@ -288,9 +299,9 @@ def test_the_stored_shoe_changed_under_a_running_game_is_never_dealt(
     store, cfg = config(tmp_path)
     proc = serve_process(cfg)
     client = Client(proc.url)
-    ann = client.player("Ann")
     op = client.operator()
     for attack in ("UPDATE shoes SET next = next + 1 WHERE game = ?", "swap"):
+        ann = client.player("Ann")  # a fresh player (and per-player game) per attack
         hand = open_blackjack_hand(client, ann)
         game = hand["game"]
         if attack == "swap":
