@@ -35,6 +35,7 @@ from kiosk_ui.errors import (
     SignInThrottled,
     UnknownOperator,
 )
+from kiosk_ui.store import operators as op_store
 
 if TYPE_CHECKING:
     from kiosk_ui.runtime.runtime import Runtime
@@ -87,17 +88,13 @@ class Operators:
     def _ensure_disabled_column(self) -> None:
         """Stores made before operators could be disabled get the column (default: no)."""
         with self.rt.db.lock:
-            cols = {r[1] for r in self.rt.db.conn.execute("PRAGMA table_info(operators)")}
-            if "disabled" not in cols:
-                self.rt.db.conn.execute(
-                    "ALTER TABLE operators ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0"
-                )
+            op_store.ensure_disabled_column(self.rt.db.conn)
 
     def bootstrap(self, user: str, password: str) -> str | None:
         """Create the first admin if there is none; return a generated password to print."""
         with self.rt.db.lock:
-            row = self.rt.db.conn.execute("SELECT COUNT(*) FROM operators").fetchone()
-        if row[0]:
+            existing = op_store.count(self.rt.db.conn)
+        if existing:
             return None
         generated = None
         if not password:
@@ -117,22 +114,16 @@ class Operators:
             raise AuthError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
         self._check_new_password(user, password)
         with self.rt.log.transaction() as conn:
-            if conn.execute("SELECT 1 FROM operators WHERE username = ?", (user,)).fetchone():
+            if op_store.exists(conn, user):
                 raise AlreadyExists(f"operator {user!r} already exists")
-            conn.execute(
-                "INSERT INTO operators (username, pw_hash, role) VALUES (?, ?, ?)",
-                (user, hash_password(password), role),
-            )
+            op_store.insert(conn, user, hash_password(password), role)
             self.rt.log.append(
                 conn, f"operator:{by}", "operator-added", {"user": user, "role": role}
             )
 
     def _row(self, user: str) -> tuple[str, str, bool] | None:
         with self.rt.db.lock:
-            row = self.rt.db.conn.execute(
-                "SELECT pw_hash, role, disabled FROM operators WHERE username = ?", (user,)
-            ).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]), bool(row[2]))
+            return op_store.credentials(self.rt.db.conn, user)
 
     def _kdf(self, password: str, stored: str) -> bool:
         with self._lock:
@@ -278,18 +269,12 @@ class Operators:
 
     def accounts(self) -> list[dict[str, Any]]:
         with self.rt.db.lock:
-            rows = self.rt.db.conn.execute(
-                "SELECT username, role, disabled FROM operators ORDER BY username"
-            ).fetchall()
-        return [{"user": r[0], "role": r[1], "disabled": bool(r[2])} for r in rows]
+            rows = op_store.accounts(self.rt.db.conn)
+        return [{"user": u, "role": r, "disabled": d} for u, r, d in rows]
 
     def _set_hash(self, user: str, password: str, *, by: str, kind: str) -> None:
         with self.rt.log.transaction() as conn:
-            done = conn.execute(
-                "UPDATE operators SET pw_hash = ? WHERE username = ?",
-                (hash_password(password), user),
-            )
-            if not done.rowcount:
+            if not op_store.set_hash(conn, user, hash_password(password)):
                 raise UnknownOperator(f"no operator {user!r}")
             self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})
 
@@ -305,10 +290,7 @@ class Operators:
         if user == by:
             raise PasswordRejected("an admin may not disable or enable their own account")
         with self.rt.log.transaction() as conn:
-            done = conn.execute(
-                "UPDATE operators SET disabled = ? WHERE username = ?", (int(disabled), user)
-            )
-            if not done.rowcount:
+            if not op_store.set_disabled(conn, user, disabled):
                 raise UnknownOperator(f"no operator {user!r}")
             kind = "operator-disabled" if disabled else "operator-enabled"
             self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})

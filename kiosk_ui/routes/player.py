@@ -29,6 +29,7 @@ from kiosk_ui.routes.deps import (
 )
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.runtime.table import Table
+from kiosk_ui.store import game_seats
 
 router = APIRouter(prefix="/api", tags=["player"])
 
@@ -334,12 +335,7 @@ def recall(game: str, app: ApplianceDep, player: PlayerDep) -> schemas.RecallOut
     with app.runtime.db.lock:
         conn = app.runtime.db.conn
         records = [json.loads(x) for x in sqlite_store.game_lines(conn, game)]
-        seated = {
-            int(s)
-            for (s,) in conn.execute(
-                "SELECT seat FROM game_seats WHERE game = ? AND player = ?", (game, player)
-            )
-        }
+        seated = game_seats.seats_of(conn, game, player)
     rep = replay_game(records)
     if rep is None:
         raise TableError(f"game {game} is not in the log")
