@@ -19,8 +19,9 @@ from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, T
 from kiosk_ui.runtime.logbook import LogBook
 from kiosk_ui.runtime.money import Entry, cash_entry, post_entries, seed_entry, void_entry
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.runtime.seating import logged_seats
 from kiosk_ui.runtime.seats import SeatRules
-from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps, logged_seats
+from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database

@@ -1,4 +1,5 @@
-"""One table: seats, the current game's engine, its outcome source, and every write.
+"""One table: the current game's engine, its outcome source, and every write (its
+seats, their lifecycle and per-player games: :mod:`kiosk_ui.runtime.seating`).
 
 Each request is one store transaction that holds the player's action, the
 engine's events, any cards or dice the source supplied, and the ledger rows
@@ -24,33 +25,29 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games import catalog
 from games.catalog import Family
 from games.core.engine import Engine, Need, Variant
-from games.core.errors import GameError
 from games.core.records import (
     Action,
     BetPlaced,
     BetReturned,
     BetSettled,
     CardShown,
-    Deal,
     Decide,
     Event,
     JackpotContribution,
     JackpotWin,
-    RemoveBet,
-    decode,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.runtime.faults import resume_store
 from kiosk_ui.runtime.money import post_event
 from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
-from kiosk_ui.runtime.seats import SeatRules, default_action
+from kiosk_ui.runtime.seating import Seating, logged_seats
 
 if TYPE_CHECKING:
     from kiosk_ui.runtime.runtime import Runtime
@@ -86,7 +83,6 @@ class Outstanding:
 
 
 MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
-SEAT_PLAYER = "seat-player"  # log record: who holds a seat from now on in this game
 
 
 def visible_to(event: Event, seat: int | None) -> bool:
@@ -96,7 +92,10 @@ def visible_to(event: Event, seat: int | None) -> bool:
     return True
 
 
-class Table:
+class Table(Seating):
+    """One table: its game's engine and outcome source, and every write (its seats:
+    :class:`~kiosk_ui.runtime.seating.Seating`)."""
+
     def __init__(
         self,
         runtime: Runtime,
@@ -105,12 +104,12 @@ class Table:
         family: Family,
         source: OutcomeSource,
     ) -> None:
+        super().__init__()  # the seats (kiosk_ui.runtime.seating)
         self.rt = runtime
         self.id = table_id
         self.variant = variant
         self.family = family
         self.source = source
-        self.seats: dict[int, str] = {}
         self.engine: Engine | None = None
         self.game: str | None = None
         self._suspended: str | None = None  # its own reason (see suspended)
@@ -120,21 +119,7 @@ class Table:
         self._looked_back = False  # whether the log was asked for it since start-up
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
         self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
-        self._logged_seats: dict[int, str] = {}  # who the log says holds each seat this game
         self.lock = threading.RLock()
-        # Per-player tables (kiosk_ui.runtime.seats): this one only holds each player's own
-        # game, made on first use; ``owner``/``parent`` are set on those games.
-        self.per_player = False
-        self.games_of: dict[str, Table] = {}
-        self.owner: str | None = None
-        self.parent: Table | None = None
-        # Seat lifecycle of a shared table.
-        self.sitting_out: set[int] = set()  # defaulted by the clock until their player acts
-        self._leaving: set[int] = set()  # freed when the game holding their stakes ends
-        self._active: dict[int, float] = {}  # seat -> when its player last sat or acted
-        self._moves: dict[int, int] = {}  # seat -> its actions applied (the clock's key)
-        self._moves_total = 0
-        self._clock: dict[int, tuple[tuple[Any, ...], float]] = {}  # seat -> (key, since)
 
     @property
     def suspended(self) -> str | None:
@@ -145,208 +130,6 @@ class Table:
     @suspended.setter
     def suspended(self, reason: str | None) -> None:
         self._suspended = reason
-
-    # --- seats ---------------------------------------------------------------
-
-    def sit(self, seat: int, player: str) -> None:
-        """Seat ``player`` (an explicit sit, or a bet's): refused if taken or past the
-        player's seat limits (one table, the whole floor)."""
-        if not 0 <= seat < max(self.variant.seats, 1):
-            raise SeatError(
-                f"table {self.id} has seats 0..{max(self.variant.seats, 1) - 1}, not {seat}"
-            )
-        rules = self.rt.seat_rules
-        with self.lock, self.rt.seat_lock:
-            holder = self.seats.get(seat)
-            if holder == player:
-                self._returns(seat)
-                return
-            if holder is not None:
-                raise SeatError(f"seat {seat} at table {self.id} is taken")
-            if self.owner is None:
-                here = sum(1 for p in self.seats.values() if p == player)
-                if here >= rules.per_table:
-                    raise SeatError(
-                        f"you hold {here} seat(s) at table {self.id}: "
-                        f"the limit is {rules.per_table} per table"
-                    )
-                held = self.rt.seats_held(player)
-                if held >= rules.floor:
-                    raise SeatError(
-                        f"you hold {held} seat(s) on the floor: the limit is {rules.floor}; "
-                        "leave a seat first"
-                    )
-            self.seats[seat] = player
-            self._returns(seat)
-
-    def _returns(self, seat: int) -> None:
-        """The seat's player is here: restart its idle time, it no longer sits out."""
-        self._active[seat] = time.monotonic()
-        self.sitting_out.discard(seat)
-
-    def release(self, seat: int, player: str | None = None) -> str:
-        """Free ``seat`` (``player``: only if it is theirs). Returns "now", or "after the
-        game" when its stakes are on the open game's layout (it sits out until then)."""
-        with self.lock:
-            holder = self.seats.get(seat)
-            if holder is None:
-                raise SeatError(f"seat {seat} at table {self.id} is free")
-            if player is not None and holder != player:
-                raise SeatError(f"seat {seat} at table {self.id} is not yours")
-            if self.in_game(seat):
-                self._leaving.add(seat)
-                self.sitting_out.add(seat)
-                return "after the game"
-            self._free(seat)
-            return "now"
-
-    def release_unused(self, seat: int, player: str) -> None:
-        """Undo a sit made for a request that failed: a refused bet seats nobody."""
-        with self.lock:
-            if self.seats.get(seat) == player and not self.in_game(seat):
-                self._free(seat)
-
-    def release_all(self) -> None:
-        """Free every seat (the table's game was voided: nothing of it is on the layout)."""
-        with self.lock:
-            for seat in list(self.seats):
-                if self.owner is None:
-                    self._free(seat)
-
-    def in_game(self, seat: int) -> bool:
-        """Whether ``seat`` has stakes on the layout of the open game."""
-        with self.lock:
-            if self.game is None or self.engine is None or self.engine.is_over:
-                return False
-            with self.rt.db.lock:
-                row = self.rt.db.conn.execute(
-                    "SELECT staked FROM game_seats WHERE game = ? AND seat = ?", (self.game, seat)
-                ).fetchone()
-            return row is not None and int(row[0]) > 0
-
-    def _free(self, seat: int) -> None:
-        self.seats.pop(seat, None)
-        for held in (self.sitting_out, self._leaving):
-            held.discard(seat)
-        self._active.pop(seat, None)
-        self._clock.pop(seat, None)
-
-    def tend(self, now: float, rules: SeatRules) -> list[int]:
-        """Free the seats whose game ended after they left, and idle seats with nothing
-        on the layout. Returns the seats freed."""
-        freed: list[int] = []
-        with self.lock:
-            if self.owner is not None:
-                return freed
-            for seat in sorted(self.seats):
-                leaving = seat in self._leaving
-                idle = now - self._active.setdefault(seat, now) >= rules.idle_seconds
-                if (leaving or idle) and not self.in_game(seat):
-                    self._free(seat)
-                    freed.append(seat)
-        return freed
-
-    def due(self, now: float, rules: SeatRules) -> list[Action]:
-        """The defaults whose action clock has run out: each decision the open game waits
-        on gets ``rules.action_seconds`` from when its seat was first asked (none for a
-        seat sitting out)."""
-        with self.lock:
-            engine, game = self.engine, self.game
-            if self.suspended or engine is None or game is None or engine.is_over:
-                self._clock.clear()
-                return []
-            out: list[Action] = []
-            for seat in sorted(self.seats):
-                action = default_action(engine, seat, deals=self.in_game(seat))
-                if action is None or (out and action.kind == "deal"):
-                    self._clock.pop(seat, None)
-                    continue
-                dealing = self._moves_total if action.kind == "deal" else -1
-                key = (game, self._moves.get(seat, 0), dealing, action.encode())
-                since = self._clock.get(seat)
-                if since is None or since[0] != key:
-                    since = self._clock[seat] = (key, now)
-                limit = 0.0 if seat in self.sitting_out else rules.action_seconds
-                if now - since[1] >= limit:
-                    out.append(action)
-            return out
-
-    def withdrawals(self) -> list[Action]:
-        """When a timeout's deal is refused (bets that cannot be dealt as they stand, e.g.
-        an ante without its blind): take down the bets of each seat whose own bets could
-        not be dealt alone, so the others' round can be (the dealer's "no more bets")."""
-        with self.lock:
-            engine, game = self.engine, self.game
-            if engine is None or game is None or engine.is_over:
-                return []
-            outstanding = Outstanding()
-            for rec in self.rt._game_records(game):
-                if rec["type"] == "event":
-                    ev = decode(rec["body"])
-                    if isinstance(ev, Event):
-                        outstanding.apply(ev)
-            bets: dict[int, list[str]] = {}
-            for (seat, bet), amount in sorted(outstanding.stakes.items()):
-                if amount > 0:
-                    bets.setdefault(seat, []).append(bet)
-            out: list[Action] = []
-            for seat, mine in bets.items():
-                replayed = self.rt.replay(game)  # the same game, to try the deal on
-                if replayed is None or not replayed.matches:
-                    return []
-                alone = replayed.engine
-                try:
-                    for other, theirs in bets.items():
-                        for bet in theirs if other != seat else ():
-                            alone.apply(RemoveBet(seat=other, bet=bet))
-                    alone.verify(Deal(seat=seat))
-                except GameError:
-                    out += [RemoveBet(seat=seat, bet=bet) for bet in reversed(mine)]
-            return out
-
-    # --- per-player games ----------------------------------------------------
-
-    def instance(self, player: str) -> Table:
-        """``player``'s own game at a per-player table (made on first use)."""
-        with self.lock:
-            mine = self.games_of.get(player)
-            if mine is None:
-                mine = Table(self.rt, self.id, self.variant, self.family, self.source)
-                mine.parent, mine.owner = self, player
-                mine.seats[0] = player
-                mine._suspended = self._suspended  # the table's own, not a store fault
-                self.games_of[player] = mine
-            mine._active[0] = time.monotonic()  # in use: not idle (drop_idle)
-            return mine
-
-    def drop(self, player: str) -> bool:
-        """Forget ``player``'s own game if nothing of it is open (leave, void, idle)."""
-        with self.lock:
-            mine = self.games_of.get(player)
-            if mine is None:
-                return True
-            with mine.lock:
-                if mine.game is not None and mine.engine is not None and not mine.engine.is_over:
-                    return False
-                del self.games_of[player]
-                return True
-
-    def drop_idle(self, now: float, rules: SeatRules) -> None:
-        """Forget the per-player games idle for ``rules.idle_seconds`` with nothing open."""
-        with self.lock:
-            idle = [
-                p
-                for p, t in self.games_of.items()
-                if now - t._active.get(0, now) >= rules.idle_seconds
-            ]
-        for player in idle:
-            self.drop(player)
-
-    def player_at(self, seat: int) -> str:
-        player = self.seats.get(seat)
-        if player is None:
-            raise SeatError(f"no player in seat {seat} at table {self.id}")
-        return player
 
     # --- playing -------------------------------------------------------------
 
@@ -453,14 +236,7 @@ class Table:
             except BaseException:
                 self._rebuild()
                 raise
-            self._moves[seat] = self._moves.get(seat, 0) + 1
-            self._moves_total += 1
-            if by is None:
-                self._returns(seat)
-            else:
-                self.sitting_out.add(seat)
-            if self._leaving and self.engine is not None and self.engine.is_over:
-                self.tend(time.monotonic(), self.rt.seat_rules)
+            self._acted(seat, by=by)
             return result
 
     def advance(self) -> list[dict[str, Any]]:
@@ -548,10 +324,7 @@ class Table:
                     )
                     if self.game:
                         conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
-            if self.owner is None:
-                for seat in sorted(self.seats):
-                    if not self.in_game(seat):
-                        self._free(seat)
+            self._free_unstaked()
             self._clock.clear()
 
     def resume(self, operator: str) -> None:
@@ -766,16 +539,6 @@ class Table:
         del seq
         return events
 
-    def _log_seat(self, conn: sqlite3.Connection, seat: int) -> None:
-        """Log who holds ``seat`` now (a player who sat after the game-start record):
-        every money event's wallet is named by the log (``game-start`` seats, then
-        these records), so the audit can derive it from the log alone."""
-        assert self.game is not None
-        player = self.player_at(seat)
-        body = {"table": self.id, "seat": seat, "player": player}
-        self.rt.log.append(conn, "runtime", SEAT_PLAYER, body, self.game)
-        self._logged_seats[seat] = player
-
     def _drive(self, conn: sqlite3.Connection) -> list[Event]:
         assert self.engine is not None and self.game is not None
         events: list[Event] = []
@@ -850,18 +613,6 @@ class Table:
                 self.seats.setdefault(seat, player)
                 self._active.setdefault(seat, time.monotonic())
             self._logged_seats = dict(seats)
-
-
-def logged_seats(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
-    """Who the log says holds each seat of a game: its ``game-start`` seats, then each
-    ``seat-player`` record."""
-    seats: dict[int, str] = {}
-    for rec in records:
-        if rec["type"] == "game-start":
-            seats = {int(k): str(v) for k, v in rec["body"].get("seats", {}).items()}
-        elif rec["type"] == SEAT_PLAYER:
-            seats[int(rec["body"]["seat"])] = str(rec["body"]["player"])
-    return seats
 
 
 def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:

@@ -45,7 +45,8 @@ from games.core.money import format_cents
 from games.core.records import Event, JackpotWin
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.runtime.money import Entry, cash_entry, event_entries, seed_entry, void_entry
-from kiosk_ui.runtime.table import MONEY_EVENTS, SEAT_PLAYER, Outstanding
+from kiosk_ui.runtime.seating import SEAT_PLAYER
+from kiosk_ui.runtime.table import MONEY_EVENTS, Outstanding
 from kiosk_ui.store import ledger
 
 #: log record types the derivation reads (engine events are filtered to money kinds)
