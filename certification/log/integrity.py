@@ -157,6 +157,12 @@ def save_verified(
     )
 
 
+def verified_seq(conn: sqlite3.Connection) -> int | None:
+    """The seq of the last verified checkpoint as stored (unchecked), or None."""
+    row = conn.execute("SELECT seq FROM log_verified").fetchone()
+    return None if row is None else int(row[0])
+
+
 def _verified_position(
     conn: sqlite3.Connection, chain: KeyChain, head: int
 ) -> tuple[int, str, Frontier] | None:

@@ -19,6 +19,7 @@ from certification.log.verify import verify_lines
 from kiosk_ui import schemas
 from kiosk_ui.errors import AuditError
 from kiosk_ui.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
+from kiosk_ui.store import players as player_store
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 
@@ -163,13 +164,10 @@ def void(
 @router.get("/players")
 def players(app: ApplianceDep, session: OperatorDep) -> list[schemas.PlayerOut]:
     with app.runtime.db.lock:
-        rows = app.runtime.db.conn.execute(
-            "SELECT p.id, p.name, COALESCE(a.balance, 0) FROM players p "
-            "LEFT JOIN accounts a ON a.name = 'wallet:' || p.id ORDER BY p.created DESC LIMIT 500"
-        ).fetchall()
+        rows = player_store.roster(app.runtime.db.conn)
     return [
-        schemas.PlayerOut(id=r[0], name=r[1], balance=int(r[2]), demo=app.settings.demo)
-        for r in rows
+        schemas.PlayerOut(id=pid, name=name, balance=balance, demo=app.settings.demo)
+        for pid, name, balance in rows
     ]
 
 

@@ -30,6 +30,7 @@ from kiosk_ui.routes.deps import (
 from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.runtime.table import Table
 from kiosk_ui.store import game_seats
+from kiosk_ui.store import players as player_store
 
 router = APIRouter(prefix="/api", tags=["player"])
 
@@ -153,11 +154,9 @@ def new_player(
 @router.get("/me")
 def me(app: ApplianceDep, player: PlayerDep) -> schemas.PlayerOut:
     with app.runtime.db.lock:
-        row = app.runtime.db.conn.execute(
-            "SELECT name FROM players WHERE id = ?", (player,)
-        ).fetchone()
+        name = player_store.name_of(app.runtime.db.conn, player)
     return schemas.PlayerOut(
-        id=player, name=row[0], balance=app.runtime.balance(player), demo=app.settings.demo
+        id=player, name=name or "", balance=app.runtime.balance(player), demo=app.settings.demo
     )
 
 

@@ -128,8 +128,8 @@ class LogBook:
 
     def _save_verified(self, seq: int, hash_: str, tree: Frontier, key: SigningKey) -> None:
         with self.db.transaction() as conn:
-            row = conn.execute("SELECT seq FROM log_verified").fetchone()
-            if row is None or int(row[0]) < seq:
+            stored = integrity.verified_seq(conn)
+            if stored is None or stored < seq:
                 integrity.save_verified(conn, key, seq, hash_, tree)
 
     def anchor_head(self) -> bool:

@@ -26,6 +26,7 @@ from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.records import Action, DealCard, RollDice, SpinResult
 from kiosk_ui.errors import TableError
+from kiosk_ui.store import shoes
 from rng.errors import RngError
 
 
@@ -101,10 +102,10 @@ def load_checked_shoe(conn: sqlite3.Connection, game: str) -> tuple[list[int], i
     log shows dealt, it was changed after the commitment: :class:`ShoeTampered`.
     Returns the order and the position of the next card (0-based).
     """
-    row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
-    if row is None:
+    stored = shoes.read(conn, game)
+    if stored is None:
         raise OutcomeFault(f"game {game} has no shoe")
-    cards, salt, position = str(row[0]), str(row[1]), int(row[2])
+    cards, salt, position = stored
     committed, dealt = _logged_shoe(conn, game)
     if committed is None:
         raise ShoeTampered(f"game {game}: the stored shoe has no commitment in the log")
@@ -150,9 +151,7 @@ class RngOutcomes:
         self._orders[game] = order
         self._next[game] = 0
         salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
-        conn.execute(
-            "INSERT INTO shoes (game, cards, salt, next) VALUES (?, ?, ?, 0)", (game, cards, salt)
-        )
+        shoes.insert(conn, game, cards, salt)
         return {
             "source": self.name,
             "decks": variant.decks,
@@ -180,12 +179,9 @@ class RngOutcomes:
                 order, self._next[game] = load_checked_shoe(conn, game)
                 self._orders[game] = order
             # The position lives in the store (it rolls back with a failed unit).
-            row = conn.execute(
-                "UPDATE shoes SET next = next + 1 WHERE game = ? RETURNING next", (game,)
-            ).fetchone()
-            if row is None:
+            position = shoes.take_next(conn, game)
+            if position is None:
                 raise OutcomeFault(f"game {game} has no shoe")
-            position = int(row[0]) - 1
             if position != self._next.get(game, position):
                 # The stored position moved under a running game (a card skipped or
                 # dealt twice): that changes the cards as surely as a swapped one.
@@ -212,14 +208,14 @@ class RngOutcomes:
     def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
         """Check a game's stored shoe against its commitment before play resumes (on
         recovery); raises :class:`ShoeTampered`. A game without a shoe passes."""
-        if conn.execute("SELECT 1 FROM shoes WHERE game = ?", (game,)).fetchone() is None:
+        if shoes.read(conn, game) is None:
             return
         self._orders[game], self._next[game] = load_checked_shoe(conn, game)
 
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
-        row = conn.execute("SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)).fetchone()
+        stored = shoes.read(conn, game)
         order = self._orders.get(game)
-        if row is not None and order is not None and str(row[0]) != ",".join(map(str, order)):
+        if stored is not None and order is not None and stored.cards != ",".join(map(str, order)):
             # The store's copy changed under a running game (the cards dealt came from
             # the committed order kept here): reveal nothing false, stop the table.
             raise ShoeTampered(
@@ -228,9 +224,9 @@ class RngOutcomes:
             )
         self._zeros.pop(game, None)
         self.forget(game)
-        if row is None:
+        if stored is None:
             return {}
-        return {"shoe_reveal": {"salt": row[1], "cards": row[0], "dealt": int(row[2])}}
+        return {"shoe_reveal": {"salt": stored.salt, "cards": stored.cards, "dealt": stored.next}}
 
 
 class DeviceOutcomes:
