@@ -23,11 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from certification.log import sqlite_store
-from kiosk_ui.runtime.autoplay import play_round
-from kiosk_ui.runtime.outcomes import RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.outcomes import RngOutcomes
+from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
 
 OUT = Path(__file__).resolve().parent / "results" / "audit.md"

@@ -458,7 +458,7 @@ slip and Deal together) settles about 1.5x the target with its p99 (= round p99)
 What it took, from `py-spy record --gil --threads` on the server under load (the previous
 figures: 364 rounds/s, p99 157 ms):
 
-- RNG tables' requests run on the event loop itself (`kiosk_ui/runtime/commit.py`): no
+- RNG tables' requests run on the event loop itself (`kiosk_ui/table/commit.py`): no
   thread-pool hop per request and no GIL hand-offs between the loop and 40 workers. Each
   unit runs in a savepoint of the open group; one worker thread commits the group (one
   fsync) while the loop parses the next requests, whose units wait for that commit and then

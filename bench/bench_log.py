@@ -31,11 +31,11 @@ from certification.log import integrity, sqlite_store
 from certification.log.chain import JournalWriter
 from certification.log.keys import SigningKey
 from certification.log.verify import verify_lines
-from kiosk_ui.runtime.autoplay import play_round
-from kiosk_ui.runtime.logbook import LogBook
-from kiosk_ui.runtime.outcomes import RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
 from kiosk_ui.store.db import SCHEMA, Database
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.logbook import LogBook
+from kiosk_ui.table.outcomes import RngOutcomes
+from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
 
 BATCH = 500

@@ -23,7 +23,6 @@ Each family is a package ``games.<family>`` whose ``__init__`` exposes:
 from __future__ import annotations
 
 import importlib
-import inspect
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any, Protocol, cast
 
-from games.core.engine import Engine, Variant
+from games.core.engine import NEW_TABLE, Engine, GameContext, Variant
 from games.core.errors import UnknownGame
 from games.core.records import Action
 
@@ -83,7 +82,9 @@ class SimulationResult:
 class Family(Protocol):
     VARIANTS: tuple[Variant, ...]
 
-    def new_game(self, variant: Variant, seats: int = 1) -> Engine: ...
+    def new_game(
+        self, variant: Variant[Any], seats: int = 1, *, context: GameContext = NEW_TABLE
+    ) -> Engine: ...
 
     def house_edge(self, variant: Variant) -> dict[str, HouseEdge]: ...
 
@@ -144,39 +145,24 @@ def get_variant(variant_id: str) -> Variant:
     raise UnknownGame(f"unknown game {variant_id!r}; known: {known}")
 
 
-_PARAMS: dict[Callable[..., Engine], frozenset[str]] = {}
-
-
 def new_game(
-    variant_id: str | Variant,
+    variant_id: str | Variant[Any],
     seats: int = 1,
     *,
     hand: int = 0,
     previous: Engine | None = None,
     carry: Mapping[str, Any] | None = None,
 ) -> Engine:
-    """A fresh engine for a table.
+    """A fresh engine for a table: the family's ``new_game(variant, seats, context=...)``.
 
-    ``hand`` counts the table's previous games, for families whose rules depend on it
-    (the player-banked baccarat bank rotates every two hands). ``previous`` is the
-    same table's last engine once it is over, or None for a new table or after a
-    restart; ``carry`` is what :func:`carry_of` returned for that engine, as logged
-    in the game-start record (the replayer passes it instead of ``previous``).
-    Families that take none of these ignore them.
+    ``hand`` counts the table's previous games; ``previous`` is the same table's last
+    engine once it is over; ``carry`` is what :func:`carry_of` returned for that engine,
+    as logged in the game-start record (the replayer passes it instead of ``previous``).
+    See :class:`~games.core.engine.GameContext`.
     """
     variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
-    make = family_of(variant).new_game
-    params = _PARAMS.get(make)
-    if params is None:  # a table makes a new engine every game: inspect each maker once
-        params = _PARAMS[make] = frozenset(inspect.signature(make).parameters)
-    kwargs: dict[str, Any] = {}
-    if "hand" in params:
-        kwargs["hand"] = hand
-    if "previous" in params and previous is not None:
-        kwargs["previous"] = previous
-    if "carry" in params and carry is not None:
-        kwargs["carry"] = carry
-    return make(variant, seats, **kwargs)
+    context = GameContext(hand=hand, previous=previous, carry=carry)
+    return family_of(variant).new_game(variant, seats, context=context)
 
 
 def carry_of(engine: Engine | None) -> dict[str, Any] | None:

@@ -26,11 +26,11 @@ from firmware_bridge.roles import env_var, open_role, require_for_play
 from firmware_bridge.url import public_text
 from games import catalog
 from kiosk_ui.auth import Operators
-from kiosk_ui.runtime.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
-from kiosk_ui.runtime.seats import SeatRules
-from kiosk_ui.runtime.table import Table
 from kiosk_ui.settings import Settings
+from kiosk_ui.table.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
+from kiosk_ui.table.runtime import Runtime
+from kiosk_ui.table.seats import SeatRules
+from kiosk_ui.table.table import Table
 from rng import Alarm, RngConfig, RngStack, open_rng
 
 log = logging.getLogger("kiosk_ui")

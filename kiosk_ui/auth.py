@@ -38,7 +38,7 @@ from kiosk_ui.errors import (
 from kiosk_ui.store import operators as op_store
 
 if TYPE_CHECKING:
-    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.table.runtime import Runtime
 
 ROLES = ("admin", "operator", "technician", "auditor")
 _N, _R, _P = 2**14, 8, 1

@@ -33,11 +33,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from kiosk_ui.app import create_app
     from kiosk_ui.appliance import Appliance, refuse_simulators
     from kiosk_ui.errors import KioskError
     from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
+    from kiosk_ui.web.app import create_app
 
     settings = load(args.config)
     if args.store is not None:

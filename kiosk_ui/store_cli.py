@@ -28,9 +28,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _init(args: argparse.Namespace) -> int:
     from certification.log.keys import KeyStore
     from kiosk_ui.errors import StoreError
-    from kiosk_ui.runtime.runtime import Runtime
     from kiosk_ui.settings import load
     from kiosk_ui.store.db import Database, UnfinishedStore, store_exists
+    from kiosk_ui.table.runtime import Runtime
 
     settings = load(args.config)
     store = args.store if args.store is not None else settings.store

@@ -2,7 +2,7 @@
 
 Labs use it for in-situ RTP checks and soak tests. Re-run on the same store after
 a crash, it first recovers (resumes or voids the interrupted game, per the rule
-in kiosk_ui.runtime.table) and then plays until the table has ``--rounds``
+in kiosk_ui.table.table) and then plays until the table has ``--rounds``
 finished games.
 """
 
@@ -36,9 +36,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _autoplay(args: argparse.Namespace) -> int:
     from games import catalog
     from games.core.money import format_cents
-    from kiosk_ui.runtime.autoplay import play_round
-    from kiosk_ui.runtime.outcomes import RngOutcomes
-    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.table.autoplay import play_round
+    from kiosk_ui.table.outcomes import RngOutcomes
+    from kiosk_ui.table.runtime import Runtime
     from rng import RngConfig, open_rng
 
     if args.rounds < 1:

@@ -32,16 +32,19 @@ from games.baccarat.paytable import BaccaratRules, load_packaged, loads
 from games.baccarat.rules import Outcome, Winner, banker_draws, play_out, point, score
 from games.baccarat.simulate import simulate
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 
 VARIANTS: tuple[Variant, ...] = tuple(
     load_packaged(name) for name in ("pinnacle", "ez", "california")
 )
 
 
-def new_game(variant: Variant, seats: int = 1, *, hand: int = 0) -> BaccaratRound:
-    """A fresh coup; on a player-banked table ``seats`` must be at least 2."""
-    return BaccaratRound(variant, seats, hand=hand)
+def new_game(
+    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> BaccaratRound:
+    """A fresh coup (``context.hand`` rotates the player bank); on a player-banked
+    table ``seats`` must be at least 2."""
+    return BaccaratRound(variant, seats, hand=context.hand)
 
 
 def house_edge(variant: Variant) -> dict[str, HouseEdge]:

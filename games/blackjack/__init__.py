@@ -33,7 +33,7 @@ from games.blackjack.rules import Rules, load_variants
 from games.blackjack.simulation import simulate
 from games.blackjack.strategy import choose, load_chart
 from games.catalog import HouseEdge
-from games.core.engine import Engine, Variant
+from games.core.engine import NEW_TABLE, Engine, GameContext, Variant
 from games.core.records import Action, Deal, Decide, PlaceBet
 
 VARIANTS: tuple[Variant, ...] = load_variants()
@@ -54,7 +54,10 @@ __all__ = [
 ]
 
 
-def new_game(variant: Variant, seats: int = 1) -> BlackjackRound:
+def new_game(
+    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> BlackjackRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return BlackjackRound(variant, seats)
 
 

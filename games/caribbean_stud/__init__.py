@@ -35,7 +35,7 @@ from games.caribbean_stud.rules import StudRules
 from games.caribbean_stud.simulate import simulate
 from games.caribbean_stud.table import Phase
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 
 VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
 
@@ -48,16 +48,19 @@ def new_game(
     variant: Variant,
     seats: int = 1,
     *,
+    context: GameContext = NEW_TABLE,
     always_contribute: Iterable[int] | None = None,
-    previous: object = None,
-    carry: object = None,
 ) -> StudRound:
     """A new game; the "always contribute" buttons come from ``always_contribute``, or
     from ``previous`` (the table's finished last game), or from ``carry`` (that game's
     ``carry().encode()`` as logged), else the pay table's default
     (:meth:`~games.caribbean_stud.engine.StudRound.following`)."""
     return StudRound.following(
-        variant, seats, always_contribute=always_contribute, previous=previous, carry=carry
+        variant,
+        seats,
+        always_contribute=always_contribute,
+        previous=context.previous,
+        carry=context.carry,
     )
 
 

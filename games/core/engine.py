@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.core.records import Action, Event
 
@@ -61,12 +61,15 @@ class BetLimit:
         return None
 
 
+R_co = TypeVar("R_co", covariant=True)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Variant:
+class Variant(Generic[R_co]):
     """One playable table: a game family, its rules, limits and pay tables.
 
-    ``rules`` is the family's own frozen rules dataclass; ``source`` names the
-    rules page (and any standard used to fill a gap in it).
+    ``rules`` is the family's own frozen rules dataclass (``Variant[BaccaratRules]``);
+    ``source`` names the rules page (and any standard used to fill a gap in it).
     """
 
     id: str  # "baccarat-pinnacle", "blackjack-high-stakes", ...
@@ -74,7 +77,7 @@ class Variant:
     title: str
     source: str
     limits: Mapping[str, BetLimit]  # bet name -> limit
-    rules: Any
+    rules: R_co
     seats: int = 1
     notes: tuple[str, ...] = field(default_factory=tuple)
     # What the outcome source must supply (the runtime builds shoes and wheels from these):
@@ -87,10 +90,30 @@ class Variant:
     jackpots: Mapping[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameContext:
+    """What a table tells a family's ``new_game`` besides the variant and the seats.
+
+    ``hand`` counts the table's previous games (the player-banked baccarat bank rotates
+    every two hands); ``previous`` is the same table's last engine once it is over (None
+    for a new table or after a restart); ``carry`` is what that engine's ``carry()``
+    encoded, as logged in the game-start record (the replayer passes it instead of
+    ``previous``). Families that need none of these ignore them.
+    """
+
+    hand: int = 0
+    previous: Engine | None = None
+    carry: Mapping[str, Any] | None = None
+
+
+NEW_TABLE = GameContext()
+
+
 class Engine(Protocol):
     """A game in progress (one round, or one craps 'game' from a clean table)."""
 
-    variant: Variant
+    @property
+    def variant(self) -> Variant[Any]: ...
 
     def needs(self) -> Need | None:
         """What the source must supply next, or None if players (or nobody) act."""
@@ -115,7 +138,7 @@ class Engine(Protocol):
         """True once every bet is settled and the round (or craps game) has ended."""
         ...
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> Mapping[str, Any]:
         """What ``seat`` may see now (None: the public/spectator view), JSON-able.
 
         Never contains the shoe order, a card not yet dealt, or an unrevealed hole card.

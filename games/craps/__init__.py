@@ -10,11 +10,8 @@ Modules: :mod:`~games.craps.bets` (bet spots and names), :mod:`~games.craps.payt
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.catalog import HouseEdge, SimulationResult
-from games.core.engine import Engine, Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.craps.autoplay import autoplay
 from games.craps.bets import POINTS, BetKey, Kind, parse_bet
 from games.craps.engine import CrapsCarry, CrapsGame
@@ -31,8 +28,7 @@ def new_game(
     variant: Variant,
     seats: int = 1,
     *,
-    previous: Engine | None = None,
-    carry: Mapping[str, Any] | None = None,
+    context: GameContext = NEW_TABLE,
 ) -> CrapsGame:
     """A new crap game from a clean table (no bets, table point off).
 
@@ -40,6 +36,7 @@ def new_game(
     game) or ``carry`` (its ``carry().encode()`` as logged), else the page's defaults.
     Nothing else carries: a crap game ends only when no bets remain.
     """
+    previous, carry = context.previous, context.carry
     if previous is not None and carry is not None:
         raise ValueError("give previous or carry, not both")
     if previous is not None:

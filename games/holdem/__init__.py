@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
 from games.holdem.paytable import PACKAGED, load_packaged, loads, rules_of
@@ -37,7 +37,8 @@ EDGE_SEED = 20261130
 _EDGE_CACHE: dict[str, dict[str, tuple[Fraction, float, float]]] = {}
 
 
-def new_game(variant: Variant, seats: int = 1) -> HoldemRound:
+def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> HoldemRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return HoldemRound(variant, seats)
 
 

@@ -17,7 +17,7 @@ Decision names: ``raise`` (Let It Ride's "let it ride") and ``continue`` (its
 from __future__ import annotations
 
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.let_it_ride.autoplay import autoplay
 from games.let_it_ride.engine import RideRound
 from games.let_it_ride.exact import ante_return, raise_first, raise_second
@@ -28,7 +28,8 @@ from games.let_it_ride.simulate import simulate
 VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 
-def new_game(variant: Variant, seats: int = 1) -> RideRound:
+def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> RideRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return RideRound(variant, seats)
 
 

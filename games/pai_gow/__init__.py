@@ -27,12 +27,10 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 from games.catalog import HouseEdge
-from games.core.engine import Engine, Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.money import format_cents
 from games.pai_gow.autoplay import autoplay
 from games.pai_gow.bank import BANK_BET, BankCarry
@@ -57,8 +55,7 @@ def new_game(
     variant: Variant,
     seats: int = 1,
     *,
-    previous: Engine | None = None,
-    carry: Mapping[str, Any] | None = None,
+    context: GameContext = NEW_TABLE,
 ) -> PaiGowRound:
     """A fresh game for ``seats`` player seats.
 
@@ -67,6 +64,7 @@ def new_game(
     as logged data, for the replayer. Give one or neither. ValueError if
     ``previous`` is not a finished game of this variant or ``carry`` is malformed.
     """
+    previous, carry = context.previous, context.carry
     if previous is not None and carry is not None:
         raise ValueError("give previous or carry, not both")
     start: BankCarry | None = None

@@ -12,7 +12,7 @@ Modules: :mod:`~games.roulette.paytable` (TOML, validated), :mod:`~games.roulett
 from __future__ import annotations
 
 from games.catalog import HouseEdge, SimulationResult
-from games.core.engine import BetLimit, Variant
+from games.core.engine import NEW_TABLE, BetLimit, GameContext, Variant
 from games.roulette.autoplay import autoplay
 from games.roulette.engine import RouletteRound
 from games.roulette.layout import Layout
@@ -54,7 +54,10 @@ def _rules(variant: Variant) -> RouletteRules:
     return variant.rules
 
 
-def new_game(variant: Variant, seats: int = 1) -> RouletteRound:
+def new_game(
+    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> RouletteRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return RouletteRound(variant, seats)
 
 

@@ -9,7 +9,7 @@ Modules: :mod:`~games.sicbo.paytable` (TOML, validated), :mod:`~games.sicbo.bets
 from __future__ import annotations
 
 from games.catalog import HouseEdge, SimulationResult
-from games.core.engine import BetLimit, Variant
+from games.core.engine import NEW_TABLE, BetLimit, GameContext, Variant
 from games.sicbo.autoplay import autoplay
 from games.sicbo.bets import all_bet_names
 from games.sicbo.engine import SicBoRound
@@ -44,7 +44,8 @@ def _table(variant: Variant) -> SicBoPaytable:
     return variant.rules
 
 
-def new_game(variant: Variant, seats: int = 1) -> SicBoRound:
+def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> SicBoRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return SicBoRound(variant, seats)
 
 

@@ -13,7 +13,7 @@ the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus`
 from __future__ import annotations
 
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.three_card.autoplay import autoplay
 from games.three_card.engine import Phase, ThreeCardRound
 from games.three_card.exact import bet_returns, pair_plus_alone_return, play_table, should_play
@@ -24,7 +24,10 @@ from games.three_card.simulate import simulate
 VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 
-def new_game(variant: Variant, seats: int = 1) -> ThreeCardRound:
+def new_game(
+    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> ThreeCardRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return ThreeCardRound(variant, seats)
 
 

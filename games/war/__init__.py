@@ -20,7 +20,7 @@ says so. The family contract (:mod:`games.catalog`):
 from __future__ import annotations
 
 from games.catalog import HouseEdge
-from games.core.engine import Variant
+from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.war.autoplay import autoplay
 from games.war.engine import Phase, WarRound
 from games.war.exact import bet_returns, war_odds
@@ -30,7 +30,8 @@ from games.war.simulate import simulate
 VARIANTS: tuple[Variant, ...] = (load_packaged("standard"), load_packaged("bonus"))
 
 
-def new_game(variant: Variant, seats: int = 1) -> WarRound:
+def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> WarRound:
+    """A fresh round (this family carries nothing from one round to the next)."""
     return WarRound(variant, seats)
 
 

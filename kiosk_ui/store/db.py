@@ -270,7 +270,7 @@ class Database:
     def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
         """One atomic unit of work: all of it is kept, or none of it. Re-entrant.
 
-        ``defer=True`` (the event loop's units, see :mod:`kiosk_ui.runtime.commit`):
+        ``defer=True`` (the event loop's units, see :mod:`kiosk_ui.table.commit`):
         the unit ends without committing or waiting; the group stays open for more
         units, and the caller must make it durable with :meth:`commit_open` (and see
         :meth:`group_outcome`) before it reports success to anyone.

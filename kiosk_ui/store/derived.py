@@ -3,7 +3,7 @@
 Every ledger transaction is caused by one log record and names it (``txns.log_seq``,
 ``txns.log_hash``). This module reads the log alone, in order, and derives from each
 money record the transactions it implies, through the very rules the runtime posts
-with (:mod:`kiosk_ui.runtime.money`):
+with (:mod:`kiosk_ui.table.money`):
 
 ============================  =================================================
 ``cash-in`` / ``cash-out``    cash <-> the wallet the record names, its amount
@@ -44,10 +44,10 @@ import orjson
 from games.core.money import format_cents
 from games.core.records import Event, JackpotWin
 from kiosk_ui.errors import LedgerError
-from kiosk_ui.runtime.money import Entry, cash_entry, event_entries, seed_entry, void_entry
-from kiosk_ui.runtime.seating import SEAT_PLAYER
-from kiosk_ui.runtime.table import MONEY_EVENTS, Outstanding
 from kiosk_ui.store import ledger
+from kiosk_ui.table.money import Entry, cash_entry, event_entries, seed_entry, void_entry
+from kiosk_ui.table.seating import SEAT_PLAYER
+from kiosk_ui.table.table import MONEY_EVENTS, Outstanding
 
 #: log record types the derivation reads (engine events are filtered to money kinds)
 READ_TYPES = (

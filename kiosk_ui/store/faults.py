@@ -8,7 +8,7 @@ is suspended (``Table.suspended`` reads it; bets are refused with
 :class:`~kiosk_ui.errors.StoreUnavailable`, HTTP 503), and the alarm goes to the
 process log at once. The game log cannot take it now (the disk is what failed), so
 the alarm is written to it by the operator's resume, as that resume's first records
-(:mod:`kiosk_ui.runtime.faults`), which also proves the store writable again
+(:mod:`kiosk_ui.table.faults`), which also proves the store writable again
 (:meth:`~kiosk_ui.store.db.Database.probe`) before any table reopens. The unit of work
 that failed rolled back (SQLite's rollback plus the tables rebuilt from the log), so
 nothing half done is kept and everything already answered stays durable.

@@ -2,7 +2,7 @@
 
 The log holds the commitment made when the shoe was shuffled; this row is what the
 runtime deals from, read back and checked against that commitment after a restart
-(``kiosk_ui/runtime/outcomes.py``). The functions take the connection they run on
+(``kiosk_ui/table/outcomes.py``). The functions take the connection they run on
 (inside the caller's unit of work) and add no locking of their own.
 """
 

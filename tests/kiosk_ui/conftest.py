@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk_ui.runtime.outcomes import RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.outcomes import RngOutcomes
+from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
 
 

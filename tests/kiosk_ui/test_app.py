@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from certification.log import sqlite_store
 from games.core.cards import Card
-from kiosk_ui.app import create_app
 from kiosk_ui.settings import parse
+from kiosk_ui.web.app import create_app
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from certification.log import sqlite_store
 from certification.log.verify import verify_lines
 from games.core.records import Action, Decide, PlaceBet
-from kiosk_ui.runtime.runtime import Runtime
-from kiosk_ui.runtime.table import Table
+from kiosk_ui.table.runtime import Runtime
+from kiosk_ui.table.table import Table
 
 from .conftest import seeded_outcomes
 

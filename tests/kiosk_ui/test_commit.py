@@ -1,4 +1,4 @@
-"""The event loop's group commit (kiosk_ui.runtime.commit), through the real app.
+"""The event loop's group commit (kiosk_ui.table.commit), through the real app.
 
 Requests to RNG tables run on the event loop and share commits; each answer must
 already be durable (another connection to the same file sees it), and a commit that
@@ -20,9 +20,9 @@ from fastapi import FastAPI
 from certification.log import sqlite_store
 from certification.log.sqlite_store import DB_NAME
 from certification.log.verify import verify_lines
-from kiosk_ui.app import create_app
 from kiosk_ui.settings import parse
 from kiosk_ui.store import ledger
+from kiosk_ui.web.app import create_app
 
 TABLES = 12
 

@@ -12,8 +12,8 @@ from certification.log import sqlite_store
 from firmware_bridge import open_device
 from games.core.records import Deal, PlaceBet
 from kiosk_ui.errors import TableSuspended
-from kiosk_ui.runtime.outcomes import DeviceOutcomes
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.outcomes import DeviceOutcomes
+from kiosk_ui.table.runtime import Runtime
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from certification.log import sqlite_store
 from certification.log.merkle import merkle_root
 from certification.log.treehead import read_heads
 from kiosk_ui.errors import StoreError
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.runtime import Runtime
 
 
 def _disk(rt: Runtime) -> list[bytes]:

@@ -8,10 +8,10 @@ import pytest
 
 from games.core.records import BetPlaced, BetSettled, JackpotContribution, JackpotWin
 from kiosk_ui.errors import InsufficientFunds
-from kiosk_ui.runtime.money import post_event
 from kiosk_ui.store import ledger
 from kiosk_ui.store.db import Database
 from kiosk_ui.store.ledger import Posting
+from kiosk_ui.table.money import post_event
 
 HASH = "0" * 64  # these rows name a log record the ledger-only tests do not write
 

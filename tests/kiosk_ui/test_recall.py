@@ -10,8 +10,8 @@ import pytest
 from certification.log import sqlite_store
 from certification.log.replay import render_recall, replay_game
 from games import catalog
-from kiosk_ui.runtime.autoplay import play_round
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.runtime import Runtime
 
 from .conftest import seeded_outcomes
 

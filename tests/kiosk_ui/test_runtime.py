@@ -12,8 +12,8 @@ from certification.log.verify import verify_lines
 from games.core.errors import IllegalAction
 from games.core.records import Deal, PlaceBet
 from kiosk_ui.errors import InsufficientFunds, SeatError
-from kiosk_ui.runtime.autoplay import play_round
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.runtime import Runtime
 
 from .conftest import seeded_outcomes
 

@@ -27,8 +27,8 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from kiosk_ui.app import create_app
 from kiosk_ui.settings import parse
+from kiosk_ui.web.app import create_app
 
 PASSWORD = "correct horse battery"
 SKIPPED = {("POST", "/api/operator/logout"), ("POST", "/api/operator/certify")}

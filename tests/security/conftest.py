@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 import uvicorn
 
-from kiosk_ui.app import create_app
 from kiosk_ui.settings import Settings, parse
+from kiosk_ui.web.app import create_app
 
 OPERATOR_PASSWORD = "correct horse battery staple"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from games.core.records import Deal, Decide, PlaceBet
-from kiosk_ui.runtime.outcomes import RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.outcomes import RngOutcomes
+from kiosk_ui.table.runtime import Runtime
 from tests.security.conftest import croupier
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk_ui.errors import StoreError
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.runtime import Runtime
 from tests.security.conftest import croupier
 
 

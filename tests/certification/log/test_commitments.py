@@ -18,9 +18,9 @@ from certification.log import sqlite_store
 from certification.log.commitments import StoredShoe, check_game, check_records
 from games import catalog
 from games.core.cards import Card
-from kiosk_ui.runtime.autoplay import play_round
-from kiosk_ui.runtime.outcomes import RngOutcomes
-from kiosk_ui.runtime.runtime import Runtime
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.outcomes import RngOutcomes
+from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
 
 CARD_VARIANTS = sorted(v for v in catalog.variants() if catalog.get_variant(v).decks)

@@ -12,7 +12,7 @@ import games.baccarat as bac
 from games.baccarat.engine import BaccaratRound, DealerMode, Phase
 from games.baccarat.paytable import loads
 from games.core.cards import JOKER, Card
-from games.core.engine import NeedKind
+from games.core.engine import GameContext, NeedKind
 from games.core.errors import BetRefused, IllegalAction
 from games.core.records import (
     BetPlaced,
@@ -329,7 +329,7 @@ def test_player_banked_coverage_worked_example(deal: Feed) -> None:
 
 
 def test_the_banking_seat_may_decline_by_betting() -> None:
-    game = bac.new_game(VARIANTS["baccarat-california"], 2, hand=2)
+    game = bac.new_game(VARIANTS["baccarat-california"], 2, context=GameContext(hand=2))
     assert game.bank_seat == 1
     game.apply(PlaceBet(seat=1, bet="banker", amount=100))
     with pytest.raises(BetRefused, match="declined the bank"):

@@ -19,7 +19,7 @@ import games.baccarat as bac
 from games.baccarat.engine import BaccaratRound
 from games.baccarat.paytable import BANK_BET
 from games.core.cards import Card
-from games.core.engine import Variant
+from games.core.engine import GameContext, Variant
 from games.core.errors import IllegalAction
 from games.core.records import BetPlaced, BetReturned, BetSettled, Deal, DealCard, PlaceBet
 
@@ -124,7 +124,7 @@ def test_ez_chips_are_conserved(cards: list[Card], bets: list[tuple[int, str, in
 def test_player_banked_table_balances_bank_and_house(
     cards: list[Card], bets: list[tuple[int, str, int]], bank: int, hand: int
 ) -> None:
-    game = bac.new_game(VARIANTS["baccarat-california"], 4, hand=hand)
+    game = bac.new_game(VARIANTS["baccarat-california"], 4, context=GameContext(hand=hand))
     events = play(game, bets, cards, bank)
     if not game.is_over:
         return

@@ -13,6 +13,7 @@ import pytest
 import games.caribbean_stud as cs
 from games import catalog
 from games.core.cards import Card
+from games.core.engine import GameContext
 from games.core.errors import IllegalAction
 from games.core.records import BetPlaced, Deal, DealCard, Decide, PlaceBet
 
@@ -78,7 +79,7 @@ def test_the_buttons_carry_to_the_next_game_through_previous() -> None:
     first.apply(PlaceBet(seat=0, bet="ante", amount=500))
     first.apply(Deal(seat=0))
     with pytest.raises(IllegalAction, match="not over"):
-        cs.new_game(STUD, 3, previous=first)
+        cs.new_game(STUD, 3, context=GameContext(previous=first))
     play_out(first)  # type: ignore[arg-type]
     second = catalog.new_game(STUD, 3, previous=first)
     assert second.view(None)["always_contribute"] == [2]
@@ -90,6 +91,6 @@ def test_the_buttons_carry_to_the_next_game_through_previous() -> None:
     assert catalog.new_game(STUD, 3).view(None)["always_contribute"] == []
     for bad in ({"always_contribute": [3]}, {"seats": [1]}, [1]):
         with pytest.raises(ValueError, match="stud carry"):
-            cs.new_game(STUD, 3, carry=bad)
+            cs.new_game(STUD, 3, context=GameContext(carry=bad))
     with pytest.raises(ValueError, match="not a game of"):
-        cs.new_game(VARIANTS["oasis-poker"], 1, previous=first)
+        cs.new_game(VARIANTS["oasis-poker"], 1, context=GameContext(previous=first))

@@ -12,6 +12,7 @@ import pytest
 
 from games import catalog
 from games.core import Decide, IllegalAction, PlaceBet, RollDice
+from games.core.engine import GameContext
 from games.craps import CrapsGame, new_game
 
 VARIANT = catalog.get_variant("craps-pinnacle")
@@ -25,7 +26,7 @@ def finished_game(seats: int = 2) -> CrapsGame:
     g.apply(Decide(seat=0, decision="roll"))
     assert not g.is_over
     with pytest.raises(IllegalAction, match="still running"):
-        new_game(VARIANT, seats, previous=g)
+        new_game(VARIANT, seats, context=GameContext(previous=g))
     g.apply(RollDice(faces=(3, 4)))  # a natural on the come-out: the pass bet wins
     assert g.is_over
     return g
@@ -48,9 +49,14 @@ def test_logged_carry_rebuilds_the_same_game_and_bad_carry_is_refused() -> None:
     g = finished_game()
     logged = catalog.carry_of(g)
     assert logged is not None and logged["working"]["1"]["buy"] is True
-    a, b = new_game(VARIANT, 2, previous=g), new_game(VARIANT, 2, carry=logged)
+    a, b = (
+        new_game(VARIANT, 2, context=GameContext(previous=g)),
+        new_game(VARIANT, 2, context=GameContext(carry=logged)),
+    )
     assert [a.working(s) for s in (0, 1)] == [b.working(s) for s in (0, 1)]
     for bad in ({"working": {"5": {}}}, {"working": {"0": {"buy": 1}}}, {"x": {}}):
         with pytest.raises(ValueError, match="craps carry"):
-            new_game(VARIANT, 2, carry=bad)
-    assert new_game(VARIANT, 1, previous=g).working(0)["big"] is False  # fewer seats
+            new_game(VARIANT, 2, context=GameContext(carry=bad))
+    assert (
+        new_game(VARIANT, 1, context=GameContext(previous=g)).working(0)["big"] is False
+    )  # fewer seats

@@ -15,6 +15,7 @@ import pytest
 import games.pai_gow as pg
 from games import catalog
 from games.core.cards import Card, parse_cards
+from games.core.engine import GameContext
 from games.core.errors import BetRefused, IllegalAction, PaytableError
 from games.core.records import (
     BetPlaced,
@@ -80,7 +81,7 @@ def finish(game: pg.PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
 
 def dealer_game(bets: dict[int, int], seats: int = 3, previous: Any = None) -> pg.PaiGowRound:
     """A finished game the dealer banks, with main bets ``bets`` (seat -> cents)."""
-    game = pg.new_game(LAND, seats, previous=previous)
+    game = pg.new_game(LAND, seats, context=GameContext(previous=previous))
     while game.phase is pg.Phase.BANK:
         game.apply(Decide(seat=game.offered, decision="decline-bank"))
     for seat, amount in bets.items():
@@ -105,7 +106,7 @@ def test_first_hand_only_the_dealer_banks() -> None:
 
 def test_rotation_offers_the_bank_in_turn_to_the_players_of_the_last_dealer_game() -> None:
     first = dealer_game({0: 1000, 2: 2000})  # seat 1 sat out
-    game = pg.new_game(LAND, 3, previous=first)
+    game = pg.new_game(LAND, 3, context=GameContext(previous=first))
     assert game.phase is pg.Phase.BANK and game.offered == 0
     assert game.legal_actions(0) == {"bank", "decline-bank"}
     assert game.legal_actions(1) == game.legal_actions(2) == frozenset()
@@ -129,18 +130,18 @@ def test_rotation_offers_the_bank_in_turn_to_the_players_of_the_last_dealer_game
 
 def test_no_player_banks_two_consecutive_hands() -> None:
     first = dealer_game({0: 1000, 2: 2000})
-    second = pg.new_game(LAND, 3, previous=first)
+    second = pg.new_game(LAND, 3, context=GameContext(previous=first))
     second.apply(Decide(seat=0, decision="bank", arg="10000"))
     second.apply(PlaceBet(seat=2, bet="main", amount=500))
     second.apply(Deal(seat=2))
     finish(second)
-    third = pg.new_game(LAND, 3, previous=second)
+    third = pg.new_game(LAND, 3, context=GameContext(previous=second))
     assert third.offered == 2 and "bank" not in third.legal_actions(0)
     with pytest.raises(IllegalAction, match="two hands in a row"):
         third.apply(Decide(seat=0, decision="bank", arg="10000"))
     # even a carry that queues the last banker first (a hand-made log) skips it
     crafted = {"queue": [0, 2], "last_banker": 0, "house_wagers": {"0": 1000, "2": 2000}}
-    assert pg.new_game(LAND, 3, carry=crafted).offered == 2
+    assert pg.new_game(LAND, 3, context=GameContext(carry=crafted)).offered == 2
     # and once the queue is spent the dealer banks again
     third.apply(Decide(seat=2, decision="decline-bank"))
     assert third.phase is pg.Phase.BETTING and third.banker is None
@@ -149,7 +150,7 @@ def test_no_player_banks_two_consecutive_hands() -> None:
 @pytest.mark.parametrize(("arg", "house"), [("10000", 2000), ("10000 500", 500), ("10000 0", 0)])
 def test_house_wager_is_the_last_wager_against_the_house_or_less(arg: str, house: int) -> None:
     first = dealer_game({0: 2000, 1: 500})
-    game = pg.new_game(LAND, 3, previous=first)
+    game = pg.new_game(LAND, 3, context=GameContext(previous=first))
     assert game.view(0)["house_wager_offer"] == 2000
     events = game.apply(Decide(seat=0, decision="bank", arg=arg))
     assert BetPlaced(seat=0, bet="bank", amount=10000) in events
@@ -157,7 +158,7 @@ def test_house_wager_is_the_last_wager_against_the_house_or_less(arg: str, house
 
 
 def test_a_larger_house_wager_than_the_last_one_is_refused() -> None:
-    game = pg.new_game(LAND, 3, previous=dealer_game({0: 2000, 1: 500}))
+    game = pg.new_game(LAND, 3, context=GameContext(previous=dealer_game({0: 2000, 1: 500})))
     before = repr(game.view(None))
     with pytest.raises(IllegalAction, match=r"at most \$20.00"):
         game.apply(Decide(seat=0, decision="bank", arg="10000 2500"))
@@ -168,7 +169,7 @@ def test_a_larger_house_wager_than_the_last_one_is_refused() -> None:
 
 def test_a_bank_that_cannot_pay_the_house_wager_leaves_the_bank_with_the_dealer() -> None:
     first = dealer_game({0: 2000, 1: 500})
-    game = pg.new_game(LAND, 3, previous=first)
+    game = pg.new_game(LAND, 3, context=GameContext(previous=first))
     events = game.apply(Decide(seat=0, decision="bank", arg="1500"))  # house wagers $20
     assert not [e for e in events if isinstance(e, BetPlaced)]
     assert game.phase is pg.Phase.BETTING and game.banker is None
@@ -179,7 +180,7 @@ def test_a_bank_that_cannot_pay_the_house_wager_leaves_the_bank_with_the_dealer(
 
 
 def test_wagers_have_no_maximum_but_must_be_covered_by_the_bank() -> None:
-    game = pg.new_game(LAND, 3, previous=dealer_game({0: 1000, 1: 500}))
+    game = pg.new_game(LAND, 3, context=GameContext(previous=dealer_game({0: 1000, 1: 500})))
     game.apply(Decide(seat=0, decision="bank", arg="100000 1000"))
     game.apply(PlaceBet(seat=1, bet="main", amount=60000))  # above the $500 table maximum
     with pytest.raises(BetRefused, match=r"can pay only \$390.00 more"):
@@ -196,7 +197,7 @@ def test_wagers_have_no_maximum_but_must_be_covered_by_the_bank() -> None:
 
 
 def test_banker_may_take_the_bank_down_while_nothing_is_wagered_against_it() -> None:
-    game = pg.new_game(LAND, 3, previous=dealer_game({0: 1000, 1: 500}))
+    game = pg.new_game(LAND, 3, context=GameContext(previous=dealer_game({0: 1000, 1: 500})))
     game.apply(Decide(seat=0, decision="bank", arg="20000 0"))
     assert game.legal_actions(0) == {"remove-bet"}
     events = game.apply(RemoveBet(seat=0, bet="bank"))
@@ -206,7 +207,9 @@ def test_banker_may_take_the_bank_down_while_nothing_is_wagered_against_it() -> 
 
 def play_banked(variant: Any = LAND) -> tuple[pg.PaiGowRound, list[Any]]:
     """Seat 0 banks $100 against seat 1 ($15) and seat 2 ($20) and the house's $10."""
-    game = pg.new_game(variant, 3, carry={"queue": [0], "house_wagers": {"0": 1000}})
+    game = pg.new_game(
+        variant, 3, context=GameContext(carry={"queue": [0], "house_wagers": {"0": 1000}})
+    )
     game.apply(Decide(seat=0, decision="bank", arg="10000"))
     game.apply(PlaceBet(seat=1, bet="main", amount=1500))
     game.apply(PlaceBet(seat=2, bet="main", amount=2000))
@@ -260,7 +263,9 @@ def test_commission_is_taken_on_a_player_win_against_the_player_banker() -> None
 def test_banker_pays_commission_on_a_net_win() -> None:
     text = LAND_TOML.replace("bp = 0", "bp = 500").replace('"down"', '"up"')
     variant = pg.loads(text, "land-with-commission")
-    game = pg.new_game(variant, 3, carry={"queue": [2], "house_wagers": {"2": 500}})
+    game = pg.new_game(
+        variant, 3, context=GameContext(carry={"queue": [2], "house_wagers": {"2": 500}})
+    )
     game.apply(Decide(seat=2, decision="bank", arg="10000 0"))
     game.apply(PlaceBet(seat=0, bet="main", amount=1500))
     game.apply(PlaceBet(seat=1, bet="main", amount=700))
@@ -291,17 +296,19 @@ def test_carry_round_trips_as_logged_data_and_bad_carry_is_refused() -> None:
     assert [a.view(s) for s in range(3)] == [b.view(s) for s in range(3)]
     for bad in ({"queue": [7]}, {"queue": [0, 0]}, {"house_wagers": {"0": -1}}, {"x": 1}):
         with pytest.raises(ValueError, match="pai gow carry"):
-            pg.new_game(LAND, 3, carry=bad)
+            pg.new_game(LAND, 3, context=GameContext(carry=bad))
     running = pg.new_game(LAND, 3)
     with pytest.raises(ValueError, match="not over"):
-        pg.new_game(LAND, 3, previous=running)
+        pg.new_game(LAND, 3, context=GameContext(previous=running))
     assert catalog.carry_of(running) is None
     with pytest.raises(ValueError, match="not a game of"):
-        pg.new_game(LAND, 3, previous=pg.new_game(get_variant("pai-gow-pinnacle")))
+        pg.new_game(
+            LAND, 3, context=GameContext(previous=pg.new_game(get_variant("pai-gow-pinnacle")))
+        )
 
 
 def test_autoplay_declines_the_bank_so_scripted_games_still_finish() -> None:
-    game = pg.new_game(LAND, 3, previous=dealer_game({0: 1000, 2: 2000}))
+    game = pg.new_game(LAND, 3, context=GameContext(previous=dealer_game({0: 1000, 2: 2000})))
     assert pg.autoplay(game, 1) is None
     action = pg.autoplay(game, 0)
     assert action == Decide(seat=0, decision="decline-bank")

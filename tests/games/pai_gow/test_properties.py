@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import games.pai_gow as pg
 from games.core.cards import Card
+from games.core.engine import GameContext
 from games.core.errors import IllegalAction
 from games.core.records import (
     BetPlaced,
@@ -151,7 +152,7 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
     previous: pg.PaiGowRound | None = None
     bankers: list[int | None] = []
     for cards, decisions, bets, own_way in games:
-        game = pg.new_game(LAND, seats, previous=previous)
+        game = pg.new_game(LAND, seats, context=GameContext(previous=previous))
         if previous is None:
             assert game.phase is pg.Phase.BETTING  # the dealer banks the first hand
         events: list[Any] = []

@@ -19,8 +19,8 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from kiosk_ui.app import create_app
 from kiosk_ui.settings import Settings, parse
+from kiosk_ui.web.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

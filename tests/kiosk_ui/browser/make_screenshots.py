@@ -22,8 +22,8 @@ def main() -> int:
     import uvicorn
     from playwright.sync_api import sync_playwright
 
-    from kiosk_ui.app import create_app
     from kiosk_ui.settings import parse
+    from kiosk_ui.web.app import create_app
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 
 router = APIRouter(include_in_schema=False)
 
-_STATIC = resources.files("kiosk_ui").joinpath("static")
+_STATIC = resources.files("kiosk_ui.web").joinpath("static")
 _STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.(?:css|js|svg|html)")
 
 

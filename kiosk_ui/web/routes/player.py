@@ -17,20 +17,20 @@ from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
 from firmware_bridge.url import public_text, public_url
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
-from kiosk_ui import schemas
 from kiosk_ui.errors import AuthError, TableError
-from kiosk_ui.live import Broadcaster
-from kiosk_ui.routes.deps import (
+from kiosk_ui.store import game_seats
+from kiosk_ui.store import players as player_store
+from kiosk_ui.table.commit import LoopCommitter
+from kiosk_ui.table.table import Table
+from kiosk_ui.web import schemas
+from kiosk_ui.web.live import Broadcaster
+from kiosk_ui.web.routes.deps import (
     PLAYER_COOKIE,
     ApplianceDep,
     LiveDep,
     PlayerDep,
     tokens,
 )
-from kiosk_ui.runtime.commit import LoopCommitter
-from kiosk_ui.runtime.table import Table
-from kiosk_ui.store import game_seats
-from kiosk_ui.store import players as player_store
 
 router = APIRouter(prefix="/api", tags=["player"])
 

@@ -1,8 +1,8 @@
 """A table's seats: who sits where, the seat lifecycle, and per-player games.
 
-The :class:`Seating` mixin holds what :class:`kiosk_ui.runtime.table.Table` knows of
+The :class:`Seating` mixin holds what :class:`kiosk_ui.table.table.Table` knows of
 its seats, kept apart from the game it drives (the rules are in
-:mod:`kiosk_ui.runtime.seats`, issue 12 C11):
+:mod:`kiosk_ui.table.seats`, issue 12 C11):
 
 - a seat is taken by ``sit`` (an explicit sit, or a bet's) within the player's seat
   limits, and freed by ``release`` (leaving, the operator), by ``release_unused`` (a
@@ -29,19 +29,19 @@ from games.core.engine import Engine, Variant
 from games.core.errors import GameError
 from games.core.records import Action, Deal, Event, RemoveBet, decode
 from kiosk_ui.errors import SeatError
-from kiosk_ui.runtime.seats import SeatRules, default_action
+from kiosk_ui.table.seats import SeatRules, default_action
 
 if TYPE_CHECKING:
     from games.catalog import Family
-    from kiosk_ui.runtime.outcomes import OutcomeSource
-    from kiosk_ui.runtime.runtime import Runtime
-    from kiosk_ui.runtime.table import Table
+    from kiosk_ui.table.outcomes import OutcomeSource
+    from kiosk_ui.table.runtime import Runtime
+    from kiosk_ui.table.table import Table
 
 SEAT_PLAYER = "seat-player"  # log record: who holds a seat from now on in this game
 
 
 class Seating:
-    """Seat state and lifecycle of a :class:`~kiosk_ui.runtime.table.Table` (its only user)."""
+    """Seat state and lifecycle of a :class:`~kiosk_ui.table.table.Table` (its only user)."""
 
     # Set by Table.__init__; declared here for the methods below.
     rt: Runtime
@@ -58,7 +58,7 @@ class Seating:
     def __init__(self) -> None:
         self.seats: dict[int, str] = {}
         self._logged_seats: dict[int, str] = {}  # who the log says holds each seat this game
-        # Per-player tables (kiosk_ui.runtime.seats): this one only holds each player's own
+        # Per-player tables (kiosk_ui.table.seats): this one only holds each player's own
         # game, made on first use; ``owner``/``parent`` are set on those games.
         self.per_player = False
         self.games_of: dict[str, Table] = {}
@@ -225,7 +225,7 @@ class Seating:
             engine, game = self.engine, self.game
             if engine is None or game is None or engine.is_over:
                 return []
-            from kiosk_ui.runtime.table import Outstanding  # table.py imports this module
+            from kiosk_ui.table.table import Outstanding  # table.py imports this module
 
             outstanding = Outstanding()
             for rec in self.rt._game_records(game):
@@ -259,7 +259,7 @@ class Seating:
         with self.lock:
             mine = self.games_of.get(player)
             if mine is None:
-                from kiosk_ui.runtime.table import Table  # table.py imports this module
+                from kiosk_ui.table.table import Table  # table.py imports this module
 
                 mine = Table(self.rt, self.id, self.variant, self.family, self.source)
                 mine.parent, mine.owner = cast("Table", self), player  # only Table is Seating

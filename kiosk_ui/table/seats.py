@@ -4,7 +4,7 @@ action clock does when a seated player does not act.
 Nobody may block the floor (issue 12, C11):
 
 - a table whose variant has one seat and whose outcomes come from the RNG is a
-  per-player game (:attr:`kiosk_ui.runtime.seating.Seating.per_player`): every player
+  per-player game (:attr:`kiosk_ui.table.seating.Seating.per_player`): every player
   who opens it plays a game of their own, so nobody waits on anybody;
 - on a shared table a seat is taken by an explicit sit or by a placed bet (a
   refused bet seats nobody) and freed by leaving, by the idle timeout or by the

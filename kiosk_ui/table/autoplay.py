@@ -1,14 +1,14 @@
 """Scripted play through the real runtime, as labs do for in-situ RTP checks and soak tests.
 
 Each family documents its scripted player (``games.<family>.autoplay``); this
-module only loops it through a :class:`~kiosk_ui.runtime.table.Table`, so every
+module only loops it through a :class:`~kiosk_ui.table.table.Table`, so every
 round goes through the wallet, the ledger and the signed log like a player's.
 """
 
 from __future__ import annotations
 
 from kiosk_ui.errors import TableError
-from kiosk_ui.runtime.table import Table
+from kiosk_ui.table.table import Table
 
 MAX_STEPS = 10_000
 

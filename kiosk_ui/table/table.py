@@ -1,5 +1,5 @@
 """One table: the current game's engine, its outcome source, and every write (its
-seats, their lifecycle and per-player games: :mod:`kiosk_ui.runtime.seating`).
+seats, their lifecycle and per-player games: :mod:`kiosk_ui.table.seating`).
 
 Each request is one store transaction that holds the player's action, the
 engine's events, any cards or dice the source supplied, and the ledger rows
@@ -10,7 +10,7 @@ An I/O error on the store (a full disk, a disk I/O error: see
 :mod:`kiosk_ui.store.faults`) suspends every table of that store at once: ``suspended``
 reads the store's fault, and bets are refused with ``StoreUnavailable`` (HTTP 503) until
 the operator resumes, which first proves the store writable again
-(:func:`kiosk_ui.runtime.faults.resume_store`).
+(:func:`kiosk_ui.table.faults.resume_store`).
 
 Crash rule (documented in docs/architecture.md): a game whose log replays
 through the engine to exactly the logged events is *resumed* at the point it
@@ -44,13 +44,13 @@ from games.core.records import (
     JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
-from kiosk_ui.runtime.faults import resume_store
-from kiosk_ui.runtime.money import post_event
-from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
-from kiosk_ui.runtime.seating import Seating, logged_seats
+from kiosk_ui.table.faults import resume_store
+from kiosk_ui.table.money import post_event
+from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.table.seating import Seating, logged_seats
 
 if TYPE_CHECKING:
-    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.table.runtime import Runtime
 
 
 @dataclass
@@ -94,7 +94,7 @@ def visible_to(event: Event, seat: int | None) -> bool:
 
 class Table(Seating):
     """One table: its game's engine and outcome source, and every write (its seats:
-    :class:`~kiosk_ui.runtime.seating.Seating`)."""
+    :class:`~kiosk_ui.table.seating.Seating`)."""
 
     def __init__(
         self,
@@ -104,7 +104,7 @@ class Table(Seating):
         family: Family,
         source: OutcomeSource,
     ) -> None:
-        super().__init__()  # the seats (kiosk_ui.runtime.seating)
+        super().__init__()  # the seats (kiosk_ui.table.seating)
         self.rt = runtime
         self.id = table_id
         self.variant = variant
@@ -186,7 +186,7 @@ class Table(Seating):
         ``request_digest`` (the request's table and body) is the first one's.
 
         ``defer=True`` leaves the store's group transaction open (the event loop's
-        requests, :class:`kiosk_ui.runtime.commit.LoopCommitter`): the result is not
+        requests, :class:`kiosk_ui.table.commit.LoopCommitter`): the result is not
         durable, and must not be reported, until that group commits.
 
         ``by`` names a source other than the seat's player (``"timeout"``: the action
@@ -331,7 +331,7 @@ class Table(Seating):
         """Restart the table (every player's game of a per-player table); the seats kept
         through the suspension stay, and their action clocks start afresh. After a store
         fault, resume the store first (every table of it reopens, see
-        :func:`kiosk_ui.runtime.faults.resume_store`)."""
+        :func:`kiosk_ui.table.faults.resume_store`)."""
         if self.parent is not None:
             self.parent.resume(operator)
             return

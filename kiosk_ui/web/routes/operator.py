@@ -16,10 +16,10 @@ from fastapi.concurrency import run_in_threadpool
 from certification.log import sqlite_store
 from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
-from kiosk_ui import schemas
 from kiosk_ui.errors import AuditError
-from kiosk_ui.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
 from kiosk_ui.store import players as player_store
+from kiosk_ui.web import schemas
+from kiosk_ui.web.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 

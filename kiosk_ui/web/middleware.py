@@ -110,7 +110,7 @@ class BodyLimit:
 def inline_script_hashes() -> list[str]:
     """CSP source expressions for the inline ``<script>`` blocks of the packaged pages."""
     out: list[str] = []
-    static = resources.files("kiosk_ui").joinpath("static")
+    static = resources.files("kiosk_ui.web").joinpath("static")
     for item in sorted(static.iterdir(), key=lambda p: p.name):
         if not item.name.endswith(".html"):
             continue

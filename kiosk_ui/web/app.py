@@ -39,12 +39,12 @@ from kiosk_ui.errors import (
     UnknownOperator,
 )
 from kiosk_ui.identity import PlayerTokens
-from kiosk_ui.live import Broadcaster
-from kiosk_ui.middleware import BodyLimit, OriginCheck, SecurityHeaders
-from kiosk_ui.runtime.clock import SeatClock
-from kiosk_ui.runtime.commit import LoopCommitter
 from kiosk_ui.settings import Settings
 from kiosk_ui.store.faults import is_io_error
+from kiosk_ui.table.clock import SeatClock
+from kiosk_ui.table.commit import LoopCommitter
+from kiosk_ui.web.live import Broadcaster
+from kiosk_ui.web.middleware import BodyLimit, OriginCheck, SecurityHeaders
 
 log = logging.getLogger("kiosk_ui")
 
@@ -182,7 +182,7 @@ def create_app(
     app.add_exception_handler(GameError, _domain)
     app.add_exception_handler(Exception, _domain)
 
-    from kiosk_ui.routes import extra, operator, pages, player
+    from kiosk_ui.web.routes import extra, operator, pages, player
 
     app.include_router(player.router)
     app.include_router(operator.router)

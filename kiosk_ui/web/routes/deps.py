@@ -10,7 +10,7 @@ from fastapi.security import APIKeyCookie, APIKeyHeader
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.auth import Session
 from kiosk_ui.identity import PlayerTokens
-from kiosk_ui.live import Broadcaster
+from kiosk_ui.web.live import Broadcaster
 
 PLAYER_COOKIE = "croupier_player"
 OPERATOR_COOKIE = "croupier_operator"

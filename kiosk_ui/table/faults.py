@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kiosk_ui.runtime.runtime import Runtime
+    from kiosk_ui.table.runtime import Runtime
 
 
 def resume_store(rt: Runtime, operator: str) -> None:

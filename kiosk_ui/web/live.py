@@ -18,7 +18,7 @@ from kiosk_ui.errors import KioskError
 if TYPE_CHECKING:
     from kiosk_ui.appliance import Appliance
 
-log = logging.getLogger("kiosk_ui.live")
+log = logging.getLogger("kiosk_ui.web.live")
 
 
 class Broadcaster:

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from games.core.errors import GameError
 from kiosk_ui.errors import KioskError
-from kiosk_ui.runtime.commit import LoopCommitter
+from kiosk_ui.table.commit import LoopCommitter
 
 if TYPE_CHECKING:
     from games.core.records import Action
-    from kiosk_ui.runtime.runtime import Runtime
-    from kiosk_ui.runtime.table import ActResult, Table
+    from kiosk_ui.table.runtime import Runtime
+    from kiosk_ui.table.table import ActResult, Table
 
 log = logging.getLogger("kiosk_ui.clock")
 

@@ -16,15 +16,15 @@ from certification.log.replay import Replayed, replay_game
 from games import catalog
 from games.core.records import Event, decode
 from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
-from kiosk_ui.runtime.logbook import LogBook
-from kiosk_ui.runtime.money import Entry, cash_entry, post_entries, seed_entry, void_entry
-from kiosk_ui.runtime.outcomes import OutcomeFault, OutcomeSource
-from kiosk_ui.runtime.seating import logged_seats
-from kiosk_ui.runtime.seats import SeatRules
-from kiosk_ui.runtime.table import ActResult, Outstanding, Table, dumps
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database
+from kiosk_ui.table.logbook import LogBook
+from kiosk_ui.table.money import Entry, cash_entry, post_entries, seed_entry, void_entry
+from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.table.seating import logged_seats
+from kiosk_ui.table.seats import SeatRules
+from kiosk_ui.table.table import ActResult, Outstanding, Table, dumps
 
 HISTORY_LIMIT = 500
 
@@ -233,7 +233,7 @@ class Runtime:
         return replay_game(self._game_records(game))
 
     def recover(self) -> list[Recovery]:
-        """Resume or void every game left open by a crash (see kiosk_ui.runtime.table).
+        """Resume or void every game left open by a crash (see kiosk_ui.table.table).
 
         The log decides, not the ``games.status`` column: a game the store calls open
         but whose log holds its game-end is finished (the store was changed): that is

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, TypeVar
 from kiosk_ui.errors import StoreError
 
 if TYPE_CHECKING:
-    from kiosk_ui.runtime.runtime import Runtime
-    from kiosk_ui.runtime.table import Table
+    from kiosk_ui.table.runtime import Runtime
+    from kiosk_ui.table.table import Table
 
 T = TypeVar("T")
 

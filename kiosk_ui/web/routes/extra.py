@@ -28,8 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.errors import TableError
-from kiosk_ui.routes.deps import ApplianceDep, OperatorDep, PlayerDep
 from kiosk_ui.store import ledger
+from kiosk_ui.web.routes.deps import ApplianceDep, OperatorDep, PlayerDep
 
 router = APIRouter(prefix="/api", tags=["player"])
 

@@ -1,0 +1,55 @@
+"""What some engines can do beyond :class:`~games.core.engine.Engine`, as checkable protocols.
+
+The runtime and the web edge ask ``isinstance(engine, Spots)`` instead of probing
+attributes with ``getattr``: a capability is a named, typed promise.
+
+* :class:`CarriesOver`: the finished round hands state to the table's next one (the
+  pai gow bank rotation, a seat's always-contribute button); ``carry()`` is logged in
+  the next game's start record.
+* :class:`Spots`: which bet names a seat may place or take down now (roulette, sic bo,
+  craps: layouts with many spots).
+* :class:`SeatDefaults`: what the rules do for a seat that does not act, and which
+  seats the round cannot go on without (every :class:`~games.core.round.Round` has it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from games.core.records import Action
+
+
+@runtime_checkable
+class Carry(Protocol):
+    """What a finished round hands on: JSON-able through ``encode()``."""
+
+    def encode(self) -> Mapping[str, Any]: ...
+
+
+@runtime_checkable
+class CarriesOver(Protocol):
+    """An engine whose finished round hands state to the next one."""
+
+    def carry(self) -> Carry | None: ...
+
+
+@runtime_checkable
+class Spots(Protocol):
+    """An engine with a layout of named spots a seat bets on."""
+
+    def placeable(self, seat: int) -> Iterable[str]: ...
+
+    def removable(self, seat: int) -> Iterable[str]: ...
+
+
+@runtime_checkable
+class SeatDefaults(Protocol):
+    """An engine that says what an absent seat gets and whom it waits on."""
+
+    def default_action(self, seat: int) -> Action | None: ...
+
+    def awaiting(self) -> frozenset[int]: ...
+
+
+__all__ = ["CarriesOver", "Carry", "SeatDefaults", "Spots"]
