@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from games.core.records import Action, Event
 
@@ -61,7 +63,7 @@ class BetLimit:
         return None
 
 
-R_co = TypeVar("R_co", covariant=True)
+R_co = TypeVar("R_co", covariant=True, default=Any)  # bare ``Variant`` is Variant[Any]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
