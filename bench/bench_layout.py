@@ -1,0 +1,228 @@
+"""Issue 13 ("one shape") may not slow the fast paths: before and after, side by side.
+
+The "before" tree is a git revision (default ``cbe50d5``, main before issue 13) exported
+with ``git archive`` into a temporary folder; the "after" tree is this checkout. Both run
+with the same interpreter and packages (``.venv``), each with ``PYTHONPATH`` and the working
+directory set to its own tree, alternating run by run, so machine noise falls on both.
+
+1. **Runtime**: ``croupier table autoplay --game G --rounds N --source sim --seed 1
+   --sync NORMAL --quiet`` on a fresh store: the whole runtime (engine, RNG shoe, log,
+   ledger) settling rounds with no HTTP. Measured: settled rounds per CPU-second of the
+   process (user + system, from ``resource.getrusage`` of the child), the figure a loaded
+   shared machine keeps steady; wall-clock rounds/s is shown too.
+2. **Kiosk load test**: ``croupier serve`` with one baccarat table per terminal, N
+   terminals playing whole rounds (``POST .../round``) over keep-alive HTTP (the client of
+   ``bench/bench_kiosk.py``); settled rounds per server CPU-second (from /proc) and
+   wall-clock rounds/s.
+
+The bar (issue 13): after / before >= 0.95 on each.
+
+Run: .venv/bin/python -m bench.bench_layout [--before REV] [--repeats 5] [--rounds 2000]
+     [--seconds 6] [--terminals 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import tarfile
+import tempfile
+import threading
+import time
+from io import BytesIO
+from pathlib import Path
+
+from bench.bench_kiosk import config, load
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PYTHON = ROOT / ".venv" / "bin" / "python"
+CLI = "import sys; from kiosk_ui.cli import main; sys.exit(main())"
+GAMES = (
+    "baccarat-pinnacle",
+    "blackjack-pinnacle",
+    "craps-pinnacle",
+    "roulette-single-zero",
+    "three-card-poker",
+    "pai-gow-pinnacle",
+)
+
+
+def export(rev: str, dest: Path) -> Path:
+    """The tree of ``rev`` (tracked files only) unpacked under ``dest``."""
+    blob = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(blob)) as tar:
+        tar.extractall(dest, filter="data")
+    return dest
+
+
+def env_for(tree: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(tree), "PYTHONUNBUFFERED": "1"}
+
+
+def autoplay(tree: Path, game: str, rounds: int, store: Path) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one autoplay run of ``rounds`` rounds in ``tree``."""
+    cmd = [str(PYTHON), "-c", CLI, "table", "autoplay", "--game", game, "--rounds", str(rounds)]
+    cmd += ["--store", str(store), "--source", "sim", "--seed", "1", "--sync", "NORMAL"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [*cmd, "--quiet"], capture_output=True, text=True, cwd=tree, env=env_for(tree)
+    )
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    shutil.rmtree(store, ignore_errors=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"autoplay failed in {tree}: {done.stderr.strip()[-400:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float, float]:
+    """(rounds per server CPU-second, wall rounds/s) of one served load run in ``tree``."""
+    store = tmp / "store-serve"
+    conf = str(config(store, terminals, "FULL"))
+    env = env_for(tree)
+    init = subprocess.run(
+        [str(PYTHON), "-c", CLI, "store", "init", "--if-missing", "--config", conf],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        env=env,
+    )
+    if init.returncode != 0:
+        raise RuntimeError(f"store init failed: {init.stderr.strip()}")
+    os.sync()
+    proc = subprocess.Popen(
+        [str(PYTHON), "-c", CLI, "serve", "--port", "0", "--config", conf],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=tree,
+        env=env,
+    )
+    assert proc.stdout is not None
+    host, port = "", 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not port:
+        line = proc.stdout.readline()
+        if "http://" in line:
+            addr = line.split("http://", 1)[1].split("/", 1)[0]
+            host, port = addr.split(":")[0], int(addr.split(":")[1])
+        elif not line and proc.poll() is not None:
+            break
+    if not port:
+        proc.kill()
+        raise RuntimeError(f"server did not start in {tree}")
+    cpu: list[float] = []
+
+    def sample(begin: float) -> None:
+        for at in (begin + 2.0, begin + 2.0 + seconds):
+            time.sleep(max(0.0, at - time.perf_counter()))
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+
+    watcher = threading.Thread(target=sample, args=(time.perf_counter(),))
+    watcher.start()
+    try:
+        stats = asyncio.run(load(host, port, terminals, seconds, False, True))
+        watcher.join()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(store, ignore_errors=True)
+    if stats.errors:
+        raise RuntimeError(f"{stats.errors} errors in the load run of {tree}")
+    busy = cpu[1] - cpu[0]
+    return stats.rounds / busy, stats.rounds / seconds
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--before", default="cbe50d5", help="git revision of the before tree")
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=2000, help="autoplay rounds per run")
+    p.add_argument("--seconds", type=float, default=6.0, help="load window per served run")
+    p.add_argument("--terminals", type=int, default=50)
+    p.add_argument("--games", nargs="+", default=list(GAMES))
+    p.add_argument("--out", type=Path, default=HERE / "results" / "layout.md")
+    args = p.parse_args()
+    rows: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-layout-") as d:
+        tmp = Path(d)
+        trees = {"before": export(args.before, tmp / "before"), "after": ROOT}
+        sides = ("before", "after")
+        runtime: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        served: dict[str, list[tuple[float, float]]] = {}
+        for rep in range(args.repeats):
+            order = sides if rep % 2 == 0 else sides[::-1]
+            for game in args.games:
+                for side in order:
+                    cpu, wall = autoplay(trees[side], game, args.rounds, tmp / f"store-{side}")
+                    runtime.setdefault((game, side), []).append(
+                        (args.rounds / cpu, args.rounds / wall)
+                    )
+                    print(f"{side:6s} {game:22s} {args.rounds / cpu:8.1f} rounds/CPU-s", flush=True)
+            for side in order:
+                per_cpu, wall_rate = serve(trees[side], args.terminals, args.seconds, tmp)
+                served.setdefault(side, []).append((per_cpu, wall_rate))
+                print(
+                    f"{side:6s} serve {args.terminals} terminals {per_cpu:8.1f} rounds/CPU-s",
+                    flush=True,
+                )
+    med = statistics.median
+    rows.append(
+        "| what | before rounds/CPU-s | after rounds/CPU-s | ratio "
+        "| before rounds/s | after rounds/s | ratio |"
+    )
+    rows.append("|---|---:|---:|---:|---:|---:|---:|")
+    for game in args.games:
+        b, a = runtime[(game, "before")], runtime[(game, "after")]
+        bc, ac = med(x for x, _ in b), med(x for x, _ in a)
+        bw, aw = med(y for _, y in b), med(y for _, y in a)
+        rows.append(
+            f"| runtime autoplay {game} | {bc:.0f} | {ac:.0f} | {ac / bc:.3f} "
+            f"| {bw:.0f} | {aw:.0f} | {aw / bw:.3f} |"
+        )
+    b, a = served["before"], served["after"]
+    bc, ac = med(x for x, _ in b), med(x for x, _ in a)
+    bw, aw = med(y for _, y in b), med(y for _, y in a)
+    rows.append(
+        f"| kiosk load, {args.terminals} terminals, baccarat rounds | {bc:.0f} | {ac:.0f} | "
+        f"{ac / bc:.3f} | {bw:.0f} | {aw:.0f} | {aw / bw:.3f} |"
+    )
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    text = [
+        "## Layout (issue 13): the fast paths before and after, side by side "
+        "(bench/bench_layout.py)\n",
+        "Command: `.venv/bin/python -m bench.bench_layout "
+        f"--before {args.before} --repeats {args.repeats} --rounds {args.rounds} "
+        f"--seconds {args.seconds:g} --terminals {args.terminals}`  ",
+        f"Before: `{args.before}`; after: `{head}` (this checkout). Machine: "
+        f"{os.cpu_count()} cores, shared and noisy; Python {platform.python_version()}. "
+        f"Sides alternate run by run; each cell is the median of {args.repeats} runs. "
+        "The bar: ratio (after / before) >= 0.95.\n",
+        *rows,
+    ]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(text) + "\n")
+    print("\n".join(rows))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
