@@ -4,13 +4,14 @@ Each family is a package ``games.<family>`` whose ``__init__`` exposes:
 
 ``VARIANTS: tuple[Variant, ...]``
     the playable tables of that family, as data.
-``new_game(variant: Variant, seats: int = 1) -> Engine``
-    a fresh round (or, for craps, a fresh game from a clean table). A family whose
-    games carry state from one game of a table to the next (the pai gow bank
-    rotation, the stud "always contribute" buttons, the craps come-out options)
-    also takes ``previous`` (the table's finished last engine, or None) and
-    ``carry`` (the same state as logged data); its engines then have a
-    ``carry()`` method whose result has ``encode()``: see :func:`carry_of`.
+``new_game(variant: Variant, seats: int = 1, *, context: GameContext) -> Engine``
+    a fresh round (or, for craps, a fresh game from a clean table). The
+    :class:`~games.core.engine.GameContext` says what the table hands on: the hand
+    count, the finished last engine (``previous``) or, on replay, what it carried as
+    logged (``carry``). A family whose games carry state from one game of a table to
+    the next (the pai gow bank rotation, the stud "always contribute" buttons, the
+    craps come-out options) has engines that are
+    :class:`~games.core.capabilities.CarriesOver`: see :func:`carry_of`.
 ``house_edge(variant: Variant) -> dict[str, HouseEdge]``
     the exact (or, where stated, simulated) house edge of each bet.
 ``simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult``
@@ -18,6 +19,10 @@ Each family is a package ``games.<family>`` whose ``__init__`` exposes:
 ``autoplay(engine: Engine, seat: int) -> Action | None``
     the documented scripted player used by ``croupier table autoplay``: the next
     action for ``seat`` (bets, deal, decisions), or None if the seat has nothing to do.
+
+Every family listed in :data:`FAMILIES` is part of the build: one whose module is
+missing, or has no ``VARIANTS``, is an error (:class:`FamilyMissing`) naming it, never a
+game silently left out of the lobby.
 """
 
 from __future__ import annotations
@@ -30,11 +35,12 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any, Protocol, cast
 
+from games.core.capabilities import CarriesOver
 from games.core.engine import NEW_TABLE, Engine, GameContext, Variant
-from games.core.errors import UnknownGame
+from games.core.errors import GameError, UnknownGame
 from games.core.records import Action
 
-#: family name -> module. A family whose module is absent is simply not offered.
+#: Every family of the build, by package name (``games.<name>``); each must be present.
 FAMILIES: tuple[str, ...] = (
     "baccarat",
     "blackjack",
@@ -79,52 +85,64 @@ class SimulationResult:
     bets: Mapping[str, BetSimulation] = field(default_factory=dict)
 
 
+class FamilyMissing(GameError, ImportError):
+    """A family :data:`FAMILIES` lists is not in this build (or is not a family)."""
+
+
 class Family(Protocol):
-    VARIANTS: tuple[Variant, ...]
+    """What ``games.<family>`` exposes (see the module docstring)."""
+
+    VARIANTS: tuple[Variant[Any], ...]
 
     def new_game(
         self, variant: Variant[Any], seats: int = 1, *, context: GameContext = NEW_TABLE
     ) -> Engine: ...
 
-    def house_edge(self, variant: Variant) -> dict[str, HouseEdge]: ...
+    def house_edge(self, variant: Variant[Any]) -> dict[str, HouseEdge]: ...
 
-    def simulate(self, variant: Variant, rounds: int, seed: int) -> SimulationResult: ...
+    def simulate(self, variant: Variant[Any], rounds: int, seed: int) -> SimulationResult: ...
 
     def autoplay(self, engine: Engine, seat: int) -> Action | None: ...
 
 
-def _load(family: str) -> ModuleType | None:
+def _load(family: str) -> Family:
+    """The family's module, or :class:`FamilyMissing` naming what is wrong (one line)."""
     name = f"games.{family}"
     try:
-        return importlib.import_module(name)
+        module: ModuleType = importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name == name:
-            return None
+            raise FamilyMissing(
+                f"game family {family!r} is listed in games.catalog.FAMILIES "
+                f"but its package {name} is missing from this build"
+            ) from None
         raise
+    if not hasattr(module, "VARIANTS"):
+        raise FamilyMissing(f"game family {family!r}: {name} has no VARIANTS")
+    return cast(Family, module)
 
 
 _FOUND: dict[tuple[str, ...], dict[str, Family]] = {}
 
 
 def families() -> dict[str, Family]:
-    """The families present in this build, by name (looked up once per family list)."""
+    """Every family of the build, by name (looked up once per family list).
+
+    Raises :class:`FamilyMissing` if one :data:`FAMILIES` lists is absent.
+    """
     found = _FOUND.get(FAMILIES)
     if found is None or any(sys.modules.get(f"games.{name}") is not m for name, m in found.items()):
-        found = {}
-        for fam in FAMILIES:
-            module = _load(fam)
-            if module is not None and hasattr(module, "VARIANTS"):
-                found[fam] = cast(Family, module)
+        found = {fam: _load(fam) for fam in FAMILIES}
         _FOUND[FAMILIES] = found
     return dict(found)
 
 
-def variants() -> dict[str, Variant]:
+def variants() -> dict[str, Variant[Any]]:
     """Every variant by id."""
     return {v.id: v for fam in families().values() for v in fam.VARIANTS}
 
 
-def family_of(variant_or_id: Variant | str) -> Family:
+def family_of(variant_or_id: Variant[Any] | str) -> Family:
     """The family module that runs a variant."""
     variant = get_variant(variant_or_id) if isinstance(variant_or_id, str) else variant_or_id
     fam = families().get(variant.family)
@@ -133,7 +151,7 @@ def family_of(variant_or_id: Variant | str) -> Family:
     return fam
 
 
-def get_variant(variant_id: str) -> Variant:
+def get_variant(variant_id: str) -> Variant[Any]:
     """The variant with that id, or the family's first variant if a family name is given."""
     all_variants = variants()
     if variant_id in all_variants:
@@ -171,12 +189,10 @@ def carry_of(engine: Engine | None) -> dict[str, Any] | None:
     None when the family carries nothing (or there is no engine). The runtime logs it
     in the next game's start record so :func:`new_game` (``carry=``) can replay it.
     """
-    if engine is None or not engine.is_over:
+    if engine is None or not engine.is_over or not isinstance(engine, CarriesOver):
         return None
-    carry = getattr(engine, "carry", None)
-    if carry is None:
-        return None
-    return dict(carry().encode())
+    carry = engine.carry()
+    return None if carry is None else dict(carry.encode())
 
 
 AutoplayFn = Callable[[Engine, int], Action | None]

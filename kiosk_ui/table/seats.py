@@ -22,24 +22,25 @@ game ends, and the seat sits out meanwhile.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
+from games.core.capabilities import SeatDefaults
 from games.core.engine import Engine
 from games.core.records import Action, Deal, Decide
 
-#: The passive choice of each decision, first match wins: the one that puts no more money
-#: on the layout and asks nothing of the player (standard casino practice where the pages
-#: are silent: a dealer stands an absent blackjack hand, folds an absent poker hand, sets
-#: an absent pai gow hand the house way and passes the bank on).
+#: TRANSITION (issue 13): the passive choices of the engines that are not yet
+#: :class:`~games.core.capabilities.SeatDefaults` (each family now lists its own in
+#: ``Round.PASSIVE``, in this order); deleted once every family is a ``Round``.
 DEFAULTS = (
-    "no-insurance",  # blackjack: insurance / even money declined
-    "stand",  # blackjack
-    "check",  # Ultimate Texas Hold'em before the river
-    "continue",  # Let'Em Ride: no raise
-    "house-way",  # pai gow: the house sets the hand
-    "decline-bank",  # pai gow: the bank passes to the next seat
-    "fold",  # three card poker, Caribbean stud, hold'em (river / casino hold'em)
-    "surrender",  # Casino War: no war raise
+    "no-insurance",
+    "stand",
+    "check",
+    "continue",
+    "house-way",
+    "decline-bank",
+    "fold",
+    "surrender",
 )
 
 
@@ -67,15 +68,47 @@ class SeatRules:
 def default_action(engine: Engine, seat: int, *, deals: bool) -> Action | None:
     """The rules' default for the decision ``seat`` has to make now, if the game waits on it.
 
-    ``deals``: the seat has stakes in the open game, whose bets are closed by a deal
-    (the dealer's "no more bets" when nobody deals). Betting itself never times out.
+    The decision is the engine's own (:meth:`~games.core.capabilities.SeatDefaults.
+    default_action`: the one that puts no more money on the layout and asks nothing of
+    the player, as a dealer does for an absent player). ``deals``: the seat has stakes in
+    the open game, whose bets are closed by a deal (the dealer's "no more bets" when
+    nobody deals). Betting itself never times out.
     """
     if engine.is_over or engine.needs() is not None:
         return None
-    legal = engine.legal_actions(seat)
+    decided = _passive(engine, seat)
+    if decided is not None:
+        return decided
+    if deals and "deal" in engine.legal_actions(seat):
+        return Deal(seat=seat)
+    return None
+
+
+def unattended(engine: Engine, seated: Container[int]) -> Action | None:
+    """The default of the first seat nobody sits in that the game cannot go on without
+    (:meth:`~games.core.capabilities.SeatDefaults.awaiting`), or None: the runtime
+    applies it for the empty chair, as a logged action, so the table never waits on
+    nobody."""
+    if engine.is_over:
+        return None
+    for seat in sorted(_awaiting(engine)):
+        if seat not in seated:
+            return _passive(engine, seat)
+    return None
+
+
+def _passive(engine: Engine, seat: int) -> Action | None:
+    if isinstance(engine, SeatDefaults):
+        return engine.default_action(seat)
+    legal = engine.legal_actions(seat)  # TRANSITION: an engine not yet a Round
     for name in DEFAULTS:
         if name in legal:
             return Decide(seat=seat, decision=name)
-    if deals and "deal" in legal:
-        return Deal(seat=seat)
     return None
+
+
+def _awaiting(engine: Engine) -> frozenset[int]:
+    if isinstance(engine, SeatDefaults):
+        return engine.awaiting()
+    offered = engine.view(None).get("bank_offered_to")  # TRANSITION: pai gow before its Round
+    return frozenset({offered}) if isinstance(offered, int) else frozenset()

@@ -38,7 +38,6 @@ from games.core.records import (
     BetReturned,
     BetSettled,
     CardShown,
-    Decide,
     Event,
     JackpotContribution,
     JackpotWin,
@@ -48,6 +47,7 @@ from kiosk_ui.table.faults import resume_store
 from kiosk_ui.table.money import post_event
 from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import Seating, logged_seats
+from kiosk_ui.table.seats import unattended
 
 if TYPE_CHECKING:
     from kiosk_ui.table.runtime import Runtime
@@ -147,7 +147,7 @@ class Table(Seating):
                 decides: Engine = self.engine
                 if self.engine.is_over and seat is not None:
                     # The result stays on show; what the seat may do now belongs to the
-                    # next game, which may open with something to decide (a bank offer).
+                    # next game, which may open with something to decide.
                     upcoming = self._peek_next()
                     if upcoming is not None:
                         decides = upcoming
@@ -219,7 +219,7 @@ class Table(Seating):
                         if self.game is None:
                             self._start_game(conn)
                         assert self.engine is not None and self.game is not None
-                        self._pass_unattended_offers(conn)
+                        self._pass_unattended(conn)
                         self.engine.verify(action)
                         events += self._apply(conn, action, by or f"seat:{seat}")
                         if not self.source.blocking:
@@ -384,23 +384,26 @@ class Table(Seating):
                 )
                 self._carry = catalog.carry_of(self._previous)
                 self.game = None
-                if self._unattended_offer() is not None:
-                    # Nobody sits where the bank is offered: open the game and pass it on
-                    # now, or the seated players would wait on an empty chair.
+                if unattended(self.engine, self.seats) is not None:
+                    # The new game waits on a seat nobody sits in: open it and give that
+                    # seat its default now, or the seated players would wait on an empty chair.
                     with self.rt.log.transaction() as conn:
                         self._start_game(conn)
-                        self._pass_unattended_offers(conn)
+                        self._pass_unattended(conn)
             return self.engine
 
-    def _pass_unattended_offers(self, conn: sqlite3.Connection) -> None:
-        """A bank offered to an empty seat passes on (pai gow, page 002): the runtime
-        declines for the seat, as a logged action, so the table never waits on nobody."""
-        while (offered := self._unattended_offer()) is not None:
-            self._apply(conn, Decide(seat=offered, decision="decline-bank"), "runtime")
+    def _pass_unattended(self, conn: sqlite3.Connection) -> None:
+        """A decision the game waits on from an empty seat (a bank offered to a chair
+        nobody sits in) gets the rules' default, applied by the runtime as a logged
+        action, so the table never waits on nobody (:func:`.seats.unattended`)."""
+        assert self.engine is not None
+        while (action := unattended(self.engine, self.seats)) is not None:
+            self._apply(conn, action, "runtime")
 
     def _peek_next(self) -> Engine | None:
         """The game that will follow the finished one (or open first), made the way
-        current_engine will make it (engines are pure); None when a finished game hands
+        current_engine will make it (engines are pure, and what it gives empty seats is
+        applied as :meth:`_pass_unattended` will); None when a finished game hands
         nothing on, so the next one starts like any."""
         if self.engine is not None and catalog.carry_of(self.engine) is None:
             return None
@@ -413,24 +416,13 @@ class Table(Seating):
             hand=self._games_started(),
             previous=self.engine or self._previous,
         )
-        while (offered := self._unattended_offer(upcoming)) is not None:
-            upcoming.apply(Decide(seat=offered, decision="decline-bank"))
+        while (action := unattended(upcoming, self.seats)) is not None:
+            upcoming.apply(action)
         return upcoming
-
-    def _unattended_offer(self, engine: Engine | None = None) -> int | None:
-        """The empty seat the engine waits on to take or decline the bank, if any."""
-        engine = engine or self.engine
-        if engine is None or engine.is_over:
-            return None
-        view = engine.view(None)
-        offered = view.get("bank_offered_to") if isinstance(view, dict) else None
-        if isinstance(offered, int) and offered not in self.seats:
-            return offered
-        return None
 
     def _last_game_from_log(self) -> Engine | None:
         """The table's last settled game, replayed: what the next game follows on from
-        (the pai gow bank rotation, a seat's always-contribute button, ...)."""
+        (what its :func:`games.catalog.carry_of` hands on)."""
         with self.rt.db.lock:
             if self.owner is None:
                 row = self.rt.db.conn.execute(

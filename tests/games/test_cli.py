@@ -200,3 +200,23 @@ def test_real_three_card_family_is_listed_with_its_bets(
         "six-card-bonus",
     }
     assert "001_" in games["tri-card-poker"]["source"]
+
+
+def test_a_listed_family_that_is_missing_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13 point 8: a family the catalog lists but the build lacks fails loudly."""
+    monkeypatch.setattr(catalog, "FAMILIES", (*catalog.FAMILIES, "no_such_family"))
+    with pytest.raises(catalog.FamilyMissing, match="'no_such_family'"):
+        catalog.families()
+    code, out, err = run(capsys, "list")
+    assert code == 2 and out == ""
+    assert err.startswith("croupier: error: game family 'no_such_family' is listed")
+    assert err.count("\n") == 1
+
+
+def test_a_listed_module_without_variants_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "games.hollow", types.ModuleType("games.hollow"))
+    monkeypatch.setattr(catalog, "FAMILIES", (*catalog.FAMILIES, "hollow"))
+    with pytest.raises(catalog.FamilyMissing, match=r"games\.hollow has no VARIANTS"):
+        catalog.families()
