@@ -1,9 +1,17 @@
-"""Shared helpers for the families' simulators: a bet's mean return and its 99.9% interval.
+"""What the families' simulators share: a bet's mean return with its 99.9% interval, and draws.
 
 Simulations are statistics, never money: they report the mean net result per
 unit of initial wager as a float, with a normal-approximation confidence
 interval (the rounds are independent and every bet's net is bounded, so the
 central limit theorem applies at the round counts used).
+
+* :func:`bet_statistics`: a bet from (net per unit, rounds with that net) pairs.
+* :func:`value_table_statistics`: every bet of a game whose one uniform outcome
+  (a pocket, a roll of three dice) settles everything, from an integer table of nets
+  per outcome (roulette, sic bo).
+* :func:`draw_positions`: distinct card positions off the top of a full shoe
+  (baccarat, Casino War).
+* :func:`contains`: does an exact edge lie in a simulation's interval.
 
 >>> r = bet_statistics(1000, [(1.0, 490), (-1.0, 510)])
 >>> round(r.mean, 3), r.rounds
@@ -17,7 +25,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -27,6 +35,8 @@ from games.catalog import BetSimulation
 
 #: two-sided 99.9% normal quantile (scipy.stats.norm.ppf(0.9995))
 Z_999 = 3.2905267314919255
+#: outcomes drawn per NumPy call by :func:`value_table_statistics`
+VALUE_CHUNK = 2_000_000
 
 
 def bet_statistics(rounds: int, outcomes: Iterable[tuple[float, int]]) -> BetSimulation:
@@ -41,12 +51,56 @@ def bet_statistics(rounds: int, outcomes: Iterable[tuple[float, int]]) -> BetSim
     return _result(rounds, mean, max(second - mean * mean, 0.0))
 
 
-def from_samples(nets: npt.ArrayLike) -> BetSimulation:
-    """A bet from one net result per round (per unit of initial wager)."""
-    arr = np.asarray(nets, dtype=np.float64)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("need a non-empty one-dimensional array of nets")
-    return _result(arr.size, float(arr.mean()), float(arr.var()))
+def value_table_statistics(
+    table: npt.NDArray[np.int64],
+    scale: int,
+    names: Sequence[str],
+    rounds: int,
+    seed: int,
+) -> dict[str, BetSimulation]:
+    """Every bet made once per round, all on the same ``rounds`` uniform outcomes.
+
+    ``table[i, k]`` is bet ``names[i]``'s net on outcome ``k`` in ``1/scale`` units of
+    the stake (integers, so the sums are exact); each round is one outcome drawn
+    uniformly from a NumPy generator seeded ``seed``.
+    """
+    outcomes = table.shape[1]
+    rng = np.random.default_rng(seed)
+    total = np.zeros(len(names), dtype=np.int64)
+    total_sq = np.zeros(len(names), dtype=np.int64)
+    left = rounds
+    while left:
+        n = min(left, VALUE_CHUNK)
+        left -= n
+        counts = np.bincount(rng.integers(0, outcomes, size=n), minlength=outcomes)
+        total += table @ counts.astype(np.int64)
+        total_sq += (table * table) @ counts.astype(np.int64)
+    out = {}
+    for i, name in enumerate(names):
+        mean = int(total[i]) / (rounds * scale)
+        var = max(int(total_sq[i]) / (rounds * scale * scale) - mean * mean, 0.0)
+        out[name] = _result(rounds, mean, var)
+    return out
+
+
+def draw_positions(
+    rng: np.random.Generator, n: int, cards: int, shoe_size: int
+) -> npt.NDArray[np.int16]:
+    """``n`` rows of ``cards`` distinct positions in a shoe of ``shoe_size`` (uniform).
+
+    Rows that drew the same physical card twice are drawn again: rejection keeps every
+    ordered sequence of distinct cards equally likely, as dealing off a shuffled shoe.
+    """
+    out = rng.integers(0, shoe_size, size=(cards, n), dtype=np.int16)
+    while True:
+        bad = np.zeros(n, dtype=bool)
+        for i in range(cards):
+            for j in range(i + 1, cards):
+                bad |= out[i] == out[j]
+        nbad = int(np.count_nonzero(bad))
+        if not nbad:
+            return out
+        out[:, bad] = rng.integers(0, shoe_size, size=(cards, nbad), dtype=np.int16)
 
 
 def _result(rounds: int, mean: float, variance: float) -> BetSimulation:

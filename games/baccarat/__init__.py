@@ -7,8 +7,8 @@ named in each pay table (``paytables/*.toml``). The family contract
 
 ``VARIANTS``
     the three tables, loaded from their pay tables.
-``new_game(variant, seats=1, *, hand=0)``
-    a :class:`~games.baccarat.engine.BaccaratRound` for hand number ``hand``
+``new_game(variant, seats=1, *, context=NEW_TABLE)``
+    a :class:`~games.baccarat.engine.BaccaratRound` for hand number ``context.hand``
     (player-banked tables rotate the bank by it).
 ``house_edge(variant)``
     exact edges by enumeration over the full shoe (:mod:`games.baccarat.exact`).
@@ -26,32 +26,38 @@ named in each pay table (``paytables/*.toml``). The family contract
 from __future__ import annotations
 
 from games.baccarat.autoplay import autoplay
-from games.baccarat.engine import BaccaratRound, DealerMode, Phase
+from games.baccarat.engine import BaccaratRound, BaccaratView, DealerMode, Phase
 from games.baccarat.exact import bet_returns, coup_counts
-from games.baccarat.paytable import BaccaratRules, load_packaged, loads
-from games.baccarat.rules import Outcome, Winner, banker_draws, play_out, point, score
+from games.baccarat.paytable import load_packaged, loads
+from games.baccarat.rules import (
+    BaccaratRules,
+    Outcome,
+    Winner,
+    banker_draws,
+    play_out,
+    point,
+    score,
+)
 from games.baccarat.simulate import simulate
 from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 
-VARIANTS: tuple[Variant, ...] = tuple(
+VARIANTS: tuple[Variant[BaccaratRules], ...] = tuple(
     load_packaged(name) for name in ("pinnacle", "ez", "california")
 )
 
 
 def new_game(
-    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+    variant: Variant[BaccaratRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> BaccaratRound:
     """A fresh coup (``context.hand`` rotates the player bank); on a player-banked
     table ``seats`` must be at least 2."""
     return BaccaratRound(variant, seats, hand=context.hand)
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[BaccaratRules]) -> dict[str, HouseEdge]:
     """The exact house edge of every bet (the bank itself has none: it takes the other side)."""
     rules = variant.rules
-    if not isinstance(rules, BaccaratRules):
-        raise TypeError(f"{variant.id} is not a baccarat variant")
     method = f"enumeration over the {rules.decks}-deck shoe by point-value composition"
     return {
         bet: HouseEdge(edge=-ret, exact=True, method=method)
@@ -63,6 +69,7 @@ __all__ = [
     "VARIANTS",
     "BaccaratRound",
     "BaccaratRules",
+    "BaccaratView",
     "DealerMode",
     "Outcome",
     "Phase",

@@ -11,7 +11,7 @@ source does, whatever the dealer mode.
 from __future__ import annotations
 
 from games.baccarat.engine import BaccaratRound, Phase
-from games.baccarat.paytable import BANK_BET
+from games.baccarat.rules import BANK_BET
 from games.core.engine import Engine
 from games.core.records import Action, Deal, PlaceBet
 

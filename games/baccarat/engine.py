@@ -29,16 +29,15 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict
 
-from games.baccarat.paytable import BANK_BET, BaccaratRules, rules_of
-from games.baccarat.rules import Outcome, Winner, next_target, score
-from games.core.betting import BetBook, VerifyCan
+from games.baccarat.rules import BANK_BET, BaccaratRules, Outcome, Winner, next_target, score
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, commission, format_cents, pay
 from games.core.records import (
+    JSON,
     Action,
     BetSettled,
     CardShown,
@@ -51,6 +50,7 @@ from games.core.records import (
     RemoveBet,
     RoundOver,
 )
+from games.core.round import Round
 
 
 def percent(basis_points: int) -> str:
@@ -70,12 +70,35 @@ class DealerMode(StrEnum):
     PLAYER = "player"  # the player deals each card
 
 
-class BaccaratRound(VerifyCan):
+class BaccaratView(TypedDict):
+    """What a seat sees of a coup (JSON-able; every seat sees the same cards)."""
+
+    game: str
+    hand: int
+    phase: str
+    seat: int | None
+    position: int | None
+    dealer: str
+    dealing_seat: int | None
+    bank_seat: int | None
+    player: list[str]
+    banker: list[str]
+    player_score: int | None
+    banker_score: int | None
+    next_card_to: str | None
+    bets: dict[str, dict[str, int]]
+    result: str | None
+    settlements: list[JSON]
+
+
+class BaccaratRound(Round[BaccaratRules]):
     """One baccarat coup for ``seats`` seats (numbered from 0)."""
+
+    GAME = "baccarat"
 
     def __init__(
         self,
-        variant: Variant,
+        variant: Variant[BaccaratRules],
         seats: int = 1,
         *,
         hand: int = 0,
@@ -83,15 +106,13 @@ class BaccaratRound(VerifyCan):
         dealing_seat: int = 0,
         positions: dict[int, int] | None = None,
     ) -> None:
-        self.variant = variant
-        self.rules: BaccaratRules = rules_of(variant)
+        super().__init__(variant, seats, phase=Phase.BETTING)
         if not 1 <= seats <= self.rules.positions:
             raise ValueError(f"{variant.id}: seats must be 1..{self.rules.positions}")
         if self.rules.player_banked and seats < 2:
             raise ValueError(f"{variant.id}: a player-banked table needs at least 2 seats")
         if hand < 0:
             raise ValueError("hand must not be negative")
-        self.seats = seats
         self.hand = hand
         self.dealer = DealerMode(dealer)
         self.dealing_seat = dealing_seat
@@ -99,12 +120,9 @@ class BaccaratRound(VerifyCan):
         self.bank_seat: int | None = (
             (hand // self.rules.bank_rotation_hands) % seats if self.rules.player_banked else None
         )
-        self.phase = Phase.BETTING
-        self._book = BetBook(variant.limits)
         self._player: list[Card] = []
         self._banker: list[Card] = []
         self._covered: list[tuple[int, str]] = []
-        self._settlements: list[BetSettled] = []
 
     # --- what is wanted -----------------------------------------------------
 
@@ -121,7 +139,7 @@ class BaccaratRound(VerifyCan):
             return frozenset()
         if self.phase is Phase.BETTING:
             names = {"place-bet", "dealer", "position"}
-            if self._book.has(seat):
+            if self.book.has(seat):
                 names.add("remove-bet")
             if self._has_wagers():
                 names.add("deal")
@@ -134,91 +152,132 @@ class BaccaratRound(VerifyCan):
             return frozenset({"deal-card"})
         return frozenset()
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def bets(self) -> dict[int, dict[str, int]]:
-        """A copy of the bets on the table, by seat."""
-        return self._book.by_seat(self.seats)
-
-    @property
-    def settlements(self) -> tuple[BetSettled, ...]:
-        return tuple(self._settlements)
-
     def outcome(self) -> Outcome | None:
         """The finished coup, or None while it is in play."""
         if self.phase is not Phase.OVER:
             return None
         return Outcome(player=tuple(self._player), banker=tuple(self._banker))
 
-    # --- verify / can / apply --------------------------------------------------
+    # --- verify / apply, by action kind ----------------------------------------------
 
-    def verify(self, action: Action) -> None:
-        """Raise IllegalAction (BetRefused for bets) with the reason; change nothing."""
+    def seat_of(self, action: Action) -> int:
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.seats:
+            raise IllegalAction(
+                f"{action.kind}: no seat {seat!r} at this table (0..{self.seats - 1})"
+            )
+        return seat
+
+    def verify_any(self, action: Action) -> None:
+        """Every seat's action needs a seat here and an open betting phase."""
         if isinstance(action, DealCard):
-            self._verify_card(action)
             return
-        seat = self._seat_of(action)
+        self.seat_of(action)
         if self.phase is not Phase.BETTING:
             raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
-        if isinstance(action, PlaceBet):
-            self._verify_place(seat, action)
-        elif isinstance(action, RemoveBet):
-            self._verify_remove(seat, action)
-        elif isinstance(action, Deal):
-            if not self._has_wagers():
-                raise IllegalAction("place a bet before dealing")
-        elif isinstance(action, Decide):
-            self._verify_decide(action)
-        else:
-            raise IllegalAction(f"baccarat has no action {action.kind!r}")
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        self.verify(action)
-        if isinstance(action, PlaceBet):
-            return (self._book.place(self._seat_of(action), action.bet, action.amount),)
-        if isinstance(action, RemoveBet):
-            return (self._book.remove(self._seat_of(action), action.bet, action.amount),)
-        if isinstance(action, Decide):
-            return self._apply_decide(action)
-        if isinstance(action, Deal):
-            self.phase = Phase.DEALING
-            return self._cover_wagers()
-        assert isinstance(action, DealCard)
-        return self._apply_card(action)
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        seat = self.seat_of(action)
+        if action.bet not in self.rules.pays:
+            raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
+        self.book.check_amount(action.amount)
+        if action.bet == BANK_BET and seat != self.bank_seat:
+            raise BetRefused(f"only the banking seat ({self.bank_seat}) may post the bank")
+        if action.bet == BANK_BET and any(b != BANK_BET for b in self.book.of(seat)):
+            raise BetRefused("this seat has wagers, so it declined the bank this hand")
+        if action.bet != BANK_BET and (seat, BANK_BET) in self.book:
+            raise BetRefused("the banking seat covers the table this hand and may not bet")
+        self.book.check_place(seat, action.bet, action.amount)
+
+    def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
+        return (self.book.place(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_remove_bet(self, action: RemoveBet) -> None:
+        self.book.check_remove(self.seat_of(action), action.bet, action.amount)
+
+    def apply_remove_bet(self, action: RemoveBet) -> tuple[Event, ...]:
+        return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_deal(self, action: Deal) -> None:
+        if not self._has_wagers():
+            raise IllegalAction("place a bet before dealing")
+
+    def apply_deal(self, action: Deal) -> tuple[Event, ...]:
+        self.phase = Phase.DEALING
+        return self._cover_wagers()
+
+    def verify_decide(self, action: Decide) -> None:
+        if action.decision == "dealer":
+            if action.arg not in {m.value for m in DealerMode}:
+                raise IllegalAction(f"dealer must be 'banker' or 'player', not {action.arg!r}")
+        elif action.decision == "position":
+            if not action.arg.isdigit() or not 1 <= int(action.arg) <= self.rules.positions:
+                raise IllegalAction(f"position must be 1..{self.rules.positions}")
+        else:
+            raise IllegalAction(f"baccarat has no decision {action.decision!r}")
+
+    def apply_decide(self, action: Decide) -> tuple[Event, ...]:
+        seat = self.seat_of(action)
+        if action.decision == "dealer":
+            self.dealer = DealerMode(action.arg)
+            self.dealing_seat = seat
+            who = "you deal" if self.dealer is DealerMode.PLAYER else "the banker deals"
+            return (Message(text=f"seat {seat}: {who} the cards"),)
+        self.positions[seat] = int(action.arg)
+        return (Message(text=f"seat {seat} sits at position {action.arg}"),)
+
+    def verify_deal_card(self, action: DealCard) -> None:
+        need = self.needs()
+        if need is None:
+            raise IllegalAction("no card is wanted now")
+        if action.seat is not None and not (
+            self.dealer is DealerMode.PLAYER and action.seat == self.dealing_seat
+        ):
+            raise IllegalAction(f"seat {action.seat} is not dealing the cards")
+        if action.card.is_joker:
+            raise IllegalAction("there is no joker in a baccarat shoe")
+        seen = Counter(self._player + self._banker)
+        if seen[action.card] >= self.rules.decks:
+            raise IllegalAction(
+                f"a {self.rules.decks}-deck shoe holds only {self.rules.decks} of {action.card}"
+            )
+
+    def apply_deal_card(self, action: DealCard) -> tuple[Event, ...]:
+        need = self.needs()
+        assert need is not None
+        (self._player if need.target == "player" else self._banker).append(action.card)
+        events: list[Event] = [CardShown(card=action.card, hand=need.target)]
+        if next_target(self._player, self._banker) is None:
+            events.extend(self._settle())
+        return tuple(events)
 
     # --- view -------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BaccaratView:
         """What ``seat`` sees (the same for every seat: baccarat has no hidden cards).
 
         Only cards already dealt appear; the shoe and the cards to come never do.
         """
         need = self.needs()
-        out: dict[str, Any] = {
-            "game": self.variant.id,
-            "hand": self.hand,
-            "phase": str(self.phase),
-            "seat": seat,
-            "position": self.positions.get(seat) if seat is not None else None,
-            "dealer": str(self.dealer),
-            "dealing_seat": self.dealing_seat if self.dealer is DealerMode.PLAYER else None,
-            "bank_seat": self.bank_seat,
-            "player": [str(c) for c in self._player],
-            "banker": [str(c) for c in self._banker],
-            "player_score": score(self._player) if self._player else None,
-            "banker_score": score(self._banker) if self._banker else None,
-            "next_card_to": need.target if need else None,
-            "bets": {str(s): b for s, b in self._book.by_seat(self.seats).items() if b},
-            "result": None,
-            "settlements": [s.encode() for s in self._settlements],
-        }
         done = self.outcome()
-        if done is not None:
-            out["result"] = done.describe()
-        return out
+        return BaccaratView(
+            game=self.variant.id,
+            hand=self.hand,
+            phase=str(self.phase),
+            seat=seat,
+            position=self.positions.get(seat) if seat is not None else None,
+            dealer=str(self.dealer),
+            dealing_seat=self.dealing_seat if self.dealer is DealerMode.PLAYER else None,
+            bank_seat=self.bank_seat,
+            player=[str(c) for c in self._player],
+            banker=[str(c) for c in self._banker],
+            player_score=score(self._player) if self._player else None,
+            banker_score=score(self._banker) if self._banker else None,
+            next_card_to=need.target if need else None,
+            bets={str(s): b for s, b in self.bets.items() if b},
+            result=done.describe() if done is not None else None,
+            settlements=[s.encode() for s in self._settlements],
+        )
 
     def next_round(self) -> BaccaratRound:
         """A fresh round for the next hand: same seats, dealer mode and positions."""
@@ -235,76 +294,17 @@ class BaccaratRound(VerifyCan):
 
     # --- internals ----------------------------------------------------------------
 
-    def _seat_of(self, action: Action) -> int:
-        seat = action.seat
-        if seat is None or not 0 <= seat < self.seats:
-            raise IllegalAction(
-                f"{action.kind}: no seat {seat!r} at this table (0..{self.seats - 1})"
-            )
-        return seat
-
     def _has_wagers(self) -> bool:
-        return any(bet != BANK_BET for _seat, bet, _stake in self._book.items())
-
-    def _verify_place(self, seat: int, action: PlaceBet) -> None:
-        if action.bet not in self.rules.pays:
-            raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
-        self._book.check_amount(action.amount)
-        if action.bet == BANK_BET and seat != self.bank_seat:
-            raise BetRefused(f"only the banking seat ({self.bank_seat}) may post the bank")
-        if action.bet == BANK_BET and any(b != BANK_BET for b in self._book.of(seat)):
-            raise BetRefused("this seat has wagers, so it declined the bank this hand")
-        if action.bet != BANK_BET and (seat, BANK_BET) in self._book:
-            raise BetRefused("the banking seat covers the table this hand and may not bet")
-        self._book.check_place(seat, action.bet, action.amount)
-
-    def _verify_remove(self, seat: int, action: RemoveBet) -> None:
-        self._book.check_remove(seat, action.bet, action.amount)
-
-    def _verify_decide(self, action: Decide) -> None:
-        if action.decision == "dealer":
-            if action.arg not in {m.value for m in DealerMode}:
-                raise IllegalAction(f"dealer must be 'banker' or 'player', not {action.arg!r}")
-        elif action.decision == "position":
-            if not action.arg.isdigit() or not 1 <= int(action.arg) <= self.rules.positions:
-                raise IllegalAction(f"position must be 1..{self.rules.positions}")
-        else:
-            raise IllegalAction(f"baccarat has no decision {action.decision!r}")
-
-    def _apply_decide(self, action: Decide) -> tuple[Event, ...]:
-        seat = self._seat_of(action)
-        if action.decision == "dealer":
-            self.dealer = DealerMode(action.arg)
-            self.dealing_seat = seat
-            who = "you deal" if self.dealer is DealerMode.PLAYER else "the banker deals"
-            return (Message(text=f"seat {seat}: {who} the cards"),)
-        self.positions[seat] = int(action.arg)
-        return (Message(text=f"seat {seat} sits at position {action.arg}"),)
-
-    def _verify_card(self, action: DealCard) -> None:
-        need = self.needs()
-        if need is None:
-            raise IllegalAction("no card is wanted now")
-        if action.seat is not None and not (
-            self.dealer is DealerMode.PLAYER and action.seat == self.dealing_seat
-        ):
-            raise IllegalAction(f"seat {action.seat} is not dealing the cards")
-        if action.card.is_joker:
-            raise IllegalAction("there is no joker in a baccarat shoe")
-        seen = Counter(self._player + self._banker)
-        if seen[action.card] >= self.rules.decks:
-            raise IllegalAction(
-                f"a {self.rules.decks}-deck shoe holds only {self.rules.decks} of {action.card}"
-            )
+        return any(bet != BANK_BET for _seat, bet, _stake in self.book.items())
 
     def _cover_wagers(self) -> tuple[Event, ...]:
         events: list[Event] = [Message(text="no more bets")]
         if self.bank_seat is None:
             return tuple(events)
-        remaining = self._book.stake(self.bank_seat, BANK_BET)
+        remaining = self.book.stake(self.bank_seat, BANK_BET)
         order = [(self.bank_seat + i) % self.seats for i in range(1, self.seats)]
         for seat in order:
-            for bet, stake in self._book.of(seat).items():
+            for bet, stake in self.book.of(seat).items():
                 exposure = pay(Cents(stake), self.rules.pays[bet])
                 if exposure <= remaining:
                     remaining -= exposure
@@ -317,63 +317,41 @@ class BaccaratRound(VerifyCan):
         )
         return tuple(events)
 
-    def _apply_card(self, action: DealCard) -> tuple[Event, ...]:
-        need = self.needs()
-        assert need is not None
-        (self._player if need.target == "player" else self._banker).append(action.card)
-        events: list[Event] = [CardShown(card=action.card, hand=need.target)]
-        if next_target(self._player, self._banker) is None:
-            events.extend(self._settle())
-        return tuple(events)
-
     def _settle(self) -> list[Event]:
         self.phase = Phase.OVER
         outcome = self.outcome()
         assert outcome is not None
-        events: list[Event] = []
         bank_net = 0
         for seat in range(self.seats):
-            for bet, stake in self._book.of(seat).items():
+            for bet in self.book.of(seat):
                 if bet == BANK_BET:
                     continue
-                settled = self._settle_bet(seat, bet, stake, outcome)
+                settled = self._settle_bet(seat, bet, outcome)
                 if (seat, bet) in self._covered:
                     bank_net -= settled.net
-                self._settlements.append(settled)
-        if self.bank_seat is not None and (self.bank_seat, BANK_BET) in self._book:
-            bank = self._book.stake(self.bank_seat, BANK_BET)
-            result = "win" if bank_net > 0 else "lose" if bank_net < 0 else "push"
-            self._settlements.append(
-                BetSettled(
-                    seat=self.bank_seat,
-                    bet=BANK_BET,
-                    stake=bank,
-                    returned=bank + bank_net,
-                    result=result,
-                    note=f"bank {'+' if bank_net >= 0 else '-'}{format_cents(abs(bank_net))} "
-                    f"from {len(self._covered)} covered wagers",
-                )
+        if self.bank_seat is not None and (self.bank_seat, BANK_BET) in self.book:
+            bank = self.book.stake(self.bank_seat, BANK_BET)
+            self.settle(
+                self.bank_seat,
+                BANK_BET,
+                bank + bank_net,
+                f"bank {'+' if bank_net >= 0 else '-'}{format_cents(abs(bank_net))} "
+                f"from {len(self._covered)} covered wagers",
             )
-        events.extend(self._settlements)
+        events: list[Event] = list(self._settlements)
         events.append(Message(text=outcome.describe()))
         events.append(RoundOver(summary=outcome.describe()))
         return events
 
-    def _settle_bet(self, seat: int, bet: str, stake: int, o: Outcome) -> BetSettled:
+    def _settle_bet(self, seat: int, bet: str, o: Outcome) -> BetSettled:
+        stake = self.book.stake(seat, bet)
         ratio = self.rules.pays[bet]
         winner = o.winner
         scores = f"player {o.player_score} vs banker {o.banker_score}"
 
         def settled(result: str, returned: int, fee: int = 0, why: str = "") -> BetSettled:
-            return BetSettled(
-                seat=seat,
-                bet=bet,
-                stake=stake,
-                returned=returned,
-                commission=fee,
-                result=result,
-                note=f"{scores}; {why}" if why else scores,
-            )
+            note = f"{scores}; {why}" if why else scores
+            return self.settle(seat, bet, returned, note, commission=fee, result=result)
 
         def win(why: str) -> BetSettled:
             return settled("win", stake + pay(Cents(stake), ratio), why=f"{why}, pays {ratio}")

@@ -25,8 +25,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from games.baccarat.paytable import BaccaratRules
-from games.baccarat.rules import banker_draws
+from games.baccarat.rules import BaccaratRules, banker_draws
 from games.core.money import Ratio
 
 Int64Array = npt.NDArray[np.int64]

@@ -1,9 +1,9 @@
 """Baccarat tables as data: the TOML files in ``paytables/``, loaded and validated.
 
 Each file (``spec = 1``) names its source page, and says so wherever the page is
-silent and a standard fills the gap. :func:`load_table` turns a file into a
-frozen :class:`BaccaratRules` plus the :class:`~games.core.engine.Variant` built
-on it; anything malformed raises :class:`~games.core.errors.PaytableError` with
+silent and a standard fills the gap. :func:`parse_table` turns a file into a frozen
+:class:`~games.baccarat.rules.BaccaratRules` plus the :class:`~games.core.engine.Variant`
+built on it; anything malformed raises :class:`~games.core.errors.PaytableError` with
 the file and key in a one-line message, and nothing is half-loaded.
 
 Schema (every key required unless marked optional)::
@@ -33,10 +33,10 @@ Schema (every key required unless marked optional)::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from games.baccarat.rules import BANK_BET, KNOWN_BETS, MAIN_BETS, BaccaratRules
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
@@ -44,39 +44,17 @@ from games.core.money import Ratio, Rounding
 # TomlTable, parse_limit and parse_ratio moved to games.core.tomlread; the `as` imports
 # re-export them for the families that still import them from here.
 from games.core.tomlread import TomlTable as TomlTable
-from games.core.tomlread import packaged, parse_toml, rules_as
+from games.core.tomlread import packaged, parse_toml
 from games.core.tomlread import parse_limit as parse_limit
 from games.core.tomlread import parse_ratio as parse_ratio
 
 SPEC = 1
-MAIN_BETS = ("player", "banker", "tie")
-SIDE_BETS = ("dragon7", "panda8")
-BANK_BET = "bank"
-KNOWN_BETS = (*MAIN_BETS, *SIDE_BETS, BANK_BET)
 MAX_DECKS = 8  # exact enumeration keeps counts in int64 up to 8 decks
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BaccaratRules:
-    """One baccarat table's rules, as loaded from its pay table."""
-
-    decks: int
-    new_shoe_each_game: bool
-    banker_commission_bp: int
-    commission_rounding: Rounding
-    banker_three_card_seven_pushes: bool
-    player_banked: bool
-    bank_rotation_hands: int
-    positions: int
-    pays: Mapping[str, Ratio] = field(default_factory=lambda: MappingProxyType({}))
-    declared_rtp_bp: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-
-    @property
-    def bets(self) -> tuple[str, ...]:
-        return tuple(b for b in KNOWN_BETS if b in self.pays)
-
-
-def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Variant]:
+def parse_table(
+    data: Mapping[str, Any], where: str
+) -> tuple[BaccaratRules, Variant[BaccaratRules]]:
     """Validate a parsed pay-table mapping and build its rules and variant."""
     top = TomlTable(
         data,
@@ -186,16 +164,11 @@ def parse_table(data: Mapping[str, Any], where: str) -> tuple[BaccaratRules, Var
     return rules, variant
 
 
-def loads(text: str, where: str = "<string>") -> Variant:
+def loads(text: str, where: str = "<string>") -> Variant[BaccaratRules]:
     """Parse and validate a pay table given as TOML text."""
     return parse_table(parse_toml(text, where), where)[1]
 
 
-def load_packaged(name: str) -> Variant:
+def load_packaged(name: str) -> Variant[BaccaratRules]:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
     return loads(*packaged("games.baccarat", name))
-
-
-def rules_of(variant: Variant) -> BaccaratRules:
-    """The variant's rules, checked to be baccarat's."""
-    return rules_as(variant, BaccaratRules, "baccarat")

@@ -1,6 +1,9 @@
-"""Baccarat's fixed rules: card points, hand scores, the third-card tableau, the outcome.
+"""Baccarat's rules: a table's typed rules (from its pay table), and the fixed rules of play.
 
-Nothing here has a choice in it: baccarat's hands are played out by rule. The
+:class:`BaccaratRules` is what a pay table (``paytables/*.toml``, read by
+:mod:`games.baccarat.paytable`) sets for one table. The rest has no choice in it:
+card points, hand scores, the third-card tableau, the outcome.
+Baccarat's hands are played out by rule. The
 player's hand draws on 0-5 and stands on 6-7; the banker's hand follows the
 standard tableau (rules README gap 1, the chart page 000 lost). Naturals (8 or 9
 on either two-card hand) stop all drawing.
@@ -20,11 +23,38 @@ The page's own score examples (000, "Third Card Rules"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 from games.core.cards import Card, Rank
+from games.core.money import Ratio, Rounding
+
+MAIN_BETS = ("player", "banker", "tie")
+SIDE_BETS = ("dragon7", "panda8")
+BANK_BET = "bank"
+KNOWN_BETS = (*MAIN_BETS, *SIDE_BETS, BANK_BET)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaccaratRules:
+    """One baccarat table's rules, as loaded from its pay table."""
+
+    decks: int
+    new_shoe_each_game: bool
+    banker_commission_bp: int
+    commission_rounding: Rounding
+    banker_three_card_seven_pushes: bool
+    player_banked: bool
+    bank_rotation_hands: int
+    positions: int
+    pays: Mapping[str, Ratio] = field(default_factory=lambda: MappingProxyType({}))
+    declared_rtp_bp: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        return tuple(b for b in KNOWN_BETS if b in self.pays)
 
 
 def _rank_point(rank: Rank) -> int:

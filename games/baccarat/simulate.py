@@ -1,10 +1,9 @@
 """Vectorised Monte Carlo of baccarat bets (statistics only, never used for play).
 
 Each simulated coup is dealt off the top of a full shoe, like the exact
-enumeration: six card positions are drawn uniformly from the ``52 * decks``
-cards, and rows that drew the same physical card twice are drawn again
-(rejection keeps every ordered six-card sequence equally likely). Only the
-first four to six cards matter, by the same tableau as the engine.
+enumeration: six distinct card positions are drawn uniformly from the ``52 * decks``
+cards (:func:`games.sim.draw_positions`). Only the first four to six cards matter, by
+the same tableau as the engine.
 
 Results are tallied as integer counts per outcome class; each bet's mean net
 per unit and its 99.9% interval follow from the counts. Floats appear here only
@@ -13,20 +12,16 @@ as statistics (the :class:`~games.catalog.BetSimulation` fields).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from games.baccarat.exact import BANKER_DRAWS
-from games.baccarat.paytable import BaccaratRules, rules_of
-from games.catalog import BetSimulation, SimulationResult
+from games.baccarat.rules import BaccaratRules
+from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.sim import bet_statistics, draw_positions
 
-#: two-sided 99.9% normal quantile
-Z_999 = 3.2905267314918945
 BATCH = 1 << 19
 
 #: point value of each card index 0..51 (index = (rank - 2) * 4 + suit)
@@ -44,22 +39,6 @@ class Tally:
     banker: int  # banker wins with anything but a three-card 7
     dragon7: int  # banker wins with a three-card 7
     tie: int
-
-
-def draw_positions(
-    rng: np.random.Generator, n: int, cards: int, shoe_size: int
-) -> npt.NDArray[np.int16]:
-    """``n`` rows of ``cards`` distinct positions in a shoe of ``shoe_size`` (uniform)."""
-    out = rng.integers(0, shoe_size, size=(cards, n), dtype=np.int16)
-    while True:
-        bad = np.zeros(n, dtype=bool)
-        for i in range(cards):
-            for j in range(i + 1, cards):
-                bad |= out[i] == out[j]
-        nbad = int(np.count_nonzero(bad))
-        if not nbad:
-            return out
-        out[:, bad] = rng.integers(0, shoe_size, size=(cards, nbad), dtype=np.int16)
 
 
 def tally_batch(rng: np.random.Generator, n: int, decks: int) -> Tally:
@@ -107,21 +86,6 @@ def tally(decks: int, rounds: int, seed: int) -> Tally:
     return Tally(rounds, *totals)
 
 
-def bet_statistics(rounds: int, outcomes: Iterable[tuple[float, int]]) -> BetSimulation:
-    """Mean and 99.9% interval of a bet whose net per unit is ``x`` in ``c`` of the rounds."""
-    pairs = list(outcomes)
-    mean = sum(x * c for x, c in pairs) / rounds
-    second = sum(x * x * c for x, c in pairs) / rounds
-    se = math.sqrt(max(second - mean * mean, 0.0) / rounds)
-    return BetSimulation(
-        rounds=rounds,
-        mean=mean,
-        std_error=se,
-        ci_low=mean - Z_999 * se,
-        ci_high=mean + Z_999 * se,
-    )
-
-
 def bet_nets(rules: BaccaratRules, t: Tally) -> dict[str, list[tuple[float, int]]]:
     """For each bet: (net result per unit, number of coups with that result) pairs."""
     win = {b: r.num / r.den for b, r in rules.pays.items()}
@@ -144,9 +108,9 @@ def bet_nets(rules: BaccaratRules, t: Tally) -> dict[str, list[tuple[float, int]
     return out
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+def simulate(variant: Variant[BaccaratRules], rounds: int, seed: int) -> SimulationResult:
     """Simulate ``rounds`` coups; each bet's mean net per unit with a 99.9% interval."""
-    rules = rules_of(variant)
+    rules = variant.rules
     t = tally(rules.decks, rounds, seed)
     bets = {bet: bet_statistics(rounds, nets) for bet, nets in bet_nets(rules, t).items()}
     return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)

@@ -8,7 +8,7 @@ bet, or pays a tie-after-war bonus on tables that have one); a tie bet pays
 says so. The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``war-standard`` (no tie bonus) and ``war-bonus``.
-``new_game(variant, seats=1)``: a :class:`~games.war.engine.WarRound`.
+``new_game(variant, seats=1, *, context=NEW_TABLE)``: a :class:`~games.war.engine.WarRound`.
 ``house_edge(variant)``: exact, :mod:`games.war.exact` (bets ``main``, ``main-surrender``, ``tie``).
 ``simulate(variant, rounds, seed)``: :mod:`games.war.simulate`.
 ``autoplay(engine, seat)``: :mod:`games.war.autoplay`.
@@ -22,24 +22,25 @@ from __future__ import annotations
 from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.war.autoplay import autoplay
-from games.war.engine import Phase, WarRound
+from games.war.engine import Phase, WarRound, WarView
 from games.war.exact import bet_returns, war_odds
-from games.war.paytable import WarRules, load_packaged, loads
+from games.war.paytable import load_packaged, loads
+from games.war.rules import WarRules
 from games.war.simulate import simulate
 
-VARIANTS: tuple[Variant, ...] = (load_packaged("standard"), load_packaged("bonus"))
+VARIANTS: tuple[Variant[WarRules], ...] = (load_packaged("standard"), load_packaged("bonus"))
 
 
-def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> WarRound:
+def new_game(
+    variant: Variant[WarRules], seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> WarRound:
     """A fresh round (this family carries nothing from one round to the next)."""
     return WarRound(variant, seats)
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[WarRules]) -> dict[str, HouseEdge]:
     """Exact house edge per unit of the initial wager for each bet."""
     rules = variant.rules
-    if not isinstance(rules, WarRules):
-        raise TypeError(f"{variant.id} is not a Casino War variant")
     method = f"enumeration over the {rules.decks}-deck shoe by rank composition"
     notes = {
         "main": "going to war on every tie",
@@ -57,6 +58,7 @@ __all__ = [
     "Phase",
     "WarRound",
     "WarRules",
+    "WarView",
     "autoplay",
     "bet_returns",
     "house_edge",

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict
 
-from games.core.betting import BetBook, VerifyCan
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, format_cents, pay, split
 from games.core.records import (
+    JSON,
     Action,
-    BetSettled,
     CardShown,
     Deal,
     DealCard,
@@ -40,9 +39,8 @@ from games.core.records import (
     RemoveBet,
     RoundOver,
 )
-from games.war.paytable import WarRules, rules_of
-
-PLAYER_BETS = ("main", "tie")
+from games.core.round import Round
+from games.war.rules import PLAYER_BETS, WarRules
 
 
 class Phase(StrEnum):
@@ -53,17 +51,34 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class WarRound(VerifyCan):
+class WarView(TypedDict):
+    """What a seat sees of a round (JSON-able): face-up cards, burns only as a count."""
+
+    game: str
+    phase: str
+    seat: int | None
+    cards: dict[str, str]
+    dealer: str | None
+    burned: int
+    war_cards: dict[str, str]
+    dealer_war: str | None
+    deciding: list[int]
+    at_war: list[int]
+    next_card_to: str | None
+    bets: dict[str, dict[str, int]]
+    settlements: list[JSON]
+
+
+class WarRound(Round[WarRules]):
     """One Casino War round for ``seats`` seats (numbered from 0)."""
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
-        self.variant = variant
-        self.rules: WarRules = rules_of(variant)
+    GAME = "Casino War"
+    PASSIVE = ("surrender",)  # an absent tied seat does not raise
+
+    def __init__(self, variant: Variant[WarRules], seats: int = 1) -> None:
+        super().__init__(variant, seats, phase=Phase.BETTING)
         if not 1 <= seats <= variant.seats:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
-        self.seats = seats
-        self.phase = Phase.BETTING
-        self._book = BetBook(variant.limits)
         self._cards: dict[int, Card] = {}
         self._dealer: Card | None = None
         self._burned: list[Card] = []
@@ -71,24 +86,11 @@ class WarRound(VerifyCan):
         self._dealer_war: Card | None = None
         self._pending: set[int] = set()  # tied seats yet to decide
         self._at_war: list[int] = []
-        self._settlements: list[BetSettled] = []
 
     # --- state ------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def bets(self) -> dict[int, dict[str, int]]:
-        return self._book.by_seat(self.seats)
-
-    @property
-    def settlements(self) -> tuple[BetSettled, ...]:
-        return tuple(self._settlements)
-
     def _active(self) -> list[int]:
-        return [s for s in range(self.seats) if self._book.has(s)]
+        return [s for s in range(self.seats) if self.book.has(s)]
 
     def needs(self) -> Need | None:
         if self.phase is Phase.DEALING:
@@ -109,80 +111,81 @@ class WarRound(VerifyCan):
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BETTING:
-            return self._book.betting_actions(seat, "deal")
+            return self.book.betting_actions(seat, "deal")
         if self.phase is Phase.DECIDING and seat in self._pending:
             return frozenset({"war", "surrender"})
         return frozenset()
 
-    # --- verify / can / apply ---------------------------------------------------
+    # --- verify / apply, by action kind ------------------------------------------------
 
-    def verify(self, action: Action) -> None:
-        if isinstance(action, DealCard):
-            self._verify_card(action)
-            return
+    def seat_of(self, action: Action) -> int:
         seat = action.seat
         if seat is None or not 0 <= seat < self.seats:
             raise IllegalAction(f"{action.kind}: no seat {seat!r} at this table")
+        return seat
+
+    def verify_any(self, action: Action) -> None:
+        """A seat's action needs a seat here; all but the war decision need the betting phase."""
+        if isinstance(action, DealCard):
+            return
+        self.seat_of(action)
         if isinstance(action, Decide):
-            if self.phase is not Phase.DECIDING or seat not in self._pending:
-                raise IllegalAction(f"seat {seat} has no war decision to make now")
-            if action.decision not in ("war", "surrender"):
-                raise IllegalAction(f"decide 'war' or 'surrender', not {action.decision!r}")
             return
         if self.phase is not Phase.BETTING:
             raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
-        if isinstance(action, PlaceBet):
-            if action.bet not in PLAYER_BETS:
-                raise BetRefused(f"no {action.bet!r} bet to place (bets: main, tie)")
-            self._book.check_place(seat, action.bet, action.amount)
-        elif isinstance(action, RemoveBet):
-            self._book.check_remove(seat, action.bet, action.amount)
-        elif isinstance(action, Deal):
-            if not self._book:
-                raise IllegalAction("place a bet before dealing")
+
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        if action.bet not in PLAYER_BETS:
+            raise BetRefused(f"no {action.bet!r} bet to place (bets: main, tie)")
+        self.book.check_place(self.seat_of(action), action.bet, action.amount)
+
+    def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
+        return (self.book.place(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_remove_bet(self, action: RemoveBet) -> None:
+        self.book.check_remove(self.seat_of(action), action.bet, action.amount)
+
+    def apply_remove_bet(self, action: RemoveBet) -> tuple[Event, ...]:
+        return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_deal(self, action: Deal) -> None:
+        if not self.book:
+            raise IllegalAction("place a bet before dealing")
+
+    def apply_deal(self, action: Deal) -> tuple[Event, ...]:
+        self.phase = Phase.DEALING
+        return (Message(text="no more bets"),)
+
+    def verify_decide(self, action: Decide) -> None:
+        seat = self.seat_of(action)
+        if self.phase is not Phase.DECIDING or seat not in self._pending:
+            raise IllegalAction(f"seat {seat} has no war decision to make now")
+        if action.decision not in ("war", "surrender"):
+            raise IllegalAction(f"decide 'war' or 'surrender', not {action.decision!r}")
+
+    def apply_decide(self, action: Decide) -> tuple[Event, ...]:
+        seat = self.seat_of(action)
+        self._pending.discard(seat)
+        stake = self.book.stake(seat, "main")
+        events: list[Event] = []
+        if action.decision == "surrender":
+            half, _kept = split(Cents(stake), 2)  # the odd cent, if any, stays with the house
+            events.append(
+                self.settle(seat, "main", half, "surrendered: half the bet back", result="lose")
+            )
         else:
-            raise IllegalAction(f"Casino War has no action {action.kind!r}")
+            self._at_war.append(seat)
+            events.append(self.book.add_by_rule(seat, "raise", stake))
+            events.append(Message(text=f"seat {seat} goes to war"))
+        if not self._pending:
+            if self._at_war:
+                self._at_war.sort()
+                self.phase = Phase.WAR
+            else:
+                events.extend(self._finish())
+        return tuple(events)
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        self.verify(action)
-        if isinstance(action, DealCard):
-            return self._apply_card(action.card)
-        seat = action.seat
-        assert seat is not None
-        if isinstance(action, PlaceBet):
-            return (self._book.place(seat, action.bet, action.amount),)
-        if isinstance(action, RemoveBet):
-            return (self._book.remove(seat, action.bet, action.amount),)
-        if isinstance(action, Deal):
-            self.phase = Phase.DEALING
-            return (Message(text="no more bets"),)
-        assert isinstance(action, Decide)
-        return self._apply_decision(seat, action.decision)
-
-    # --- view ---------------------------------------------------------------------
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Cards dealt face up so far; burned cards only as a count; never the shoe."""
-        need = self.needs()
-        return {
-            "game": self.variant.id,
-            "phase": str(self.phase),
-            "seat": seat,
-            "cards": {str(s): str(c) for s, c in self._cards.items()},
-            "dealer": str(self._dealer) if self._dealer else None,
-            "burned": len(self._burned),
-            "war_cards": {str(s): str(c) for s, c in self._war_cards.items()},
-            "dealer_war": str(self._dealer_war) if self._dealer_war else None,
-            "deciding": sorted(self._pending),
-            "at_war": list(self._at_war),
-            "next_card_to": need.target if need else None,
-            "bets": {str(s): b for s, b in self._book.by_seat(self.seats).items() if b},
-            "settlements": [s.encode() for s in self._settlements],
-        }
-
-    # --- internals ----------------------------------------------------------------
-
-    def _verify_card(self, action: DealCard) -> None:
+    def verify_deal_card(self, action: DealCard) -> None:
         if action.seat is not None:
             raise IllegalAction("cards come from the card source, not from a seat")
         if self.needs() is None:
@@ -198,7 +201,8 @@ class WarRound(VerifyCan):
                 f"a {self.rules.decks}-deck shoe holds only {self.rules.decks} of {action.card}"
             )
 
-    def _apply_card(self, card: Card) -> tuple[Event, ...]:
+    def apply_deal_card(self, action: DealCard) -> tuple[Event, ...]:
+        card = action.card
         need = self.needs()
         assert need is not None
         if need.target == "burn":
@@ -219,12 +223,28 @@ class WarRound(VerifyCan):
                 self._war_cards[int(need.target[4:])] = card
         return tuple(events)
 
-    def _settle(
-        self, seat: int, bet: str, stake: int, result: str, returned: int, note: str
-    ) -> Event:
-        s = BetSettled(seat=seat, bet=bet, stake=stake, returned=returned, result=result, note=note)
-        self._settlements.append(s)
-        return s
+    # --- view ---------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> WarView:
+        """Cards dealt face up so far; burned cards only as a count; never the shoe."""
+        need = self.needs()
+        return WarView(
+            game=self.variant.id,
+            phase=str(self.phase),
+            seat=seat,
+            cards={str(s): str(c) for s, c in self._cards.items()},
+            dealer=str(self._dealer) if self._dealer else None,
+            burned=len(self._burned),
+            war_cards={str(s): str(c) for s, c in self._war_cards.items()},
+            dealer_war=str(self._dealer_war) if self._dealer_war else None,
+            deciding=sorted(self._pending),
+            at_war=list(self._at_war),
+            next_card_to=need.target if need else None,
+            bets={str(s): b for s, b in self.bets.items() if b},
+            settlements=[s.encode() for s in self._settlements],
+        )
+
+    # --- settling -----------------------------------------------------------------
 
     def _resolve_first(self) -> list[Event]:
         dealer = self._dealer
@@ -233,26 +253,22 @@ class WarRound(VerifyCan):
         for seat in self._active():
             card = self._cards[seat]
             vs = f"{card} vs dealer {dealer}"
-            if (seat, "tie") in self._book:
-                stake = self._book.stake(seat, "tie")
+            if (seat, "tie") in self.book:
+                stake = self.book.stake(seat, "tie")
                 if card.rank == dealer.rank:
                     won = pay(Cents(stake), self.rules.pays["tie"])
-                    events.append(
-                        self._settle(
-                            seat, "tie", stake, "win", stake + won,
-                            f"{vs}: tie, pays {self.rules.pays['tie']}",
-                        )
-                    )  # fmt: skip
+                    note = f"{vs}: tie, pays {self.rules.pays['tie']}"
+                    events.append(self.settle(seat, "tie", stake + won, note, result="win"))
                 else:
-                    events.append(self._settle(seat, "tie", stake, "lose", 0, f"{vs}: no tie"))
-            if (seat, "main") not in self._book:
+                    events.append(self.settle(seat, "tie", 0, f"{vs}: no tie", result="lose"))
+            if (seat, "main") not in self.book:
                 continue
-            stake = self._book.stake(seat, "main")
+            stake = self.book.stake(seat, "main")
             if card.rank > dealer.rank:
                 won = pay(Cents(stake), self.rules.pays["main"])
-                events.append(self._settle(seat, "main", stake, "win", stake + won, f"{vs}: win"))
+                events.append(self.settle(seat, "main", stake + won, f"{vs}: win", result="win"))
             elif card.rank < dealer.rank:
-                events.append(self._settle(seat, "main", stake, "lose", 0, f"{vs}: lose"))
+                events.append(self.settle(seat, "main", 0, f"{vs}: lose", result="lose"))
             else:
                 self._pending.add(seat)
                 events.append(Message(text=f"seat {seat}: {vs} is a tie: war or surrender?"))
@@ -262,27 +278,6 @@ class WarRound(VerifyCan):
             events.extend(self._finish())
         return events
 
-    def _apply_decision(self, seat: int, decision: str) -> tuple[Event, ...]:
-        self._pending.discard(seat)
-        stake = self._book.stake(seat, "main")
-        events: list[Event] = []
-        if decision == "surrender":
-            half, _kept = split(Cents(stake), 2)  # the odd cent, if any, stays with the house
-            events.append(
-                self._settle(seat, "main", stake, "lose", half, "surrendered: half the bet back")
-            )
-        else:
-            self._at_war.append(seat)
-            events.append(self._book.add_by_rule(seat, "raise", stake))
-            events.append(Message(text=f"seat {seat} goes to war"))
-        if not self._pending:
-            if self._at_war:
-                self._at_war.sort()
-                self.phase = Phase.WAR
-            else:
-                events.extend(self._finish())
-        return tuple(events)
-
     def _resolve_war(self) -> list[Event]:
         dealer = self._dealer_war
         assert dealer is not None
@@ -290,24 +285,22 @@ class WarRound(VerifyCan):
         bonus = self.rules.tie_after_war_bonus
         for seat in self._at_war:
             card = self._war_cards[seat]
-            stake = self._book.stake(seat, "main")
-            raised = self._book.stake(seat, "raise")
+            stake = self.book.stake(seat, "main")
+            raised = self.book.stake(seat, "raise")
             vs = f"war: {card} vs dealer {dealer}"
             if card.rank >= dealer.rank:
                 raise_win = pay(Cents(raised), self.rules.pays["raise"])
                 if card.rank == dealer.rank and bonus.num:
                     won = pay(Cents(stake), bonus)
-                    events.append(
-                        self._settle(seat, "main", stake, "win", stake + won, f"{vs}: tie bonus")
-                    )
+                    note = f"{vs}: tie bonus"
+                    events.append(self.settle(seat, "main", stake + won, note, result="win"))
                 else:
-                    events.append(self._settle(seat, "main", stake, "push", stake, f"{vs}: push"))
-                events.append(
-                    self._settle(seat, "raise", raised, "win", raised + raise_win, f"{vs}: win")
-                )
+                    events.append(self.settle(seat, "main", stake, f"{vs}: push", result="push"))
+                returned = raised + raise_win
+                events.append(self.settle(seat, "raise", returned, f"{vs}: win", result="win"))
             else:
-                events.append(self._settle(seat, "main", stake, "lose", 0, f"{vs}: lose"))
-                events.append(self._settle(seat, "raise", raised, "lose", 0, f"{vs}: lose"))
+                events.append(self.settle(seat, "main", 0, f"{vs}: lose", result="lose"))
+                events.append(self.settle(seat, "raise", 0, f"{vs}: lose", result="lose"))
         events.extend(self._finish())
         return events
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cache
 
 from games.core.money import Ratio
-from games.war.paytable import WarRules
+from games.war.rules import WarRules
 
 RANKS = 13
 

@@ -1,7 +1,7 @@
 """Casino War tables as data: ``paytables/*.toml``, loaded and validated.
 
-The schema mirrors baccarat's (:mod:`games.baccarat.paytable`, whose TOML readers
-this module reuses)::
+The schema mirrors baccarat's (:mod:`games.baccarat.paytable`); the readers are
+:mod:`games.core.tomlread`'s, the rules a :class:`~games.war.rules.WarRules`::
 
     spec = 1
     id, title, source = "..."
@@ -23,34 +23,20 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml, rules_as
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
+from games.war.rules import BETS, WarRules
 
 SPEC = 1
-BETS = ("main", "tie", "raise")
 MAX_DECKS = 8
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WarRules:
-    """One Casino War table's rules."""
-
-    decks: int
-    new_shoe_each_game: bool
-    burn_cards: int
-    tie_after_war_bonus: Ratio
-    positions: int
-    pays: Mapping[str, Ratio] = field(default_factory=lambda: MappingProxyType({}))
-    declared_rtp_bp: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-
-
-def parse_table(data: Mapping[str, Any], where: str) -> Variant:
+def parse_table(data: Mapping[str, Any], where: str) -> Variant[WarRules]:
     """Validate a parsed pay-table mapping and build its variant."""
     top = TomlTable(
         data,
@@ -118,16 +104,11 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     )
 
 
-def loads(text: str, where: str = "<string>") -> Variant:
+def loads(text: str, where: str = "<string>") -> Variant[WarRules]:
     """Parse and validate a war pay table given as TOML text."""
     return parse_table(parse_toml(text, where), where)
 
 
-def load_packaged(name: str) -> Variant:
+def load_packaged(name: str) -> Variant[WarRules]:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
     return loads(*packaged("games.war", name))
-
-
-def rules_of(variant: Variant) -> WarRules:
-    """The variant's rules, checked to be Casino War's."""
-    return rules_as(variant, WarRules, "Casino War")

@@ -2,7 +2,7 @@
 
 Each round is dealt off the top of a full shoe: seven distinct card positions
 (player, dealer, three burns, player's war card, dealer's war card), drawn
-uniformly with rejection of repeated positions (:func:`games.baccarat.simulate.draw_positions`).
+uniformly with rejection of repeated positions (:func:`games.sim.draw_positions`).
 The burns are really drawn, so the simulation checks the exchangeability argument
 the exact module relies on.
 """
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.baccarat.simulate import BATCH, bet_statistics, draw_positions
 from games.catalog import SimulationResult
 from games.core.engine import Variant
-from games.war.paytable import rules_of
+from games.sim import bet_statistics, draw_positions
+from games.war.rules import WarRules
+
+BATCH = 1 << 19
 
 
 def tally(decks: int, burn: int, rounds: int, seed: int) -> dict[str, int]:
@@ -41,9 +43,9 @@ def tally(decks: int, burn: int, rounds: int, seed: int) -> dict[str, int]:
     return out
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+def simulate(variant: Variant[WarRules], rounds: int, seed: int) -> SimulationResult:
     """Simulate ``rounds`` rounds: main (going to war), main-surrender and tie bets."""
-    rules = rules_of(variant)
+    rules = variant.rules
     t = tally(rules.decks, rules.burn_cards, rounds, seed)
     even = rules.pays["main"].num / rules.pays["main"].den
     raise_pays = rules.pays["raise"].num / rules.pays["raise"].den

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import games.baccarat as bac
-from games.baccarat.simulate import draw_positions, tally
+from games.baccarat.simulate import tally
+from games.sim import draw_positions
 
 VARIANTS = {v.id: v for v in bac.VARIANTS}
 

@@ -192,7 +192,7 @@ def test_toml_table_optional_parts_default() -> None:
 
 def test_rules_as() -> None:
     from games.war import VARIANTS as WAR
-    from games.war.paytable import WarRules
+    from games.war.rules import WarRules
 
     assert isinstance(rules_as(WAR[0], WarRules, "Casino War"), WarRules)
     with pytest.raises(PaytableError, match=rf"^{WAR[0].id}: not a baccarat variant$"):
