@@ -1,7 +1,11 @@
-"""Pieces every game shares: money, cards, records (actions and events), the engine interface."""
+"""Pieces every game shares: money, cards, records (actions and events), the engine
+contract (the round skeleton, the variant, the context a new game gets, the optional
+capabilities), the bet book, the TOML readers and the figures a family publishes."""
 
+from games.core.betting import BetBook, VerifyCan, Wording, seat_of
+from games.core.capabilities import CarriesOver, Carry, SeatDefaults, Spots
 from games.core.cards import JOKER, Card, Rank, Suit, deck, parse_cards
-from games.core.engine import BetLimit, Engine, Need, NeedKind, Variant
+from games.core.engine import NEW_TABLE, BetLimit, Engine, GameContext, Need, NeedKind, Variant
 from games.core.errors import (
     BetRefused,
     FoulHand,
@@ -10,6 +14,7 @@ from games.core.errors import (
     PaytableError,
     UnknownGame,
 )
+from games.core.figures import BetSimulation, HouseEdge, SimulationResult
 from games.core.money import Cents, Ratio, Rounding, commission, format_cents, pay, split
 from games.core.records import (
     Action,
@@ -32,55 +37,7 @@ from games.core.records import (
     SpinResult,
     decode,
 )
-
-__all__ = [
-    "JOKER",
-    "Action",
-    "BetLimit",
-    "BetPlaced",
-    "BetRefused",
-    "BetReturned",
-    "BetSettled",
-    "Card",
-    "CardShown",
-    "Cents",
-    "Deal",
-    "DealCard",
-    "Decide",
-    "Engine",
-    "Event",
-    "FoulHand",
-    "GameError",
-    "IllegalAction",
-    "JackpotContribution",
-    "JackpotWin",
-    "Message",
-    "Need",
-    "NeedKind",
-    "PaytableError",
-    "PlaceBet",
-    "Rank",
-    "Ratio",
-    "Record",
-    "RemoveBet",
-    "RollDice",
-    "RoundOver",
-    "Rounding",
-    "SpinResult",
-    "Suit",
-    "UnknownGame",
-    "Variant",
-    "commission",
-    "deck",
-    "decode",
-    "format_cents",
-    "parse_cards",
-    "pay",
-    "split",
-]
-
-# Shared bet bookkeeping and pay-table TOML readers, appended so existing imports stay put.
-from games.core.betting import BetBook, VerifyCan, Wording, seat_of
+from games.core.round import Phase, Round
 from games.core.tomlread import (
     TomlTable,
     check_spec,
@@ -95,20 +52,74 @@ from games.core.tomlread import (
     rules_as,
 )
 
-__all__ += [
+__all__ = [
+    "JOKER",
+    "NEW_TABLE",
+    "Action",
     "BetBook",
+    "BetLimit",
+    "BetPlaced",
+    "BetRefused",
+    "BetReturned",
+    "BetSettled",
+    "BetSimulation",
+    "Card",
+    "CardShown",
+    "CarriesOver",
+    "Carry",
+    "Cents",
+    "Deal",
+    "DealCard",
+    "Decide",
+    "Engine",
+    "Event",
+    "FoulHand",
+    "GameContext",
+    "GameError",
+    "HouseEdge",
+    "IllegalAction",
+    "JackpotContribution",
+    "JackpotWin",
+    "Message",
+    "Need",
+    "NeedKind",
+    "PaytableError",
+    "Phase",
+    "PlaceBet",
+    "Rank",
+    "Ratio",
+    "Record",
+    "RemoveBet",
+    "RollDice",
+    "Round",
+    "RoundOver",
+    "Rounding",
+    "SeatDefaults",
+    "SimulationResult",
+    "SpinResult",
+    "Spots",
+    "Suit",
     "TomlTable",
+    "UnknownGame",
+    "Variant",
     "VerifyCan",
     "Wording",
     "check_spec",
+    "commission",
+    "deck",
+    "decode",
     "exact_keys",
+    "format_cents",
     "packaged",
+    "parse_cards",
     "parse_limit",
     "parse_ratio",
     "parse_toml",
+    "pay",
     "pay_ratio",
     "read_int",
     "read_limits",
     "rules_as",
     "seat_of",
+    "split",
 ]
