@@ -7,7 +7,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +217,7 @@ class Runtime:
     def store_response(
         self, conn: sqlite3.Connection, key: str, result: ActResult, digest: str = ""
     ) -> None:
-        answer = {**asdict(result), "request_digest": digest}
+        answer = {**result.body(), "request_digest": digest}
         conn.execute("INSERT INTO idempotency (key, response) VALUES (?, ?)", (key, dumps(answer)))
 
     # --- replay and recovery -------------------------------------------------

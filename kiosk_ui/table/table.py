@@ -55,13 +55,28 @@ if TYPE_CHECKING:
 
 @dataclass
 class ActResult:
-    """What a request returns: the game, the events this seat may see, its view, balance."""
+    """What a request returns: the game, the events this seat may see, its view, balance.
+
+    ``view`` is :meth:`Table.view`: the table's envelope around the engine's own view
+    (the family's TypedDict, read here only as a ``Mapping``). :meth:`body` is its one
+    JSON-able shape, which the edge serialises.
+    """
 
     game: str
     events: list[dict[str, Any]]
     view: dict[str, Any]
     balance: int
     over: bool
+
+    def body(self) -> dict[str, Any]:
+        """The answer as the client gets it (and an Idempotency-Key's repeat gets again)."""
+        return {
+            "game": self.game,
+            "events": self.events,
+            "view": self.view,
+            "balance": self.balance,
+            "over": self.over,
+        }
 
 
 @dataclass
@@ -134,6 +149,8 @@ class Table(Seating):
     # --- playing -------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees of the table (None: the public view): the engine's view as
+        ``state`` (and the upcoming game's as ``next``), JSON-able, never indexed here."""
         with self.lock:
             base: dict[str, Any] = {
                 "table": self.id,

@@ -17,6 +17,7 @@ from kiosk_ui.errors import KioskError
 
 if TYPE_CHECKING:
     from kiosk_ui.appliance import Appliance
+    from kiosk_ui.table.table import Table
 
 log = logging.getLogger("kiosk_ui.web.live")
 
@@ -62,13 +63,14 @@ class Broadcaster:
                 t.start()
                 self._threads.append(t)
 
-    def _device_loop(self, table: Any) -> None:
+    def _device_loop(self, table: Table) -> None:
         while not self._stop.is_set():
             engine = table.engine
-            if table.suspended or engine is None or engine.needs() is None:
+            need = engine.needs() if engine is not None else None
+            if table.suspended or need is None:
                 self._stop.wait(0.05)
                 continue
-            self.publish(table.id, {"type": "waiting", "need": str(engine.needs().kind)})
+            self.publish(table.id, {"type": "waiting", "need": str(need.kind)})
             try:
                 events = table.advance()
             except KioskError as exc:

@@ -306,14 +306,7 @@ async def _play(
     if table.owner is None:  # a player's own game has nobody else to tell
         public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
         live.publish(table.id, {"type": "update", "events": public})
-    out = {
-        "game": result.game,
-        "events": result.events,
-        "view": result.view,
-        "balance": result.balance,
-        "over": result.over,
-    }
-    return Response(orjson.dumps(out), media_type="application/json")
+    return Response(orjson.dumps(result.body()), media_type="application/json")
 
 
 @router.get("/history")
