@@ -29,7 +29,7 @@ from fractions import Fraction
 from games.blackjack.analysis import buster_edge, insurance_edge, main_edge
 from games.blackjack.engine import BlackjackRound, Phase
 from games.blackjack.hand import can_split_cards, points
-from games.blackjack.rules import Rules, load_variants
+from games.blackjack.rules import BlackjackRules, load_variants
 from games.blackjack.simulation import simulate
 from games.blackjack.strategy import choose, load_chart
 from games.catalog import HouseEdge
@@ -64,7 +64,7 @@ def new_game(
 @functools.cache
 def _edges(variant_id: str) -> dict[str, HouseEdge]:
     variant = next(v for v in VARIANTS if v.id == variant_id)
-    rules: Rules = variant.rules
+    rules: BlackjackRules = variant.rules
     out: dict[str, HouseEdge] = {}
     analysable = (
         rules.surrender_min_total is None and not rules.bust_push_totals and rules.max_hands <= 2
@@ -119,7 +119,7 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         return None
     st = engine.seat_state(seat)
     if engine.phase is Phase.BETTING:
-        if not st.main:
+        if not engine.book.stake(seat, "main"):
             return PlaceBet(seat=seat, bet="main", amount=engine.variant.limits["main"].minimum)
         return Deal(seat=seat)
     if engine.phase is Phase.INSURANCE:
@@ -129,7 +129,7 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         return None
     _, h = turn
     hand = st.hands[h]
-    rules: Rules = engine.variant.rules
+    rules: BlackjackRules = engine.variant.rules
     total, soft = hand.total
     pair = (
         points(hand.cards[0])

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from games.blackjack.hand import dealer_hits, total_of_points
-from games.blackjack.rules import Rules
+from games.blackjack.rules import BlackjackRules
 from games.blackjack.strategy import Chart, choose, load_chart
 
 Shoe = tuple[int, ...]  # counts of points 1..10 at index 0..9
@@ -47,7 +47,7 @@ def _minus(shoe: Shoe, *pts: int) -> Shoe:
 # --- insurance ------------------------------------------------------------------
 
 
-def insurance_edge(rules: Rules) -> Fraction:
+def insurance_edge(rules: BlackjackRules) -> Fraction:
     """House edge per unit of insurance wagered, exact over the shoe composition."""
     shoe = _minus(full_shoe(rules.decks), 1)  # the dealer's ace is known
     n = sum(shoe)
@@ -76,7 +76,7 @@ def insurance_edge(rules: Rules) -> Fraction:
 # --- dealer bust sequences (Buster Bet) -------------------------------------------
 
 
-def dealer_bust_by_cards(rules: Rules) -> dict[int, Fraction]:
+def dealer_bust_by_cards(rules: BlackjackRules) -> dict[int, Fraction]:
     """Exact P(dealer busts with n cards) from a full shoe (0 key: does not bust)."""
     base = full_shoe(rules.decks)
 
@@ -105,7 +105,7 @@ def dealer_bust_by_cards(rules: Rules) -> dict[int, Fraction]:
     return walk((0,) * 10)
 
 
-def buster_edge(rules: Rules) -> Fraction:
+def buster_edge(rules: BlackjackRules) -> Fraction:
     """House edge of the Buster Bet per unit wagered, exact (see the module docstring)."""
     dist = dealer_bust_by_cards(rules)
     ev = Fraction(0)
@@ -120,7 +120,7 @@ def buster_edge(rules: Rules) -> Fraction:
 _STAND_KEYS = (17, 18, 19, 20, 21, 22)  # 22 = bust
 
 
-def _dealer_dist(shoe: Shoe, up: int, rules: Rules) -> tuple[list[float], float]:
+def _dealer_dist(shoe: Shoe, up: int, rules: BlackjackRules) -> tuple[list[float], float]:
     """Dealer final totals given no natural (index 0..5 for 17..21, bust), and P(natural)."""
     hits = rules.dealer_hits_soft_through
     memo: dict[Shoe, list[float]] = {}
@@ -185,7 +185,7 @@ def _stand_ev(total: int, dealer: list[float]) -> float:
 
 def _hand_ev(
     chart: Chart,
-    rules: Rules,
+    rules: BlackjackRules,
     shoe: Shoe,
     up: int,
     dealer: list[float],
@@ -243,7 +243,7 @@ def _hand_ev(
 
 
 def _split_ev(
-    chart: Chart, rules: Rules, after_up: Shoe, up: int, dealer: list[float], c: int
+    chart: Chart, rules: BlackjackRules, after_up: Shoe, up: int, dealer: list[float], c: int
 ) -> float:
     """EV of splitting a pair of ``c`` (two hands, each staked 1) from the shoe less the up card."""
     pool = _minus(after_up, c)  # the other hand's card is gone
@@ -264,7 +264,7 @@ def _split_ev(
     return 2.0 * one
 
 
-def main_edge(rules: Rules) -> float:
+def main_edge(rules: BlackjackRules) -> float:
     """House edge of the main bet per initial unit, playing the table's chart (float64)."""
     if rules.surrender_min_total is not None or rules.bust_push_totals or rules.max_hands > 2:
         raise ValueError("main_edge analyses the Pinnacle rule set only; use the simulation")

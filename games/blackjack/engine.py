@@ -7,9 +7,10 @@ whom, and the source (rng shoe, physical shoe, a test, the log replayer) answers
 action (which the runtime keeps server-side in its journal); no event and no view shows it
 until the rules turn it over, when a :class:`~games.core.records.CardShown` for it is emitted.
 
-Seats are numbered from 0. Bet spots: ``main`` (hand 0; split hands are ``main.1`` ...
-``main.3``, doubles add to their hand's spot), ``insurance`` and ``buster`` (21st Century).
-Every spot placed is settled exactly once: ``BetSettled.stake`` is the spot's whole amount.
+Seats are numbered from 0. Bet spots (on the round's bet book): ``main`` (hand 0; split hands
+are ``main.1`` ... ``main.3``, doubles add to their hand's spot), ``insurance`` and ``buster``
+(21st Century). Every spot placed is settled exactly once: ``BetSettled.stake`` is the spot's
+whole amount.
 
 Flow (both pages): bets, ``Deal``; player, dealer up, player, dealer hole (face down). With an
 ace up each seat answers insurance / no-insurance (even money instead for a blackjack where
@@ -18,54 +19,62 @@ turns the hole card over and the round ends (the player's natural pushes, insura
 1, only the original bet is lost). Otherwise lost insurance is taken, player naturals are paid
 (3:2 or 6:5), and hands are played in order. The dealer draws only if a hand (or a Buster Bet)
 is still live, under ``dealer_hits_soft_through``; then every hand is settled.
+
+>>> from games.blackjack import VARIANTS
+>>> from games.core.cards import parse_cards
+>>> from games.core.records import BetSettled, Deal, DealCard, Decide, PlaceBet
+>>> game = BlackjackRound(VARIANTS[0])
+>>> events = game.apply(PlaceBet(seat=0, bet="main", amount=1000)) + game.apply(Deal(seat=0))
+>>> for card in parse_cards("Ts 9d 7h 8c"):
+...     events += game.apply(DealCard(card=card))
+>>> game.legal_actions(0) == {"hit", "stand", "double"}
+True
+>>> [(e.result, e.returned) for e in game.apply(Decide(seat=0, decision="stand"))
+...  if isinstance(e, BetSettled)]
+[('push', 1000)]
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, ClassVar
 
-from games.blackjack.hand import (
-    Outcome,
-    can_split_cards,
-    dealer_hits,
-    hand_total,
-    is_natural,
-    points,
-    showdown,
+from games.blackjack.decisions import (
+    DECISIONS,
+    INSURANCE_DECISIONS,
+    PLAY_DECISIONS,
+    insurance_offer,
+    insurance_refusal,
+    play_refusal,
 )
-from games.blackjack.rules import Rules
+from games.blackjack.hand import dealer_hits, hand_total, is_natural, points
+from games.blackjack.rules import BlackjackRules
+from games.blackjack.seats import PlayerHand, SeatState, spot
+from games.blackjack.settlement import (
+    BUSTER_AGAINST_NATURAL,
+    Payout,
+    bust_payout,
+    buster_payout,
+    even_money,
+    insurance_payout,
+    peek_payout,
+    showdown_payout,
+    surrender,
+)
+from games.blackjack.view import BlackjackView, SeatBets, SeatView, dealer_view, hand_view
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
-from games.core.money import Cents, pay
-from games.core.records import (
-    Action,
-    BetPlaced,
-    BetReturned,
-    BetSettled,
-    CardShown,
-    Deal,
-    DealCard,
-    Decide,
-    Event,
-    Message,
-    PlaceBet,
-    RemoveBet,
-    RoundOver,
-)
+from games.core.records import BetSettled, CardShown, Event, Message, RoundOver
+from games.core.round import Round
 
-DECISIONS = (
-    "hit",
-    "stand",
-    "double",
-    "split",
-    "surrender",
-    "insurance",
-    "even-money",
-    "no-insurance",
-)
+if TYPE_CHECKING:  # the dispatch is by kind: the actions' types are for the signatures only
+    from games.core.records import Action, Deal, DealCard, Decide, PlaceBet, RemoveBet
+
+#: the dealer's place in the initial deal's order (seats are 0..)
+DEALER = -1
+#: actions refused as :class:`BetRefused` whatever the reason (chips moved by the player)
+BET_KINDS = frozenset({"place-bet", "remove-bet"})
 
 
 class Phase(StrEnum):
@@ -77,82 +86,33 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(slots=True)
-class PlayerHand:
-    cards: list[Card]
-    stake: int
-    from_split: bool = False
-    split_aces: bool = False  # a split-aces hand that takes one card only
-    doubled: bool = False
-    done: bool = False  # no more decisions
-    settled: bool = False
-    result: str = ""  # "win", "lose", "push", "surrender", "blackjack", "even-money"
-
-    @property
-    def total(self) -> tuple[int, bool]:
-        return hand_total(self.cards)
-
-
-@dataclass(slots=True)
-class SeatState:
-    main: int = 0
-    buster: int = 0
-    insurance: int = 0
-    insurance_decided: bool = False
-    hands: list[PlayerHand] = field(default_factory=list)
-
-
-def spot(hand: int) -> str:
-    """Bet-spot name of a hand: ``main`` for the first, ``main.N`` for split hands."""
-    return "main" if hand == 0 else f"main.{hand}"
-
-
-def _amount(arg: str, what: str) -> int:
-    try:
-        value = int(arg)
-    except ValueError:
-        raise IllegalAction(f"{what} amount must be whole cents, got {arg!r}") from None
-    if value <= 0:
-        raise IllegalAction(f"{what} amount must be positive, got {value}")
-    return value
-
-
-class BlackjackRound:
+class BlackjackRound(Round[BlackjackRules]):
     """A round of blackjack at one table (see the module docstring for the flow)."""
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
-        if not isinstance(variant.rules, Rules):
+    GAME: ClassVar[str] = "blackjack"
+    #: an absent seat declines insurance and even money, and its hand stands
+    PASSIVE: ClassVar[tuple[str, ...]] = ("no-insurance", "stand")
+    phase: Phase
+
+    def __init__(self, variant: Variant[BlackjackRules], seats: int = 1) -> None:
+        if not isinstance(variant.rules, BlackjackRules):
             raise TypeError(f"{variant.id} is not a blackjack variant")
         if not 1 <= seats <= max(variant.seats, 7):
             raise ValueError(f"seats must be 1..{max(variant.seats, 7)}")
-        self.variant = variant
-        self.rules: Rules = variant.rules
-        self._seats = [SeatState() for _ in range(seats)]
-        self._phase = Phase.BETTING
+        super().__init__(variant, seats, phase=Phase.BETTING)
+        self._players = [SeatState() for _ in range(seats)]
         self._dealer: list[Card] = []
         self._hole_shown = False
-        self._queue: list[tuple[int, int]] = []  # initial deal targets: (seat, 0) or (-1, 0)
+        self._queue: list[int] = []  # initial deal targets: a seat, or DEALER
         self._draw_to: tuple[int, int] | None = None  # a hand owed a card after hit/double
         self._turn: tuple[int, int] | None = None
         self._seen: dict[int, int] = {}  # card index -> copies dealt (shoe sanity)
 
     # --- read-only state ----------------------------------------------------
 
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.OVER
-
-    @property
-    def seats(self) -> int:
-        return len(self._seats)
-
     def seat_state(self, seat: int) -> SeatState:
         """The live state of a seat (read it; mutate only through :meth:`apply`)."""
-        return self._seats[seat]
+        return self._players[seat]
 
     @property
     def dealer_up(self) -> Card | None:
@@ -163,19 +123,25 @@ class BlackjackRound:
         """``(seat, hand)`` whose decision is awaited, if any."""
         return self._turn if self.needs() is None else None
 
+    def main_bet(self, seat: int) -> int:
+        """The seat's bet on the hand: the ``main`` spot until the deal, then what each of
+        its hands started with (a double adds to its hand's stake, not to this)."""
+        if self.phase is Phase.BETTING:
+            return self.book.stake(seat, "main")
+        return self._players[seat].main
+
     def needs(self) -> Need | None:
-        if self._phase is Phase.DEALING:
-            seat, _ = self._queue[0]
-            if seat < 0:
+        if self.phase is Phase.DEALING:
+            if self._queue[0] == DEALER:
                 hidden = len(self._dealer) == 1
                 return Need(kind=NeedKind.CARD, target="dealer", hidden=hidden)
-            return Need(kind=NeedKind.CARD, target=f"seat{seat}.0")
-        if self._phase is Phase.PLAYING:
+            return Need(kind=NeedKind.CARD, target=f"seat{self._queue[0]}.0")
+        if self.phase is Phase.PLAYING:
             target = self._card_owed()
             if target is not None:
                 return Need(kind=NeedKind.CARD, target=f"seat{target[0]}.{target[1]}")
             return None
-        if self._phase is Phase.DEALER and self._dealer_must_draw():
+        if self.phase is Phase.DEALER and self._dealer_must_draw():
             return Need(kind=NeedKind.CARD, target="dealer")
         return None
 
@@ -184,362 +150,249 @@ class BlackjackRound:
             return self._draw_to
         if self._turn is not None:
             s, h = self._turn
-            if len(self._seats[s].hands[h].cards) < 2:
+            if len(self._players[s].hands[h].cards) < 2:
                 return self._turn
         return None
+
+    def _any_main(self) -> bool:
+        return any(self.book.stake(s, "main") for s in range(self.seats))
 
     # --- legality -----------------------------------------------------------
 
     def legal_actions(self, seat: int) -> frozenset[str]:
-        if not 0 <= seat < len(self._seats):
+        if not 0 <= seat < self.seats:
             return frozenset()
-        st = self._seats[seat]
-        if self._phase is Phase.BETTING:
+        if self.phase is Phase.BETTING:
             out = {"place-bet"}
-            if st.main or st.buster:
+            if self.book.has(seat):
                 out.add("remove-bet")
-            if any(s.main for s in self._seats):
+            if self._any_main():
                 out.add("deal")
             return frozenset(out)
-        if self._phase is Phase.INSURANCE:
-            if not st.main or st.insurance_decided:
-                return frozenset()
-            if self.rules.even_money and self._natural(st.hands[0]):
-                return frozenset({"even-money", "no-insurance"})
-            return frozenset({"insurance", "no-insurance"})
-        if self._phase is Phase.PLAYING and self.needs() is None and self._turn is not None:
+        if self.phase is Phase.INSURANCE:
+            return insurance_offer(self.rules, self._players[seat])
+        if self.phase is Phase.PLAYING and self.needs() is None and self._turn is not None:
             s, h = self._turn
             if s != seat:
                 return frozenset()
+            st = self._players[s]
             return frozenset(
-                d
-                for d in ("hit", "stand", "double", "split", "surrender")
-                if self._decision_refusal(s, h, d, "") is None
+                d for d in PLAY_DECISIONS if play_refusal(self.rules, st, h, d, "") is None
             )
         return frozenset()
 
-    def _natural(self, hand: PlayerHand) -> bool:
-        return is_natural(hand.cards, from_split=hand.from_split)
+    def _seat(self, action: Action) -> int:
+        """The action's seat, refused in blackjack's words if there is no such seat."""
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.seats:
+            raise _refusal(action, f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
+        return seat
 
-    def _decision_refusal(self, s: int, h: int, decision: str, arg: str) -> str | None:
-        """Why ``decision`` on hand ``h`` of seat ``s`` is refused now, or None if allowed."""
-        st = self._seats[s]
-        hand = st.hands[h]
-        total, _ = hand.total
-        r = self.rules
-        if decision in ("hit", "stand"):
-            return None
-        if decision == "double":
-            if len(hand.cards) != 2:
-                return "double is allowed only on the first two cards of a hand"
-            if hand.from_split and not r.double_after_split:
-                return "double after split is not allowed at this table"
-            amount = hand.stake
-            if arg:
-                try:
-                    amount = _amount(arg, "double")
-                except IllegalAction as exc:
-                    return str(exc)
-                if not r.double_for_less and amount != hand.stake:
-                    return f"double must equal the bet ({hand.stake} cents); no double for less"
-                if amount > hand.stake:
-                    return f"double may not exceed the bet ({hand.stake} cents)"
-            return None
-        if decision == "split":
-            if len(hand.cards) != 2:
-                return "split is allowed only on the first two cards of a hand"
-            if not can_split_cards(hand.cards[0], hand.cards[1], r.split):
-                what = "cards of equal value" if r.split == "same-value" else "a pair or two faces"
-                return f"split needs {what}"
-            if len(st.hands) >= r.max_hands:
-                return f"no more splits: at most {r.max_hands} hands"
-            return None
-        if decision == "surrender":
-            if r.surrender_min_total is None:
-                return "no surrender at this table"
-            if hand.from_split or len(st.hands) > 1:
-                return "a split hand may not surrender"
-            if hand.doubled:
-                return "a doubled hand may not surrender"
-            if total < r.surrender_min_total:
-                return f"surrender needs a total of {r.surrender_min_total} or more"
-            return None
-        return f"{decision!r} is not a decision now"
-
-    def verify(self, action: Action) -> None:
-        reason = self._refusal(action)
-        if reason is not None:
-            exc = BetRefused if isinstance(action, PlaceBet | RemoveBet) else IllegalAction
-            raise exc(reason)
-
-    def can(self, action: Action) -> bool:
-        return self._refusal(action) is None
-
-    def _seat_ok(self, seat: int | None) -> str | None:
-        if seat is None or not 0 <= seat < len(self._seats):
-            return f"no seat {seat!r} at this table (seats 0..{len(self._seats) - 1})"
-        return None
-
-    def _refusal(self, action: Action) -> str | None:
-        if self._phase is Phase.OVER:
-            return "the round is over"
-        if isinstance(action, DealCard):
-            need = self.needs()
-            if need is None:
-                return "no card is due now"
-            if action.card.is_joker:
-                return "blackjack is dealt without jokers"
-            if self._seen.get(action.card.index, 0) >= self.rules.decks:
-                decks = self.rules.decks
-                return f"more than {decks} copies of {action.card} in a {decks}-deck shoe"
-            return None
-        need = self.needs()
-        if need is not None:
-            return f"waiting for a card for {need.target}"
-        if isinstance(action, PlaceBet | RemoveBet):
-            bad = self._seat_ok(action.seat)
-            if bad:
-                return bad
-            if self._phase is not Phase.BETTING:
-                return "bets are closed: the cards are dealt"
-            if action.bet not in self.variant.limits:
-                return f"no bet {action.bet!r} here; bets: {', '.join(self.variant.limits)}"
-            st = self._seats[action.seat or 0]
-            current = st.main if action.bet == "main" else st.buster
-            if isinstance(action, PlaceBet):
-                if action.amount <= 0:
-                    return "bet amount must be positive"
-                return self.variant.limits[action.bet].check(current + action.amount)
-            if current == 0:
-                return f"no {action.bet} bet to remove"
-            take = action.amount or current
-            if not 0 < take <= current:
-                return f"can remove at most {current} cents"
-            left = current - take
-            return None if left == 0 else self.variant.limits[action.bet].check(left)
-        if isinstance(action, Deal):
-            if self._phase is not Phase.BETTING:
-                return "the cards are already dealt"
-            if not any(s.main for s in self._seats):
-                return "place a bet before the deal"
-            for i, seat_st in enumerate(self._seats):
-                if seat_st.buster and not seat_st.main:
-                    return f"seat {i}: a Buster Bet needs a bet on the hand"
-            return None
-        if isinstance(action, Decide):
-            bad = self._seat_ok(action.seat)
-            if bad:
-                return bad
-            seat = action.seat
-            assert seat is not None
-            if action.decision not in DECISIONS:
-                return f"unknown decision {action.decision!r}; decisions: {', '.join(DECISIONS)}"
-            st = self._seats[seat]
-            if self._phase is Phase.INSURANCE:
-                legal = self.legal_actions(seat)
-                if action.decision not in legal:
-                    if not legal:
-                        return f"seat {seat} has no insurance decision to make"
-                    return (
-                        f"{action.decision} is not offered now; choose {' or '.join(sorted(legal))}"
-                    )
-                if action.decision == "insurance" and action.arg:
-                    try:
-                        amount = _amount(action.arg, "insurance")
-                    except IllegalAction as exc:
-                        return str(exc)
-                    half = st.main // 2
-                    if self.rules.insurance == "half" and amount != half:
-                        return f"insurance is exactly half the bet ({half} cents)"
-                    if amount > half:
-                        return f"insurance may be at most half the bet ({half} cents)"
-                return None
-            if self._phase is not Phase.PLAYING or self._turn is None:
-                return f"no decision is due now (phase {self._phase})"
-            s, h = self._turn
-            if seat != s:
-                return f"it is seat {s}'s turn"
-            if action.hand != h:
-                return f"hand {h} of seat {s} is in play, not hand {action.hand}"
-            if action.decision in ("insurance", "even-money", "no-insurance"):
-                return "insurance is offered only before play, when the dealer shows an ace"
-            return self._decision_refusal(s, h, action.decision, action.arg)
+    def unknown_action_text(self, action: Action) -> str:
         return f"{action.kind} is not an action in blackjack"
 
-    # --- the mutator ----------------------------------------------------------
+    def verify_any(self, action: Action) -> None:
+        """A round that is over takes nothing; a card that is due comes before anything else."""
+        if self.phase is Phase.OVER:
+            raise _refusal(action, "the round is over")
+        if action.kind != "deal-card":
+            need = self.needs()
+            if need is not None:
+                raise _refusal(action, f"waiting for a card for {need.target}")
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        self.verify(action)
-        ev: list[Event] = []
-        if isinstance(action, PlaceBet):
-            seat = action.seat or 0
-            st = self._seats[seat]
-            if action.bet == "main":
-                st.main += action.amount
-            else:
-                st.buster += action.amount
-            ev.append(BetPlaced(seat=seat, bet=action.bet, amount=action.amount))
-        elif isinstance(action, RemoveBet):
-            seat = action.seat or 0
-            st = self._seats[seat]
-            current = st.main if action.bet == "main" else st.buster
-            take = action.amount or current
-            if action.bet == "main":
-                st.main -= take
-            else:
-                st.buster -= take
-            ev.append(BetReturned(seat=seat, bet=action.bet, amount=take))
-        elif isinstance(action, Deal):
-            self._start_deal(ev)
-        elif isinstance(action, DealCard):
-            self._seen[action.card.index] = self._seen.get(action.card.index, 0) + 1
-            self._take_card(action.card, ev)
-        elif isinstance(action, Decide):
-            assert action.seat is not None
-            if self._phase is Phase.INSURANCE:
-                self._insurance_decision(action.seat, action.decision, action.arg, ev)
-            else:
-                self._play_decision(action.seat, action.hand, action.decision, action.arg, ev)
-        return tuple(ev)
+    def verify_deal_card(self, action: DealCard) -> None:
+        if self.needs() is None:
+            raise IllegalAction("no card is due now")
+        if action.card.is_joker:
+            raise IllegalAction("blackjack is dealt without jokers")
+        decks = self.rules.decks
+        if self._seen.get(action.card.index, 0) >= decks:
+            raise IllegalAction(f"more than {decks} copies of {action.card} in a {decks}-deck shoe")
 
-    # --- steps ----------------------------------------------------------------
+    def _betting_seat(self, action: PlaceBet | RemoveBet) -> int:
+        seat = self._seat(action)
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("bets are closed: the cards are dealt")
+        if action.bet not in self.variant.limits:
+            raise BetRefused(f"no bet {action.bet!r} here; bets: {', '.join(self.variant.limits)}")
+        return seat
 
-    def _start_deal(self, ev: list[Event]) -> None:
-        playing = [i for i, s in enumerate(self._seats) if s.main]
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        seat = self._betting_seat(action)
+        if action.amount <= 0:
+            raise BetRefused("bet amount must be positive")
+        total = self.book.stake(seat, action.bet) + action.amount
+        reason = self.variant.limits[action.bet].check(total)
+        if reason is not None:
+            raise BetRefused(reason)
+
+    def verify_remove_bet(self, action: RemoveBet) -> None:
+        seat = self._betting_seat(action)
+        current = self.book.stake(seat, action.bet)
+        if current == 0:
+            raise BetRefused(f"no {action.bet} bet to remove")
+        take = action.amount or current
+        if not 0 < take <= current:
+            raise BetRefused(f"can remove at most {current} cents")
+        left = current - take
+        reason = None if left == 0 else self.variant.limits[action.bet].check(left)
+        if reason is not None:
+            raise BetRefused(reason)
+
+    def verify_deal(self, action: Deal) -> None:
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction("the cards are already dealt")
+        if not self._any_main():
+            raise IllegalAction("place a bet before the deal")
+        for i in range(self.seats):
+            if self.book.stake(i, "buster") and not self.book.stake(i, "main"):
+                raise IllegalAction(f"seat {i}: a Buster Bet needs a bet on the hand")
+
+    def verify_decide(self, action: Decide) -> None:
+        seat = self._seat(action)
+        decision = action.decision
+        if decision not in DECISIONS:
+            raise IllegalAction(f"unknown decision {decision!r}; decisions: {', '.join(DECISIONS)}")
+        st = self._players[seat]
+        if self.phase is Phase.INSURANCE:
+            reason = insurance_refusal(self.rules, st, seat, decision, action.arg)
+        elif self.phase is not Phase.PLAYING or self._turn is None:
+            reason = f"no decision is due now (phase {self.phase})"
+        elif seat != self._turn[0]:
+            reason = f"it is seat {self._turn[0]}'s turn"
+        elif action.hand != self._turn[1]:
+            reason = f"hand {self._turn[1]} of seat {seat} is in play, not hand {action.hand}"
+        elif decision in INSURANCE_DECISIONS:
+            reason = "insurance is offered only before play, when the dealer shows an ace"
+        else:
+            reason = play_refusal(self.rules, st, action.hand, decision, action.arg)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    # --- applying (after the verify_ of the same kind) --------------------------
+
+    def apply_place_bet(self, action: PlaceBet) -> list[Event]:
+        return [self.book.place(self.seat_of(action), action.bet, action.amount)]
+
+    def apply_remove_bet(self, action: RemoveBet) -> list[Event]:
+        return [self.book.remove(self.seat_of(action), action.bet, action.amount)]
+
+    def apply_deal(self, action: Deal) -> list[Event]:
+        playing = [i for i in range(self.seats) if self.book.stake(i, "main")]
         for i in playing:
-            self._seats[i].hands = [PlayerHand(cards=[], stake=self._seats[i].main)]
-        self._queue = [(i, 0) for i in playing] + [(-1, 0)] + [(i, 0) for i in playing] + [(-1, 0)]
-        self._phase = Phase.DEALING
-        ev.append(Message(text=f"dealing to seats {', '.join(map(str, playing))}"))
+            st = self._players[i]
+            st.main = self.book.stake(i, "main")
+            st.hands = [PlayerHand(cards=[], stake=st.main)]
+        self._queue = [*playing, DEALER, *playing, DEALER]
+        self.phase = Phase.DEALING
+        return [Message(text=f"dealing to seats {', '.join(map(str, playing))}")]
 
-    def _take_card(self, card: Card, ev: list[Event]) -> None:
-        if self._phase is Phase.DEALING:
-            seat, _ = self._queue.pop(0)
-            if seat < 0:
-                self._dealer.append(card)
-                if len(self._dealer) == 1:
-                    ev.append(CardShown(card=card, hand="dealer"))
-            else:
-                self._seats[seat].hands[0].cards.append(card)
-                ev.append(CardShown(card=card, hand=f"seat{seat}.0"))
-            if not self._queue:
-                self._after_deal(ev)
-            return
-        if self._phase is Phase.DEALER:
+    def apply_deal_card(self, action: DealCard) -> list[Event]:
+        card = action.card
+        self._seen[card.index] = self._seen.get(card.index, 0) + 1
+        ev: list[Event] = []
+        if self.phase is Phase.DEALING:
+            self._deal_initial(card, ev)
+        elif self.phase is Phase.DEALER:
             self._dealer.append(card)
             ev.append(CardShown(card=card, hand="dealer"))
             if not self._dealer_must_draw():
                 self._settle_all(ev)
-            return
+        else:
+            self._deal_to_hand(card, ev)
+        return ev
+
+    def apply_decide(self, action: Decide) -> list[Event]:
+        seat = self.seat_of(action)
+        ev: list[Event] = []
+        if self.phase is Phase.INSURANCE:
+            self._insurance_decision(seat, action.decision, action.arg, ev)
+        else:
+            self._play_decision(seat, action.hand, action.decision, action.arg, ev)
+        return ev
+
+    # --- steps ----------------------------------------------------------------
+
+    def _deal_initial(self, card: Card, ev: list[Event]) -> None:
+        seat = self._queue.pop(0)
+        if seat == DEALER:
+            self._dealer.append(card)
+            if len(self._dealer) == 1:
+                ev.append(CardShown(card=card, hand="dealer"))
+        else:
+            self._players[seat].hands[0].cards.append(card)
+            ev.append(CardShown(card=card, hand=f"seat{seat}.0"))
+        if not self._queue:
+            self._after_deal(ev)
+
+    def _deal_to_hand(self, card: Card, ev: list[Event]) -> None:
         target = self._card_owed()
         assert target is not None
         s, h = target
-        hand = self._seats[s].hands[h]
+        hand = self._players[s].hands[h]
         hand.cards.append(card)
         ev.append(CardShown(card=card, hand=f"seat{s}.{h}"))
         self._draw_to = None
         total, _ = hand.total
         if hand.doubled or (hand.split_aces and len(hand.cards) == 2) or total >= 21:
             hand.done = True
-        if total > 21:
-            self._settle_bust(s, h, ev)
+        lost = bust_payout(self.rules, hand) if total > 21 else None
+        if lost is not None:
+            self._settle_hand(s, h, lost, ev)
         self._advance(ev)
-
-    def _peekable(self) -> bool:
-        return self.rules.dealer_peeks and points(self._dealer[0]) in (1, 10)
 
     def _after_deal(self, ev: list[Event]) -> None:
         if points(self._dealer[0]) == 1:
-            self._phase = Phase.INSURANCE
+            self.phase = Phase.INSURANCE
             offer = "even money or insurance" if self.rules.even_money else "insurance"
             ev.append(Message(text=f"dealer shows an ace: {offer}?"))
             return
         self._peek(ev)
 
     def _insurance_decision(self, seat: int, decision: str, arg: str, ev: list[Event]) -> None:
-        st = self._seats[seat]
+        st = self._players[seat]
         st.insurance_decided = True
         if decision == "insurance":
             amount = int(arg) if arg else st.main // 2
-            st.insurance = amount
-            ev.append(BetPlaced(seat=seat, bet="insurance", amount=amount))
+            ev.append(self.book.add_by_rule(seat, "insurance", amount))
         elif decision == "even-money":
-            hand = st.hands[0]
-            hand.done = hand.settled = True
-            hand.result = "even-money"
-            ev.append(
-                BetSettled(
-                    seat=seat,
-                    bet="main",
-                    stake=hand.stake,
-                    returned=2 * hand.stake,
-                    result="win",
-                    note="even money on a blackjack: pays 1 to 1",
-                )
-            )
-        if all(s.insurance_decided for s in self._seats if s.main):
+            self._settle_hand(seat, 0, even_money(st.hands[0].stake), ev, shown="even-money")
+        if all(s.insurance_decided for s in self._players if s.main):
             self._peek(ev)
 
     def _peek(self, ev: list[Event]) -> None:
+        """The dealer looks under an ace or a ten: a natural ends the round at once; otherwise
+        insurance is taken, player naturals are paid and play starts."""
         r = self.rules
-        dealer_natural = self._peekable() and is_natural(self._dealer, from_split=False)
+        peekable = r.dealer_peeks and points(self._dealer[0]) in (1, 10)
+        dealer_natural = peekable and is_natural(self._dealer, from_split=False)
         if dealer_natural:
             self._reveal_hole(ev)
             ev.append(Message(text=f"dealer has a {r.natural_name}"))
-        for i, st in enumerate(self._seats):
+        for i, st in enumerate(self._players):
             if not st.main:
                 continue
-            if st.insurance:
-                won = dealer_natural
-                returned = st.insurance + pay(Cents(st.insurance), r.insurance_pays) if won else 0
-                ev.append(
-                    BetSettled(
-                        seat=i,
-                        bet="insurance",
-                        stake=st.insurance,
-                        returned=returned,
-                        result="win" if won else "lose",
-                        note=f"insurance pays {r.insurance_pays}"
-                        if won
-                        else "dealer has no " + r.natural_name,
-                    )
-                )
+            insured = self.book.stake(i, "insurance")
+            if insured:
+                payout = insurance_payout(r, insured, dealer_natural)
+                ev.append(self._settle_spot(i, "insurance", payout))
             hand = st.hands[0]
-            if hand.settled:
-                continue
-            natural = self._natural(hand)
-            if dealer_natural:
-                result = "push" if natural else "lose"
-                returned = hand.stake if natural else 0
-                note = f"both have a {r.natural_name}" if natural else f"dealer {r.natural_name}"
-                self._settle(i, 0, returned, result, note, ev)
-            elif natural:
-                win = pay(Cents(hand.stake), r.natural_pays)
-                self._settle(
-                    i, 0, hand.stake + win, "win", f"{r.natural_name} pays {r.natural_pays}", ev
-                )
-                hand.result = "blackjack"
+            payout_or_play = None if hand.settled else peek_payout(r, hand, dealer_natural)
+            if payout_or_play is not None:
+                shown = "blackjack" if payout_or_play.result == "win" else ""
+                self._settle_hand(i, 0, payout_or_play, ev, shown=shown)
         if dealer_natural:
-            for i, st in enumerate(self._seats):
-                if st.buster:
-                    ev.append(
-                        BetSettled(
-                            seat=i,
-                            bet="buster",
-                            stake=st.buster,
-                            returned=0,
-                            result="lose",
-                            note="dealer did not bust",
-                        )
-                    )
+            for i in range(self.seats):
+                if self.book.stake(i, "buster"):
+                    ev.append(self._settle_spot(i, "buster", BUSTER_AGAINST_NATURAL))
             self._finish(ev)
             return
-        self._phase = Phase.PLAYING
+        self.phase = Phase.PLAYING
         self._advance(ev)
 
     def _advance(self, ev: list[Event]) -> None:
         """Move the turn to the next hand that needs a card or a decision, or to the dealer."""
-        for s, st in enumerate(self._seats):
+        for s, st in enumerate(self._players):
             for h, hand in enumerate(st.hands):
                 if hand.done:
                     continue
@@ -553,44 +406,43 @@ class BlackjackRound:
                 self._turn = (s, h)
                 return
         self._turn = None
-        self._phase = Phase.DEALER
+        self.phase = Phase.DEALER
         self._reveal_hole(ev)
         if not self._dealer_must_draw():
             self._settle_all(ev)
 
     def _play_decision(self, seat: int, h: int, decision: str, arg: str, ev: list[Event]) -> None:
-        st = self._seats[seat]
+        st = self._players[seat]
         hand = st.hands[h]
         if decision == "hit":
             self._draw_to = (seat, h)
-            return
-        if decision == "stand":
+        elif decision == "stand":
             hand.done = True
             self._advance(ev)
-            return
-        if decision == "double":
+        elif decision == "double":
             extra = int(arg) if arg else hand.stake
             hand.stake += extra
             hand.doubled = True
-            ev.append(BetPlaced(seat=seat, bet=spot(h), amount=extra))
+            ev.append(self.book.add_by_rule(seat, spot(h), extra))
             self._draw_to = (seat, h)
-            return
-        if decision == "split":
-            second = hand.cards.pop()
-            aces = points(second) == 1 and self.rules.split_aces_one_card
-            hand.from_split = True
-            hand.split_aces = aces
-            new = PlayerHand(cards=[second], stake=st.main, from_split=True, split_aces=aces)
-            st.hands.append(new)
-            ev.append(BetPlaced(seat=seat, bet=spot(len(st.hands) - 1), amount=st.main))
-            ev.append(Message(text=f"seat {seat} splits hand {h}"))
-            self._turn = (seat, h)
-            return
-        # surrender
-        hand.done = True
-        self._settle(seat, h, hand.stake // 2, "lose", "surrendered: half the bet returned", ev)
-        hand.result = "surrender"
-        self._advance(ev)
+        elif decision == "split":
+            self._split(seat, h, ev)
+        else:
+            self._settle_hand(seat, h, surrender(hand.stake), ev, shown="surrender")
+            self._advance(ev)
+
+    def _split(self, seat: int, h: int, ev: list[Event]) -> None:
+        """Hand ``h``'s second card opens the seat's next hand, staking the bet again."""
+        st = self._players[seat]
+        hand = st.hands[h]
+        second = hand.cards.pop()
+        aces = points(second) == 1 and self.rules.split_aces_one_card
+        hand.from_split = True
+        hand.split_aces = aces
+        st.hands.append(PlayerHand(cards=[second], stake=st.main, from_split=True, split_aces=aces))
+        ev.append(self.book.add_by_rule(seat, spot(len(st.hands) - 1), st.main))
+        ev.append(Message(text=f"seat {seat} splits hand {h}"))
+        self._turn = (seat, h)
 
     # --- dealer and settlement -------------------------------------------------
 
@@ -599,130 +451,78 @@ class BlackjackRound:
             self._hole_shown = True
             ev.append(CardShown(card=self._dealer[1], hand="dealer"))
 
-    def _live(self, hand: PlayerHand) -> bool:
-        return not hand.settled
-
     def _dealer_must_draw(self) -> bool:
-        if self._phase is not Phase.DEALER:
+        if self.phase is not Phase.DEALER:
             return False
-        live = any(self._live(h) for st in self._seats for h in st.hands)
-        buster = any(st.buster for st in self._seats)
-        if not (live or buster):
+        live = any(not h.settled for st in self._players for h in st.hands)
+        if not (live or any(self.book.stake(s, "buster") for s in range(self.seats))):
             return False
         total, soft = hand_total(self._dealer)
         return dealer_hits(total, soft, self.rules.dealer_hits_soft_through)
 
-    def _settle(
-        self, s: int, h: int, returned: int, result: str, note: str, ev: list[Event]
+    def _settle_hand(
+        self, s: int, h: int, payout: Payout, ev: list[Event], *, shown: str = ""
     ) -> None:
-        hand = self._seats[s].hands[h]
+        """Settle the seat's hand ``h``; ``shown``: its result in the view, if not the bet's."""
+        hand = self._players[s].hands[h]
         hand.settled = hand.done = True
-        hand.result = result
-        ev.append(
-            BetSettled(
-                seat=s, bet=spot(h), stake=hand.stake, returned=returned, result=result, note=note
-            )
-        )
+        hand.result = shown or payout.result
+        ev.append(self._settle_spot(s, spot(h), payout))
 
-    def _settle_bust(self, s: int, h: int, ev: list[Event]) -> None:
-        hand = self._seats[s].hands[h]
-        total, _ = hand.total
-        if len(hand.cards) == 3 and total in self.rules.bust_push_totals:
-            return  # may still push if the dealer busts higher: settled after the dealer
-        self._settle(s, h, 0, "lose", f"bust with {total}", ev)
+    def _settle_spot(self, seat: int, bet: str, payout: Payout) -> BetSettled:
+        return self.settle(seat, bet, payout.returned, payout.note, result=payout.result)
 
     def _settle_all(self, ev: list[Event]) -> None:
+        """The dealer has finished: every live hand against the dealer's total, then the
+        seat's Buster Bet, seat by seat."""
         d_total, _ = hand_total(self._dealer)
-        d_cards = len(self._dealer)
-        for s, st in enumerate(self._seats):
+        for s, st in enumerate(self._players):
             for h, hand in enumerate(st.hands):
-                if hand.settled:
-                    continue
-                total, _ = hand.total
-                outcome = showdown(total, len(hand.cards), d_total, self.rules.bust_push_totals)
-                note = f"{total} against dealer {d_total}"
-                if outcome is Outcome.WIN:
-                    self._settle(s, h, 2 * hand.stake, "win", note, ev)
-                elif outcome is Outcome.PUSH:
-                    self._settle(s, h, hand.stake, "push", note, ev)
-                else:
-                    self._settle(s, h, 0, "lose", note, ev)
-            if st.buster:
-                odds = self.rules.buster_pay(d_cards) if d_total > 21 else None
-                if odds is None:
-                    ev.append(
-                        BetSettled(
-                            seat=s,
-                            bet="buster",
-                            stake=st.buster,
-                            returned=0,
-                            result="lose",
-                            note=f"dealer {d_total} with {d_cards} cards",
-                        )
-                    )
-                else:
-                    win = pay(Cents(st.buster), odds)
-                    ev.append(
-                        BetSettled(
-                            seat=s,
-                            bet="buster",
-                            stake=st.buster,
-                            returned=st.buster + win,
-                            result="win",
-                            note=f"dealer busts with {d_cards} cards: pays {odds}",
-                        )
-                    )
+                if not hand.settled:
+                    self._settle_hand(s, h, showdown_payout(self.rules, hand, d_total), ev)
+            stake = self.book.stake(s, "buster")
+            if stake:
+                payout = buster_payout(self.rules, stake, d_total, len(self._dealer))
+                ev.append(self._settle_spot(s, "buster", payout))
         self._finish(ev)
 
     def _finish(self, ev: list[Event]) -> None:
         self._reveal_hole(ev)
-        self._phase = Phase.OVER
+        self.phase = Phase.OVER
         self._turn = None
         d_total, _ = hand_total(self._dealer)
         ev.append(RoundOver(summary=f"dealer {' '.join(map(str, self._dealer))} ({d_total})"))
 
     # --- views ------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> BlackjackView:
         """What ``seat`` (None: a spectator) may see: never the hole card before it is shown."""
-        dealer_cards: list[str | None] = [str(c) for c in self._dealer]
-        if len(self._dealer) >= 2 and not self._hole_shown:
-            dealer_cards[1] = None
-        shown = [c for i, c in enumerate(self._dealer) if i != 1 or self._hole_shown]
-        d_total, d_soft = hand_total(shown) if shown else (0, False)
         need = self.needs()
-        seats = []
-        for i, st in enumerate(self._seats):
-            hands = []
-            for h, hand in enumerate(st.hands):
-                total, soft = hand.total if hand.cards else (0, False)
-                hands.append(
-                    {
-                        "hand": h,
-                        "cards": [str(c) for c in hand.cards],
-                        "total": total,
-                        "soft": soft,
-                        "stake": hand.stake,
-                        "doubled": hand.doubled,
-                        "done": hand.done,
-                        "result": hand.result,
-                    }
-                )
-            seats.append(
-                {
-                    "seat": i,
-                    "bets": {"main": st.main, "buster": st.buster, "insurance": st.insurance},
-                    "hands": hands,
-                }
-            )
         turn = self.turn
         return {
             "game": "blackjack",
             "variant": self.variant.id,
-            "phase": str(self._phase),
-            "dealer": {"cards": dealer_cards, "total": d_total, "soft": d_soft},
-            "seats": seats,
+            "phase": str(self.phase),
+            "dealer": dealer_view(self._dealer, self._hole_shown),
+            "seats": [self._seat_view(i) for i in range(self.seats)],
             "turn": None if turn is None else {"seat": turn[0], "hand": turn[1]},
             "waiting_for_card": None if need is None else need.target,
             "legal": sorted(self.legal_actions(seat)) if seat is not None else [],
         }
+
+    def _seat_view(self, seat: int) -> SeatView:
+        bets: SeatBets = {
+            "main": self.main_bet(seat),
+            "buster": self.book.stake(seat, "buster"),
+            "insurance": self.book.stake(seat, "insurance"),
+        }
+        hands = [hand_view(h, hand) for h, hand in enumerate(self._players[seat].hands)]
+        return {"seat": seat, "bets": bets, "hands": hands}
+
+
+def _refusal(action: Action, reason: str) -> IllegalAction:
+    """The refusal of ``action``: a :class:`BetRefused` for chips a player moves."""
+    return BetRefused(reason) if action.kind in BET_KINDS else IllegalAction(reason)
+
+
+__all__ = ["BlackjackRound", "Phase"]

@@ -1,8 +1,8 @@
-"""Blackjack table rules as data: the frozen :class:`Rules` and the TOML loader that checks them.
+"""Blackjack table rules as data: the frozen :class:`BlackjackRules` and the loader checking them.
 
 Each table is one TOML file in ``games/blackjack/data/`` (``spec = 1``) naming its rules page.
 :func:`load_table` parses and validates it into a :class:`~games.core.engine.Variant` whose
-``rules`` is a :class:`Rules`; any problem raises :class:`~games.core.errors.PaytableError`
+``rules`` is a :class:`BlackjackRules`; any problem raises :class:`~games.core.errors.PaytableError`
 with one line saying which key is wrong, so a bad file never yields a half-built table.
 
 Rule knobs are the ones that differ between the pages (000: Pinnacle, 004: 21st Century):
@@ -42,7 +42,7 @@ class BusterPay:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rules:
+class BlackjackRules:
     """Everything the engine, the analysis and the simulator need to know about one table."""
 
     decks: int
@@ -97,7 +97,7 @@ def _ratio(table: Mapping[str, Any], key: str, where: str) -> Ratio:
     return Ratio(num, den)
 
 
-def _rules(raw: Mapping[str, Any], where: str) -> Rules:
+def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
     known = {
         "decks",
         "dealer_peeks",
@@ -164,7 +164,7 @@ def _rules(raw: Mapping[str, Any], where: str) -> Rules:
     strategy = _get(raw, "strategy", str, where)
     if not (DATA_DIR / f"strategy_{strategy.replace('-', '_')}.toml").is_file():
         raise PaytableError(f"{where}: no strategy chart named {strategy!r}")
-    return Rules(
+    return BlackjackRules(
         decks=decks,
         dealer_peeks=_get(raw, "dealer_peeks", bool, where),
         dealer_hits_soft_through=soft,

@@ -24,7 +24,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from games.blackjack.rules import Rules
+from games.blackjack.rules import BlackjackRules
 from games.blackjack.strategy import CODES, load_chart
 from games.catalog import BetSimulation, SimulationResult
 from games.core.engine import Variant
@@ -70,7 +70,9 @@ def _totals(hard: IntArr, aces: IntArr) -> tuple[IntArr, BoolArr]:
     return np.where(soft, hard + 10, hard), soft
 
 
-def _batch(rules: Rules, n: int, rng: np.random.Generator) -> tuple[FloatArr, FloatArr, FloatArr]:
+def _batch(
+    rules: BlackjackRules, n: int, rng: np.random.Generator
+) -> tuple[FloatArr, FloatArr, FloatArr]:
     chart = load_chart(rules.strategy)
     hard_t, soft_t, pair_t = (np.array(t, dtype=np.int64) for t in chart.code_tables())
     cards = _Cards(rng, n, rules.decks, 4)
@@ -255,7 +257,7 @@ def simulate(variant: Variant, rounds: int, seed: int, batch: int = 200_000) -> 
     """Simulate ``rounds`` rounds of one seat playing the table's chart with a flat bet."""
     if rounds <= 0:
         raise ValueError("rounds must be positive")
-    rules: Rules = variant.rules
+    rules: BlackjackRules = variant.rules
     rng = np.random.default_rng(seed)
     acc = {"main": _Acc(), "insurance": _Acc(), "buster": _Acc()}
     left = rounds

@@ -68,6 +68,19 @@ class BetBook:
     def __bool__(self) -> bool:
         return bool(self._stakes)
 
+    def __eq__(self, other: object) -> bool:
+        """Books are equal when they hold the same stakes under the same limits and wording
+        (a round compared with a copy of itself, as the refusal properties do)."""
+        if not isinstance(other, BetBook):
+            return NotImplemented
+        return (self._stakes, self.wording, self.limits) == (
+            other._stakes,
+            other.wording,
+            other.limits,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: never a dict key
+
     def of(self, seat: int) -> dict[str, int]:
         """A copy of the seat's bets, bet -> stake, in the order placed."""
         return {bet: v for (s, bet), v in self._stakes.items() if s == seat}

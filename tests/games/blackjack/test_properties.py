@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.blackjack import VARIANTS, new_game
-from games.blackjack.engine import DECISIONS, BlackjackRound, Phase
+from games.blackjack.decisions import DECISIONS
+from games.blackjack.engine import BlackjackRound, Phase
 from games.core import (
     Action,
     BetPlaced,
