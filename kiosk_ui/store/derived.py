@@ -45,9 +45,16 @@ from games.core.money import format_cents
 from games.core.records import Event, JackpotWin
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.store import ledger
-from kiosk_ui.table.money import Entry, cash_entry, event_entries, seed_entry, void_entry
+from kiosk_ui.table.money import (
+    MONEY_EVENTS,
+    Entry,
+    Outstanding,
+    cash_entry,
+    event_entries,
+    seed_entry,
+    void_entry,
+)
 from kiosk_ui.table.seating import SEAT_PLAYER
-from kiosk_ui.table.table import MONEY_EVENTS, Outstanding
 
 #: log record types the derivation reads (engine events are filtered to money kinds)
 READ_TYPES = (

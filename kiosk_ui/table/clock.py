@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from games.core.errors import GameError
 from kiosk_ui.errors import KioskError
+from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
 
 if TYPE_CHECKING:
     from games.core.records import Action
+    from kiosk_ui.table.answers import ActResult
     from kiosk_ui.table.runtime import Runtime
-    from kiosk_ui.table.table import ActResult, Table
+    from kiosk_ui.table.table import Table
 
 log = logging.getLogger("kiosk_ui.clock")
 
@@ -104,5 +106,4 @@ class SeatClock:
 
     def _applied(self, table: Table, result: ActResult) -> None:
         self.timeouts += 1
-        public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-        self.publish(table.id, {"type": "update", "events": public})
+        self.publish(table.id, {"type": "update", "events": public(result.events)})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.core.records import (
     BetPlaced,
@@ -25,6 +25,27 @@ from games.core.records import (
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.ledger import Posting
+
+#: The engine events that move money (each one a ledger transaction).
+MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
+
+
+@dataclass
+class Outstanding:
+    """Stakes still on the layout per (seat, bet), folded from a game's money events."""
+
+    stakes: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def apply(self, ev: Event) -> None:
+        if isinstance(ev, BetPlaced):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) + ev.amount
+        elif isinstance(ev, BetReturned):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) - ev.amount
+        elif isinstance(ev, BetSettled):
+            key = (ev.seat, ev.bet)
+            self.stakes[key] = self.stakes.get(key, 0) - ev.stake
 
 
 @dataclass(frozen=True, slots=True)

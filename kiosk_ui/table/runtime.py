@@ -19,12 +19,20 @@ from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, T
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database
+from kiosk_ui.table.answers import ActResult, dumps
 from kiosk_ui.table.logbook import LogBook
-from kiosk_ui.table.money import Entry, cash_entry, post_entries, seed_entry, void_entry
+from kiosk_ui.table.money import (
+    Entry,
+    Outstanding,
+    cash_entry,
+    post_entries,
+    seed_entry,
+    void_entry,
+)
 from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import logged_seats
 from kiosk_ui.table.seats import SeatRules
-from kiosk_ui.table.table import ActResult, Outstanding, Table, dumps
+from kiosk_ui.table.table import Table
 
 HISTORY_LIMIT = 500
 

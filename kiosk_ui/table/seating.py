@@ -29,6 +29,7 @@ from games.core.engine import Engine, Variant
 from games.core.errors import GameError
 from games.core.records import Action, Deal, Event, RemoveBet, decode
 from kiosk_ui.errors import SeatError
+from kiosk_ui.table.money import Outstanding
 from kiosk_ui.table.seats import SeatRules, default_action
 
 if TYPE_CHECKING:
@@ -225,8 +226,6 @@ class Seating:
             engine, game = self.engine, self.game
             if engine is None or game is None or engine.is_over:
                 return []
-            from kiosk_ui.table.table import Outstanding  # table.py imports this module
-
             outstanding = Outstanding()
             for rec in self.rt._game_records(game):
                 if rec["type"] == "event":

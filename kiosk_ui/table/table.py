@@ -21,12 +21,10 @@ layout is returned and the void is logged. A settled game is never touched.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games import catalog
@@ -36,75 +34,19 @@ from games.core.records import (
     Action,
     BetPlaced,
     BetReturned,
-    BetSettled,
-    CardShown,
     Event,
-    JackpotContribution,
     JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
+from kiosk_ui.table.answers import ActResult, visible_to
 from kiosk_ui.table.faults import resume_store
-from kiosk_ui.table.money import post_event
+from kiosk_ui.table.money import MONEY_EVENTS, post_event
 from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import Seating, logged_seats
 from kiosk_ui.table.seats import unattended
 
 if TYPE_CHECKING:
     from kiosk_ui.table.runtime import Runtime
-
-
-@dataclass
-class ActResult:
-    """What a request returns: the game, the events this seat may see, its view, balance.
-
-    ``view`` is :meth:`Table.view`: the table's envelope around the engine's own view
-    (the family's TypedDict, read here only as a ``Mapping``). :meth:`body` is its one
-    JSON-able shape, which the edge serialises.
-    """
-
-    game: str
-    events: list[dict[str, Any]]
-    view: dict[str, Any]
-    balance: int
-    over: bool
-
-    def body(self) -> dict[str, Any]:
-        """The answer as the client gets it (and an Idempotency-Key's repeat gets again)."""
-        return {
-            "game": self.game,
-            "events": self.events,
-            "view": self.view,
-            "balance": self.balance,
-            "over": self.over,
-        }
-
-
-@dataclass
-class Outstanding:
-    """Stakes still on the layout per (seat, bet), folded from a game's money events."""
-
-    stakes: dict[tuple[int, str], int] = field(default_factory=dict)
-
-    def apply(self, ev: Event) -> None:
-        if isinstance(ev, BetPlaced):
-            key = (ev.seat, ev.bet)
-            self.stakes[key] = self.stakes.get(key, 0) + ev.amount
-        elif isinstance(ev, BetReturned):
-            key = (ev.seat, ev.bet)
-            self.stakes[key] = self.stakes.get(key, 0) - ev.amount
-        elif isinstance(ev, BetSettled):
-            key = (ev.seat, ev.bet)
-            self.stakes[key] = self.stakes.get(key, 0) - ev.stake
-
-
-MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
-
-
-def visible_to(event: Event, seat: int | None) -> bool:
-    """Cards shown only to another seat (or to nobody yet) never leave the server."""
-    if isinstance(event, CardShown):
-        return event.to == "all" or (seat is not None and event.to == str(seat))
-    return True
 
 
 class Table(Seating):
@@ -634,7 +576,3 @@ def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:
 
 def _seats(seats: Mapping[int, str]) -> dict[str, str]:
     return {str(k): v for k, v in sorted(seats.items())}
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True)

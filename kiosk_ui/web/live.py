@@ -14,6 +14,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from kiosk_ui.errors import KioskError
+from kiosk_ui.table.answers import public
 
 if TYPE_CHECKING:
     from kiosk_ui.appliance import Appliance
@@ -76,8 +77,7 @@ class Broadcaster:
             except KioskError as exc:
                 self.publish(table.id, {"type": "suspended", "reason": str(exc)})
                 continue
-            public = [e for e in events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-            self.publish(table.id, {"type": "update", "events": public})
+            self.publish(table.id, {"type": "update", "events": public(events)})
 
     def stop(self) -> None:
         self._stop.set()

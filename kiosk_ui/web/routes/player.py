@@ -20,6 +20,7 @@ from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui.errors import AuthError, TableError
 from kiosk_ui.store import game_seats
 from kiosk_ui.store import players as player_store
+from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
 from kiosk_ui.table.table import Table
 from kiosk_ui.web import schemas
@@ -304,8 +305,7 @@ async def _play(
             table.release_unused(seat, player)  # a refused bet seats nobody
         raise
     if table.owner is None:  # a player's own game has nobody else to tell
-        public = [e for e in result.events if e.get("kind") != "card-shown" or e.get("to") == "all"]
-        live.publish(table.id, {"type": "update", "events": public})
+        live.publish(table.id, {"type": "update", "events": public(result.events)})
     return Response(orjson.dumps(result.body()), media_type="application/json")
 
 
