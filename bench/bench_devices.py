@@ -34,11 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_bridge import open_device
+from firmware_bridge.clock import RealClock
 from firmware_bridge.hal import ShoeEmpty
 from firmware_bridge.protocol.frame import SOF, Frame, FrameDecoder, encode_frame
 from firmware_bridge.sim.pty_server import PtyServer
 from firmware_bridge.sim.serial_trng import SerialTrngFirmware
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 
 OUT = Path(__file__).resolve().parent / "results" / "devices.md"
 CHUNK = 4096

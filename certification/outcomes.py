@@ -378,11 +378,12 @@ def rtp_convergence(
 
 def source_rng(source: str, *, seed: int = 1, url: str = "") -> Draws:
     """The appliance's :class:`rng.Rng` on the named source (hw, os or sim)."""
+    from firmware_bridge import ENTROPY_OPENER
     from rng import RngConfig, RngError, open_rng
 
     try:
         config = RngConfig(source=source, url=url, test_mode=source == "sim", sim_seed=seed)
-        stack = open_rng(config, real_money=False)
+        stack = open_rng(config, real_money=False, opener=ENTROPY_OPENER)
     except RngError as exc:
         raise SourceError(f"cannot open the {source} source: {exc}") from exc
     return stack.rng

@@ -116,6 +116,7 @@ def _entropy_assessment(options: RunOptions, out: Path) -> dict[str, Any]:
     from certification.sp800_90b.non_iid import assess_non_iid
     from certification.sp800_90b.report import non_iid_json, render_non_iid
     from certification.sp800_90b.samples import read_samples
+    from firmware_bridge import ENTROPY_OPENER
     from rng import RngConfig
     from rng.factory import raw_source
 
@@ -129,7 +130,7 @@ def _entropy_assessment(options: RunOptions, out: Path) -> dict[str, Any]:
         config = RngConfig(
             source=options.source, url=options.url, test_mode=True, sim_seed=options.seed
         )
-        source = raw_source(config, options.source)
+        source = raw_source(config, options.source, opener=ENTROPY_OPENER)
         try:
             with raw_path.open("ab") as fh:
                 while have < options.raw_samples:
@@ -158,6 +159,7 @@ def certify_run(options: RunOptions) -> str:
     from certification.stats.sp800_22.final_analysis import final_analysis
     from certification.stats.sp800_22.result import PValue
     from certification.stats.sp800_22.suite import battery_rows
+    from firmware_bridge import ENTROPY_OPENER
     from rng import RngConfig, RngError, open_rng
 
     _check_options(options)
@@ -175,6 +177,7 @@ def certify_run(options: RunOptions) -> str:
                 sim_seed=options.seed,
             ),
             real_money=False,
+            opener=ENTROPY_OPENER,
         )
     except RngError as exc:
         from certification.errors import SourceError

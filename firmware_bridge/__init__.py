@@ -34,9 +34,10 @@ from firmware_bridge.hal import (
     EventDevice,
     WheelReader,
 )
-from firmware_bridge.registry import SCHEMES, open_device
+from firmware_bridge.registry import ENTROPY_OPENER, SCHEMES, open_device
 
 __all__ = [
+    "ENTROPY_OPENER",
     "SCHEMES",
     "CardShoe",
     "ConfigError",

@@ -91,7 +91,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _probe(args: argparse.Namespace) -> int:
-    from firmware_bridge.health import probe
+    from firmware_bridge.probing import probe
 
     report = probe(args.url)
     print(_table(["field", "value"], [[k, v] for k, v in report.items()]))

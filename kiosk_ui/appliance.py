@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import threading
 from dataclasses import asdict
 from typing import Any
 
-from firmware_bridge import DeviceError
+from firmware_bridge import ENTROPY_OPENER, DeviceError
 from firmware_bridge.hal import DeviceState, DeviceStatus, EventDevice
 from firmware_bridge.roles import env_var, open_role, require_for_play
 from firmware_bridge.url import public_text
@@ -79,7 +78,9 @@ class Appliance:
             settings.operator_user, settings.operator_password
         )
         self.rng: RngStack = open_rng(
-            RngConfig.from_mapping(settings.rng), real_money=settings.real_money
+            RngConfig.from_mapping(settings.rng),
+            real_money=settings.real_money,
+            opener=ENTROPY_OPENER,
         )
         self.rng.supply.subscribe(self._on_alarm)
         # A deterministic source may drive a table: every player page shows the test
@@ -181,7 +182,3 @@ class Appliance:
                 log.warning("closing %s failed", dev.url)
         self.rng.close()
         self.runtime.close()
-
-
-def new_password() -> str:
-    return secrets.token_urlsafe(12)

@@ -28,6 +28,7 @@ from rng.health import HealthConfig, HealthStatus, HealthTests, apt_cutoff, rct_
 from rng.hmac_drbg import HmacDrbg
 from rng.sample import Rng, SeededBytes, Usage
 from rng.sources import (
+    DeviceOpener,
     DeviceSource,
     HealthCheckedSource,
     OsSource,
@@ -39,6 +40,7 @@ from rng.supply import Alarm, EntropySupply, SupplyStatus
 __all__ = [
     "Alarm",
     "CtrDrbg",
+    "DeviceOpener",
     "DeviceSource",
     "DrbgError",
     "DrbgGenerator",

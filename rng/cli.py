@@ -12,7 +12,8 @@ fails here too; options given on the command line override single keys.
 - ``croupier rng kat FILE.rsp ...`` runs NIST CAVP DRBG vector files and ends with
   one line ``N passed, M failed`` (exit 1 on any failure or if nothing ran).
 
-Only the standard library is imported here; the rng modules load inside handlers.
+Only the standard library is imported here; the rng modules load inside handlers,
+which hand the factory the device layer's opener (``firmware_bridge.ENTROPY_OPENER``).
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ def _print_alarm(alarm: Alarm) -> None:
 
 
 def _stream(args: argparse.Namespace) -> int:
+    from firmware_bridge import ENTROPY_OPENER
     from rng.errors import RngConfigError
     from rng.factory import build_supply, open_rng
 
@@ -135,7 +137,7 @@ def _stream(args: argparse.Namespace) -> int:
         raise RngConfigError(f"--bytes must be >= 0, got {args.n_bytes}")
     config = _config(args)
     if args.raw:
-        supply = build_supply(config)
+        supply = build_supply(config, opener=ENTROPY_OPENER)
         source = supply.primary
 
         def produce(n: int) -> bytes:
@@ -143,7 +145,7 @@ def _stream(args: argparse.Namespace) -> int:
 
         closer = supply.close
     else:
-        stack = open_rng(config, real_money=False, start=False)
+        stack = open_rng(config, real_money=False, opener=ENTROPY_OPENER, start=False)
         stack.supply.subscribe(_print_alarm)
         stack.generator.start()
         produce = stack.generator.generate
@@ -164,11 +166,12 @@ def _stream(args: argparse.Namespace) -> int:
 
 
 def _health(args: argparse.Namespace) -> int:
+    from firmware_bridge import ENTROPY_OPENER
     from rng.errors import RngError
     from rng.factory import open_rng
 
     config = _config(args)
-    stack = open_rng(config, real_money=False, start=False)
+    stack = open_rng(config, real_money=False, opener=ENTROPY_OPENER, start=False)
     error = None
     try:
         stack.generator.start()

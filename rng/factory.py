@@ -8,6 +8,11 @@ read and health-tested at least every ``reseed_interval_seconds``, play or no
 play), and returns an :class:`RngStack` whose ``status()`` feeds the operator
 console and ``croupier rng health``.
 
+The hardware TRNG is reached only through the ``opener`` the caller hands in (the
+appliance and the CLIs pass ``firmware_bridge.ENTROPY_OPENER``): rng imports no device
+code, and which device URLs simulate is the device layer's answer, not a list here.
+A ``hw`` source without an opener is an RngConfigError.
+
 ``source`` values: ``hw`` (the TRNG at ``url``), ``os`` (the OS CSPRNG), ``sim``
 (the seeded simulator, not for play), ``auto`` (``hw`` if a ``url`` is configured,
 else ``os``; with a ``url`` it always falls back to the OS CSPRNG, with an alarm).
@@ -18,9 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rng.config import RngConfig
+from rng.errors import RngConfigError
 from rng.generator import DrbgGenerator, GeneratorStatus
 from rng.sample import Rng, Usage
 from rng.sources import (
+    DeviceOpener,
     DeviceSource,
     HealthCheckedSource,
     OsSource,
@@ -41,10 +48,17 @@ class RngStatus:
     usage: Usage
 
 
-def raw_source(config: RngConfig, kind: str) -> RawSource:
-    """The unconditioned source named ``kind`` ("hw", "os" or "sim") for ``config``."""
+def raw_source(config: RngConfig, kind: str, *, opener: DeviceOpener | None = None) -> RawSource:
+    """The unconditioned source named ``kind`` ("hw", "os" or "sim") for ``config``.
+
+    ``hw`` opens ``config.url`` through ``opener`` (the device layer, injected).
+    """
     if kind == "hw":
-        return DeviceSource(config.url, timeout=config.read_timeout_ms / 1000)
+        if opener is None:
+            raise RngConfigError(
+                f"rng source 'hw' ({config.url}) needs a device opener and none was given"
+            )
+        return DeviceSource(config.url, opener=opener, timeout=config.read_timeout_ms / 1000)
     if kind == "sim":
         return SimSource(seed=config.sim_seed)
     return OsSource()
@@ -56,13 +70,14 @@ def checked(config: RngConfig, raw: RawSource) -> HealthCheckedSource:
     return HealthCheckedSource(raw, config.health(claim))
 
 
-def build_supply(config: RngConfig) -> EntropySupply:
+def build_supply(config: RngConfig, *, opener: DeviceOpener | None = None) -> EntropySupply:
+    """The primary source (and the OS fallback the policy asks for), each health-checked."""
     kind = config.source
     policy = config.policy
     if kind == "auto":
         kind = "hw" if config.url else "os"
         policy = "fallback" if kind == "hw" else policy
-    primary = checked(config, raw_source(config, kind))
+    primary = checked(config, raw_source(config, kind, opener=opener))
     fallback = checked(config, OsSource()) if policy == "fallback" and kind != "os" else None
     return EntropySupply(primary, policy=policy if fallback else "fail-closed", fallback=fallback)
 
@@ -94,14 +109,21 @@ class RngStack:
 
 
 def open_rng(
-    config: RngConfig, *, real_money: bool, start: bool = True, watchdog: bool = True
+    config: RngConfig,
+    *,
+    real_money: bool,
+    opener: DeviceOpener | None = None,
+    start: bool = True,
+    watchdog: bool = True,
 ) -> RngStack:
     """Assemble and (by default) start the chain; see the module docstring.
+
+    ``opener`` opens a ``hw`` source's device (``firmware_bridge.ENTROPY_OPENER``).
 
     With ``start`` and ``watchdog`` (the defaults) a :class:`~rng.watchdog.Watchdog`
     reads and tests the source at least every ``reseed_interval_seconds``.
     """
-    supply = build_supply(config)
+    supply = build_supply(config, opener=opener)
     for source in (supply.primary, supply.fallback):
         if source is not None:
             require_play_allowed(

@@ -3,23 +3,23 @@
 ::
 
     RawSource (protocol)            raw, unconditioned samples, one per byte
-     +-- DeviceSource   "hw"        a hardware TRNG opened through firmware_bridge.open_device(url)
+     +-- DeviceSource   "hw"        a hardware TRNG opened by the injected DeviceOpener
      +-- OsSource       "os"        the operating system CSPRNG (getrandom, else urandom)
      +-- SimSource      "sim"       a seeded, predictable simulator: NOT FOR PLAY
     HealthCheckedSource             start-up test, then RCT + APT on every byte it passes on
 
 A source either returns exactly the bytes asked for or raises SourceUnavailable;
 the wrapper raises EntropyHealthError when a test fails. Nothing returns short or
-empty data. Simulated sources (``SimSource`` and ``sim://``/``pty://`` device URLs)
-report ``for_play = False``; :func:`require_play_allowed` refuses them on a
-real-money table unless test mode is set.
+empty data. Simulated sources (``SimSource``, and device URLs the opener calls
+simulated: the device layer owns that list) report ``for_play = False``;
+:func:`require_play_allowed` refuses them on a real-money table unless test mode is set.
+rng imports no device code: the factory is handed the opener (``firmware_bridge.ENTROPY_OPENER``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib
 import os
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,8 +32,6 @@ from rng.health import HealthConfig, HealthStatus, HealthTests
 
 if TYPE_CHECKING:
     from firmware_bridge.hal import EntropyDevice
-
-SIMULATED_SCHEMES = ("sim", "pty", "replay")
 
 
 class SourceKind(StrEnum):
@@ -144,17 +142,38 @@ class SimSource:
         self._closed = True
 
 
+class DeviceOpener(Protocol):
+    """The device layer as rng uses it: injected through the factory, never imported.
+
+    ``opener(url)`` opens the entropy device at ``url``; ``opener.is_simulator(url)``
+    says, before anything is opened, whether the URL names a simulated device
+    (seeded or recorded output: not for play), and raises for a URL that could
+    never be opened. The device layer owns both answers; the appliance and the
+    CLIs pass ``firmware_bridge.ENTROPY_OPENER``.
+    """
+
+    def __call__(self, url: str, /) -> EntropyDevice: ...
+
+    def is_simulator(self, url: str, /) -> bool: ...
+
+
 class DeviceSource:
-    """A hardware TRNG (or its simulator) reached through ``firmware_bridge.open_device``.
+    """A hardware TRNG (or its simulator) reached through the injected :class:`DeviceOpener`.
 
     The device is opened on first use; device-layer errors (unplug, timeout, bad
-    frames, missing port) become SourceUnavailable naming the URL.
+    frames, missing port) become SourceUnavailable naming the URL. Whether it is for
+    play is the opener's answer for the URL; a URL it refuses is an RngConfigError.
     """
 
     kind = SourceKind.HARDWARE
 
     def __init__(
-        self, url: str, *, timeout: float | None = None, device: EntropyDevice | None = None
+        self,
+        url: str,
+        *,
+        opener: DeviceOpener,
+        timeout: float | None = None,
+        device: EntropyDevice | None = None,
     ) -> None:
         if "://" not in url:
             raise RngConfigError(f"hardware source URL {url!r} has no scheme (e.g. 'sim://trng')")
@@ -163,24 +182,21 @@ class DeviceSource:
         # device options) stays out of it; the operator API shows the full URL.
         self._public = url.split("?", 1)[0].split("#", 1)[0]
         self.name = f"hw:{self._public}"
-        scheme = url.split("://", 1)[0].lower()
-        self.for_play = scheme not in SIMULATED_SCHEMES
+        try:
+            self.for_play = not opener.is_simulator(url)
+        except Exception as exc:  # the device layer's refusal of the URL, whatever its type
+            detail = str(exc).replace(url, self._public)
+            raise RngConfigError(f"hardware source {self._public}: {detail}") from exc
         if not self.for_play:
             self.name += " (SIMULATED DEVICE - NOT FOR PLAY)"
         self.timeout = timeout
+        self._opener = opener
         self._device = device
 
     def _open(self) -> EntropyDevice:
         if self._device is None:
             try:
-                bridge = importlib.import_module("firmware_bridge")
-                open_device = bridge.open_device
-            except (ImportError, AttributeError):
-                raise SourceUnavailable(
-                    f"{self.name}: firmware_bridge.open_device is not available"
-                ) from None
-            try:
-                self._device = open_device(self.url)
+                self._device = self._opener(self.url)
             except Exception as exc:  # any device-layer failure to open
                 detail = str(exc).replace(self.url, self._public)
                 raise SourceUnavailable(f"{self.name}: cannot open: {detail}") from exc

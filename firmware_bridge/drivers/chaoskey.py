@@ -16,6 +16,7 @@ from typing import Any
 import usb.core
 
 from firmware_bridge.base import BaseDevice
+from firmware_bridge.clock import Clock
 from firmware_bridge.errors import (
     ConfigError,
     DeviceDisconnected,
@@ -23,7 +24,6 @@ from firmware_bridge.errors import (
     DeviceTimeout,
 )
 from firmware_bridge.hal import DeviceState
-from firmware_bridge.sim.world import Clock
 
 ENDPOINTS = {"cooked": 0x85, "raw": 0x86}
 PACKET = 64

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from firmware_bridge.clock import Clock
 from firmware_bridge.drivers.peripheral import FramedPeripheral, LinkSettings
 from firmware_bridge.hal import DeviceEvent, DiceRolled, NoRoll
 from firmware_bridge.protocol.link import Port
 from firmware_bridge.protocol.messages import MsgType, Role
-from firmware_bridge.sim.world import Clock
 
 
 class DiceDriver(FramedPeripheral):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from firmware_bridge.base import BaseDevice
+from firmware_bridge.clock import Clock
 from firmware_bridge.errors import (
     DeviceDisconnected,
     DeviceError,
@@ -29,7 +30,6 @@ from firmware_bridge.errors import (
 from firmware_bridge.hal import DeviceEvent, DeviceFault, DeviceState, DeviceStatus, NoRoll
 from firmware_bridge.protocol.link import Link, Port
 from firmware_bridge.protocol.messages import PROTOCOL_VERSION, MsgType, Role, decode_event
-from firmware_bridge.sim.world import Clock
 
 PortOpener = Callable[[], Port]
 

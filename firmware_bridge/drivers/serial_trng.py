@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import serial
 
 from firmware_bridge.base import BaseDevice
+from firmware_bridge.clock import Clock
 from firmware_bridge.errors import (
     ConfigError,
     DeviceDisconnected,
@@ -36,7 +37,6 @@ from firmware_bridge.errors import (
 )
 from firmware_bridge.hal import DeviceState
 from firmware_bridge.protocol.link import Port
-from firmware_bridge.sim.world import Clock
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from firmware_bridge.clock import Clock
 from firmware_bridge.drivers.peripheral import FramedPeripheral, LinkSettings
 from firmware_bridge.hal import DeviceEvent, DeviceFault, WinningNumber
 from firmware_bridge.protocol.link import Port
 from firmware_bridge.protocol.messages import Role
-from firmware_bridge.sim.world import Clock
 
 
 class WheelDriver(FramedPeripheral):

@@ -15,10 +15,10 @@ from typing import Protocol
 
 import serial
 
+from firmware_bridge.clock import Clock
 from firmware_bridge.errors import DeviceDisconnected, DeviceTimeout, ProtocolError
 from firmware_bridge.protocol.frame import Frame, FrameDecoder, encode_frame
 from firmware_bridge.protocol.messages import ErrorCode, MsgType
-from firmware_bridge.sim.world import Clock
 
 POLL = 0.05  # longest single wait on the port; callers loop to their own deadline
 

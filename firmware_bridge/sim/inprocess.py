@@ -2,11 +2,12 @@
 
 The driver code is exactly the one used for hardware; only the port differs
 (:class:`~firmware_bridge.sim.port.SimPort` instead of ``serial.Serial``), and time
-is a :class:`~firmware_bridge.sim.world.FakeClock`, so tests never sleep.
+is a :class:`~firmware_bridge.clock.FakeClock`, so tests never sleep.
 """
 
 from __future__ import annotations
 
+from firmware_bridge.clock import FakeClock
 from firmware_bridge.drivers.dice import DiceDriver
 from firmware_bridge.drivers.shoe import ShoeDriver
 from firmware_bridge.drivers.wheel import WheelDriver
@@ -14,7 +15,7 @@ from firmware_bridge.sim.configs import SimDiceConfig, SimShoeConfig, SimWheelCo
 from firmware_bridge.sim.firmware import Firmware
 from firmware_bridge.sim.models import DiceModel, ShoeModel, WheelModel
 from firmware_bridge.sim.port import SimPort
-from firmware_bridge.sim.world import FakeClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 
 
 class _Injectable:

@@ -2,7 +2,7 @@
 
 :class:`SimPort` has the part of ``serial.Serial``'s interface the link uses
 (``read``, ``write``, ``in_waiting``, ``timeout``, ``close``), and runs on a
-:class:`~firmware_bridge.sim.world.FakeClock`: a read that would wait advances
+:class:`~firmware_bridge.clock.FakeClock`: a read that would wait advances
 the clock to the firmware's next wake-up instead of sleeping. When the device is
 unplugged it raises ``serial.SerialException`` exactly where pyserial would.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import serial
 
+from firmware_bridge.clock import FakeClock
 from firmware_bridge.errors import DeviceNotFound
 from firmware_bridge.sim.firmware import Firmware
-from firmware_bridge.sim.world import FakeClock
 
 _FOREVER = 3600.0
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from firmware_bridge.base import BaseDevice
+from firmware_bridge.clock import RealClock
 from firmware_bridge.config import build_config
 from firmware_bridge.drivers.dice import DiceDriver
 from firmware_bridge.drivers.peripheral import PortOpener
@@ -25,7 +26,7 @@ from firmware_bridge.errors import ConfigError
 from firmware_bridge.hal import Device
 from firmware_bridge.sim.configs import SimDiceConfig, SimShoeConfig, SimWheelConfig
 from firmware_bridge.sim.pty_server import PtyServer, Served
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 from firmware_bridge.transport.serial import open_serial
 from firmware_bridge.url import DeviceUrl
 

@@ -22,7 +22,7 @@ import tty
 from pathlib import Path
 from typing import Protocol
 
-from firmware_bridge.sim.world import Clock, RealClock
+from firmware_bridge.clock import Clock, RealClock
 
 _BAUDS = {
     getattr(termios, f"B{b}"): b

@@ -14,12 +14,13 @@ import shutil
 from dataclasses import dataclass
 from typing import ClassVar
 
+from firmware_bridge.clock import RealClock
 from firmware_bridge.config import positive
 from firmware_bridge.drivers.serial_trng import KINDS, KNOCK, PRO_MODE_BAUDS, SerialTrng
 from firmware_bridge.errors import ConfigError
 from firmware_bridge.sim.pty_backend import serve
 from firmware_bridge.sim.trng import TrngFault, TrngModel, parse_fault
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 from firmware_bridge.transport.serial import open_serial
 
 _BINARY_PRO_MODES = {"normal", "rng1white", "rng2white", "raw_bin", "unwhitened"}

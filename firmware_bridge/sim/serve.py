@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from firmware_bridge.clock import RealClock
 from firmware_bridge.config import build_config
 from firmware_bridge.errors import ConfigError
 from firmware_bridge.sim.configs import SimDiceConfig, SimShoeConfig, SimWheelConfig
 from firmware_bridge.sim.firmware import Firmware
 from firmware_bridge.sim.pty_server import Served
 from firmware_bridge.sim.serial_trng import PtyTrngConfig, SerialTrngFirmware
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 
 
 def build_served(kind: str, settings: Mapping[str, str]) -> Served:

@@ -2,52 +2,17 @@
 
 A :class:`SimWorld` is passed to every simulator (STYLE.md idiom B), so two
 simulators with the same seed behave identically and tests need no global state.
-:class:`FakeClock` advances only when told to (in-process ``sim://``);
-:class:`RealClock` follows ``time.monotonic`` (simulators served on a pty).
+Its clock is a :mod:`firmware_bridge.clock` one: :class:`~firmware_bridge.clock.FakeClock`
+advances only when told to (in-process ``sim://``); :class:`~firmware_bridge.clock.RealClock`
+follows ``time.monotonic`` (simulators served on a pty).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
-from typing import Protocol
 
-
-class Clock(Protocol):
-    """Time as the simulator sees it."""
-
-    def now(self) -> float: ...
-
-    def sleep(self, seconds: float) -> None: ...
-
-
-@dataclass(slots=True)
-class FakeClock:
-    """A clock that moves only when ``sleep``/``advance`` is called: tests never wait."""
-
-    t: float = 0.0
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.advance(seconds)
-
-    def advance(self, seconds: float) -> None:
-        if seconds > 0:
-            self.t += seconds
-
-
-class RealClock:
-    """Monotonic wall time, for simulators that talk to a real pty."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
+from firmware_bridge.clock import Clock, FakeClock
 
 
 @dataclass(slots=True)

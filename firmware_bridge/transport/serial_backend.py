@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
+from firmware_bridge.clock import RealClock
 from firmware_bridge.config import build_config, positive
 from firmware_bridge.drivers.peripheral import LinkSettings
 from firmware_bridge.drivers.serial_trng import KINDS as TRNG_KINDS
 from firmware_bridge.errors import ConfigError
 from firmware_bridge.hal import Device
-from firmware_bridge.sim.world import RealClock
 from firmware_bridge.transport.serial import open_serial
 from firmware_bridge.url import DeviceUrl
 

@@ -60,8 +60,8 @@ class UsbBackend:
 
     @classmethod
     def open(cls, url: DeviceUrl, overrides: Mapping[str, object]) -> Device:
+        from firmware_bridge.clock import RealClock
         from firmware_bridge.drivers.chaoskey import ChaosKey
-        from firmware_bridge.sim.world import RealClock
         from firmware_bridge.transport.usb import find_usb
 
         vid, pid = parse_ids(url.target)

@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 
 from firmware_bridge import open_device
+from firmware_bridge.clock import RealClock
 from firmware_bridge.hal import Device
 from firmware_bridge.sim.configs import SimDiceConfig, SimShoeConfig, SimWheelConfig
 from firmware_bridge.sim.pty_server import PtyServer
 from firmware_bridge.sim.usb_backend import SimUsbBackend
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 
 
 @dataclass

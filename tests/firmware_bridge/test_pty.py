@@ -17,6 +17,7 @@ from firmware_bridge import (
     WrongDevice,
     open_device,
 )
+from firmware_bridge.clock import RealClock
 from firmware_bridge.drivers.shoe import ShoeDriver
 from firmware_bridge.hal import (
     BurnCard,
@@ -31,7 +32,7 @@ from firmware_bridge.sim.configs import SimShoeConfig
 from firmware_bridge.sim.pty_backend import PtyDice, PtyShoe
 from firmware_bridge.sim.pty_server import PtyServer
 from firmware_bridge.sim.serial_trng import PtyTrng, SerialTrngFirmware
-from firmware_bridge.sim.world import RealClock, SimWorld
+from firmware_bridge.sim.world import SimWorld
 
 
 def deal_out(dev: ShoeDriver, limit: int = 3000) -> list[DeviceEvent]:

@@ -9,11 +9,11 @@ import pytest
 
 from rng.config import RngConfig
 from rng.errors import RngConfigError, RngHalted, SourceUnavailable, TestModeRequired
-from rng.factory import open_rng
 from rng.generator import DrbgGenerator
 from rng.health import HealthConfig
-from rng.sources import DeviceSource, HealthCheckedSource, OsSource, SimSource
+from rng.sources import HealthCheckedSource, OsSource, SimSource
 from rng.supply import Alarm, EntropySupply
+from tests.rng.devices import DeviceSource, open_rng
 
 
 def supply_with(raw: SimSource, policy: str) -> EntropySupply:

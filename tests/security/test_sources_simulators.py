@@ -135,6 +135,6 @@ def test_test_mode_lets_a_simulator_serve_and_says_so(served: Any, tmp_path: Pat
 
 def test_rng_and_the_device_layer_agree_on_what_simulates() -> None:
     from firmware_bridge.registry import SIMULATOR
-    from rng.sources import SIMULATED_SCHEMES
+    from tests.rng.devices import SIMULATED_SCHEMES
 
     assert set(SIMULATED_SCHEMES) == {scheme for scheme, sim in SIMULATOR.items() if sim}
