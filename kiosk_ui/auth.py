@@ -31,6 +31,7 @@ from kiosk_ui.backoff import Backoff, Lock
 from kiosk_ui.errors import (
     AlreadyExists,
     AuthError,
+    Forbidden,
     PasswordRejected,
     SignInThrottled,
     UnknownOperator,
@@ -216,7 +217,7 @@ class Operators:
                 del self._sessions[sess.token]
                 raise AuthError("session expired: sign in again")
         if roles and sess.role != "admin" and sess.role not in roles:
-            raise AuthError(f"role {sess.role} may not do this (needs {' or '.join(roles)})")
+            raise Forbidden(f"role {sess.role} may not do this (needs {' or '.join(roles)})")
         return sess
 
     def logout(self, token: str | None) -> None:
@@ -256,7 +257,7 @@ class Operators:
             self.addresses.release(address)
             raise
         if not right:
-            raise AuthError("the old password is wrong: the password may not be changed")
+            raise Forbidden("the old password is wrong: the password may not be changed")
         # Proving the old password is not a sign-in: it ends the check, clears nothing.
         self._passed(sess.user, address, ok=False)
         self._check_new_password(sess.user, new)

@@ -1,33 +1,44 @@
-"""Errors of the table runtime, store and web app.
+"""Errors of the table runtime, store and web app; each carries its HTTP status and code.
 
 ::
 
-    KioskError
-     +-- StoreError                  the database cannot be opened or is not a Croupier store
-     |    +-- StoreUnavailable       an I/O error (disk full, I/O error): tables suspended, 503
-     +-- LedgerError                 a movement that would break the ledger
-     |    +-- InsufficientFunds      (also ValueError) a bet or cash-out above the balance
-     +-- AuditError                  the ledger or the log disagree; names the first discrepancy
-     +-- TableError                  the table cannot take that request now
-     |    +-- TableSuspended         a device fault or RNG health failure stopped the table
-     |    +-- SeatError (ValueError) no such seat, seat taken, or no player in the seat
-     +-- AuthError                   sign-in failed, session expired, or role not allowed
- |    +-- SignInThrottled        too many failed sign-ins: wait ``retry_after`` seconds
- +-- IdempotencyConflict         an Idempotency-Key reused for a different request
- +-- PasswordRejected            a new password too short, or equal to the name or the old one
- +-- UnknownOperator             no operator account with that name (answered 404)
+    KioskError                       409 error
+     +-- StoreError                  409 store: the database cannot be opened or is not a store
+     |    +-- StoreUnavailable       503 store-unavailable: an I/O error; tables suspended
+     +-- LedgerError                 409 ledger: a movement that would break the ledger
+     |    +-- InsufficientFunds      409 insufficient-funds (also ValueError)
+     +-- AuditError                  409 audit: the ledger or the log disagree
+     +-- TableError                  409 table: the table cannot take that request now
+     |    +-- TableSuspended         423 table-suspended: a device fault or RNG failure
+     |    +-- SeatError              409 seat (also ValueError): no such seat, taken, empty
+     |    +-- NoSuchTable            404 no-such-table: no open table of that id
+     +-- AuthError                   401 auth: sign-in failed, session expired or missing
+     |    +-- Forbidden              403 auth: signed in, but this role or request may not
+     |    +-- SignInThrottled        429 sign-in-throttled: wait ``retry_after`` seconds
+     +-- AlreadyExists               409 already-exists
+     +-- IdempotencyConflict         422 idempotency-conflict: a key reused for another request
+     +-- PasswordRejected            422 password-rejected: too short, the name, or the old one
+     +-- UnknownOperator             404 unknown-operator: no operator account of that name
+
+``status`` and ``code`` are what the web app answers with (``kiosk_ui.web.errors``
+holds the one table of error type -> answer, these included); the message is the
+exception's text, word for word. Nothing here imports the web framework.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 
 class KioskError(Exception):
     """Base of every runtime, store and web-app error."""
 
-    code = "error"
+    status: ClassVar[int] = 409
+    code: ClassVar[str] = "error"
 
 
 class StoreError(KioskError):
+    status = 409
     code = "store"
 
 
@@ -35,44 +46,70 @@ class StoreUnavailable(StoreError):
     """The store failed to write (a full disk, an I/O error): nothing was kept, and the
     tables stay suspended until the operator resumes them (HTTP 503, Retry-After)."""
 
+    status = 503
     code = "store-unavailable"
 
 
 class LedgerError(KioskError):
+    status = 409
     code = "ledger"
 
 
 class InsufficientFunds(LedgerError, ValueError):
+    status = 409
     code = "insufficient-funds"
 
 
 class AuditError(KioskError):
+    status = 409
     code = "audit"
 
 
 class TableError(KioskError):
+    status = 409
     code = "table"
 
 
 class TableSuspended(TableError):
+    status = 423
     code = "table-suspended"
 
 
 class SeatError(TableError, ValueError):
+    status = 409
     code = "seat"
 
 
+class NoSuchTable(TableError):
+    """No open table has that id (answered 404)."""
+
+    status = 404
+    code = "no-such-table"
+
+
 class AuthError(KioskError):
+    """Not signed in, a wrong password, an expired or unknown session (answered 401)."""
+
+    status = 401
+    code = "auth"
+
+
+class Forbidden(AuthError):
+    """Signed in, but not allowed: the role may not do this (answered 403)."""
+
+    status = 403
     code = "auth"
 
 
 class AlreadyExists(KioskError):
+    status = 409
     code = "already-exists"
 
 
 class SignInThrottled(AuthError):
     """Too many failed sign-ins for this user or from this address (answered 429)."""
 
+    status = 429
     code = "sign-in-throttled"
 
     def __init__(self, message: str, retry_after: float) -> None:
@@ -83,12 +120,15 @@ class SignInThrottled(AuthError):
 class IdempotencyConflict(KioskError):
     """An Idempotency-Key already used for another body or table (answered 422)."""
 
+    status = 422
     code = "idempotency-conflict"
 
 
 class PasswordRejected(KioskError):
+    status = 422
     code = "password-rejected"
 
 
 class UnknownOperator(KioskError):
+    status = 404
     code = "unknown-operator"

@@ -15,7 +15,13 @@ from certification.log import sqlite_store
 from certification.log.replay import Replayed, replay_game
 from games import catalog
 from games.core.records import Event, decode
-from kiosk_ui.errors import IdempotencyConflict, InsufficientFunds, SeatError, TableError
+from kiosk_ui.errors import (
+    IdempotencyConflict,
+    InsufficientFunds,
+    NoSuchTable,
+    SeatError,
+    TableError,
+)
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.store.db import Database
@@ -158,7 +164,7 @@ class Runtime:
         try:
             return self.tables[table_id]
         except KeyError:
-            raise TableError(f"no open table {table_id!r}") from None
+            raise NoSuchTable(f"no open table {table_id!r}") from None
 
     def table_for(self, table_id: str, player: str) -> Table:
         """Where ``player`` plays at ``table_id``: their own game at a per-player table,

@@ -5,8 +5,8 @@ lifespan (making the store if there is none: the library and test path) and puts
 in ``app.state``; ``croupier serve`` builds its Appliance before uvicorn starts
 (an existing store only) and passes it in, so start-up errors are one line. Routes
 translate requests into domain actions and back, and never hold rules logic. Every
-error leaves as JSON ``{"error": {"code", "message"}}`` with a stable code; no
-traceback is sent.
+error leaves as JSON ``{"error": {"code", "message"}}`` with a stable code chosen by
+the error's type (``kiosk_ui.web.errors``: one table); no traceback is sent.
 """
 
 from __future__ import annotations
@@ -23,26 +23,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
-from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, UnknownGame
+from games.core.errors import GameError
 from kiosk_ui.appliance import Appliance
-from kiosk_ui.errors import (
-    AuthError,
-    IdempotencyConflict,
-    InsufficientFunds,
-    KioskError,
-    PasswordRejected,
-    SeatError,
-    SignInThrottled,
-    StoreUnavailable,
-    TableError,
-    TableSuspended,
-    UnknownOperator,
-)
+from kiosk_ui.errors import KioskError, SignInThrottled, StoreUnavailable
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.settings import Settings
-from kiosk_ui.store.faults import is_io_error
 from kiosk_ui.table.clock import SeatClock
 from kiosk_ui.table.commit import LoopCommitter
+from kiosk_ui.web.errors import ERROR_RESPONSES, error_response, status_and_code
 from kiosk_ui.web.live import Broadcaster
 from kiosk_ui.web.middleware import BodyLimit, OriginCheck, SecurityHeaders
 
@@ -50,48 +38,6 @@ log = logging.getLogger("kiosk_ui")
 
 #: seconds a client is told to wait after a 503 (a store fault needs the operator)
 RETRY_AFTER_SECONDS = 30
-
-
-def _status_and_code(exc: Exception) -> tuple[int, str]:
-    # A store fault, or an I/O error that escaped as it is (a read on a failing disk):
-    # the request changed nothing; the client may try again later (503, Retry-After).
-    if isinstance(exc, StoreUnavailable) or is_io_error(exc):
-        return 503, "store-unavailable"
-    if isinstance(exc, AuthError):
-        return (403 if "may not" in str(exc) else 401), "auth"
-    if isinstance(exc, TableSuspended):
-        return 423, "table-suspended"
-    if isinstance(exc, InsufficientFunds):
-        return 409, "insufficient-funds"
-    if isinstance(exc, FoulHand):
-        return 409, "foul-hand"
-    if isinstance(exc, BetRefused):
-        return 409, "bet-refused"
-    if isinstance(exc, UnknownGame):
-        return 404, "unknown-game"
-    if isinstance(exc, IllegalAction):
-        return 409, "illegal-action"
-    if isinstance(exc, SeatError):
-        return 409, "seat"
-    if isinstance(exc, TableError) and "no open table" in str(exc):
-        return 404, "no-such-table"
-    if isinstance(exc, (IdempotencyConflict, PasswordRejected)):
-        return 422, exc.code
-    if isinstance(exc, UnknownOperator):
-        return 404, exc.code
-    if isinstance(exc, KioskError):
-        return 409, exc.code
-    if isinstance(exc, GameError):
-        return 409, "game"
-    return 500, "internal"
-
-
-def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
-    )
 
 
 class _App(FastAPI):
@@ -158,7 +104,7 @@ def create_app(
         return error_response(exc.status_code, code, str(exc.detail))
 
     async def _domain(request: Request, exc: Exception) -> JSONResponse:
-        status, code = _status_and_code(exc)
+        status, code = status_and_code(exc)
         if status == 503:
             if not isinstance(exc, StoreUnavailable):  # raw I/O error: it is a fault too
                 health = request.app.state.appliance.runtime.db.health
@@ -172,7 +118,7 @@ def create_app(
 
     async def _throttled(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, SignInThrottled)
-        answer = error_response(429, exc.code, str(exc))
+        answer = error_response(exc.status, exc.code, str(exc))
         answer.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
         return answer
 
@@ -184,10 +130,11 @@ def create_app(
 
     from kiosk_ui.web.routes import extra, operator, pages, player
 
-    app.include_router(player.router)
-    app.include_router(operator.router)
+    # Every API route declares its error answers with the one body (ErrorResponse).
+    app.include_router(player.router, responses=ERROR_RESPONSES)
+    app.include_router(operator.router, responses=ERROR_RESPONSES)
     app.include_router(pages.router)
-    app.include_router(extra.router)
+    app.include_router(extra.router, responses=ERROR_RESPONSES)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)

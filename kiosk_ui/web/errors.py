@@ -1,0 +1,121 @@
+"""How an error leaves the web app: the one table of error type -> (HTTP status, code).
+
+Every answer that is not a success is JSON ``{"error": {"code", "message"}}``
+(:class:`~kiosk_ui.web.schemas.ErrorResponse`, declared for the routes' error statuses
+in the OpenAPI schema through :data:`ERROR_RESPONSES`). The status and code come from
+the exception's type, never from its text: a kiosk error carries its own
+(``kiosk_ui.errors``), the rules engines' errors know no HTTP and get theirs here. The
+most specific type on the exception's MRO that the table names wins; a type it does
+not name is a 500 whose message tells nothing. The message is the exception's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from fastapi.responses import JSONResponse
+
+from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, UnknownGame
+from kiosk_ui.errors import (
+    AlreadyExists,
+    AuditError,
+    AuthError,
+    Forbidden,
+    IdempotencyConflict,
+    InsufficientFunds,
+    KioskError,
+    LedgerError,
+    NoSuchTable,
+    PasswordRejected,
+    SeatError,
+    SignInThrottled,
+    StoreError,
+    StoreUnavailable,
+    TableError,
+    TableSuspended,
+    UnknownOperator,
+)
+from kiosk_ui.settings import SettingsError
+from kiosk_ui.store.db import UnfinishedStore
+from kiosk_ui.store.faults import is_io_error
+from kiosk_ui.table.outcomes import OutcomeFault, ShoeTampered
+from kiosk_ui.web.schemas import ErrorResponse
+
+INTERNAL: Final = (500, "internal")
+STORE_UNAVAILABLE: Final = (StoreUnavailable.status, StoreUnavailable.code)
+
+#: every kiosk error type, each answered with the status and code it carries
+KIOSK_ERRORS: Final[tuple[type[KioskError], ...]] = (
+    KioskError,
+    StoreError,
+    StoreUnavailable,
+    UnfinishedStore,
+    LedgerError,
+    InsufficientFunds,
+    AuditError,
+    TableError,
+    TableSuspended,
+    SeatError,
+    NoSuchTable,
+    OutcomeFault,
+    ShoeTampered,
+    AuthError,
+    Forbidden,
+    SignInThrottled,
+    AlreadyExists,
+    IdempotencyConflict,
+    PasswordRejected,
+    UnknownOperator,
+    SettingsError,
+)
+
+#: error type -> (HTTP status, code): the one place an error's answer is decided
+STATUS: Final[Mapping[type[Exception], tuple[int, str]]] = {
+    **{kind: (kind.status, kind.code) for kind in KIOSK_ERRORS},
+    # The rules engines' errors (games/core/errors.py): a refused move is a conflict
+    # with the table's state; a variant that does not exist is not found.
+    FoulHand: (409, "foul-hand"),
+    BetRefused: (409, "bet-refused"),
+    IllegalAction: (409, "illegal-action"),
+    UnknownGame: (404, "unknown-game"),
+    GameError: (409, "game"),
+}
+
+#: the error statuses every API route declares, each with the one error body
+ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    status: {"model": ErrorResponse, "description": description}
+    for status, description in (
+        (401, "not signed in, or the session is not valid"),
+        (403, "this role, origin or request may not do this"),
+        (404, "no such table, game, player, operator or variant"),
+        (409, "refused by the table, the rules, the ledger or the seat"),
+        (422, "the request is malformed, or a password or key is rejected"),
+        (423, "the table is suspended"),
+        (429, "too many failed sign-ins: wait Retry-After seconds"),
+        (503, "the store cannot write: nothing changed; retry after Retry-After"),
+    )
+}
+
+
+def status_and_code(exc: BaseException) -> tuple[int, str]:
+    """The answer to ``exc``: the table's entry for the most specific type it names.
+
+    An I/O error that escaped as it is (a read on a failing disk) is a store fault too.
+    """
+    if is_io_error(exc):
+        return STORE_UNAVAILABLE
+    for kind in type(exc).__mro__:
+        answer = STATUS.get(kind)
+        if answer is not None:
+            return answer
+    return INTERNAL
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The error body (:class:`ErrorResponse`) as JSON: ``{"error": {"code", "message"}}``."""
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
