@@ -6,9 +6,9 @@ interval (the rounds are independent and every bet's net is bounded, so the
 central limit theorem applies at the round counts used).
 
 * :func:`bet_statistics`: a bet from (net per unit, rounds with that net) pairs.
-* :func:`value_table_statistics`: every bet of a game whose one uniform outcome
-  (a pocket, a roll of three dice) settles everything, from an integer table of nets
-  per outcome (roulette, sic bo).
+* :func:`simulate_value_table`: every bet of a game whose one uniform outcome (a
+  pocket, a roll of three dice) settles everything, from an integer table of nets per
+  outcome (roulette, sic bo).
 * :func:`draw_positions`: distinct card positions off the top of a full shoe
   (baccarat, Casino War).
 * :func:`contains`: does an exact edge lie in a simulation's interval.
@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import BetSimulation
+from games.catalog import BetSimulation, SimulationResult
 
 #: two-sided 99.9% normal quantile (scipy.stats.norm.ppf(0.9995))
 Z_999 = 3.2905267314919255
@@ -51,19 +51,22 @@ def bet_statistics(rounds: int, outcomes: Iterable[tuple[float, int]]) -> BetSim
     return _result(rounds, mean, max(second - mean * mean, 0.0))
 
 
-def value_table_statistics(
+def simulate_value_table(
+    variant: str,
     table: npt.NDArray[np.int64],
     scale: int,
     names: Sequence[str],
     rounds: int,
     seed: int,
-) -> dict[str, BetSimulation]:
+) -> SimulationResult:
     """Every bet made once per round, all on the same ``rounds`` uniform outcomes.
 
     ``table[i, k]`` is bet ``names[i]``'s net on outcome ``k`` in ``1/scale`` units of
     the stake (integers, so the sums are exact); each round is one outcome drawn
     uniformly from a NumPy generator seeded ``seed``.
     """
+    if rounds < 2:
+        raise ValueError("simulate needs at least 2 rounds")
     outcomes = table.shape[1]
     rng = np.random.default_rng(seed)
     total = np.zeros(len(names), dtype=np.int64)
@@ -80,7 +83,7 @@ def value_table_statistics(
         mean = int(total[i]) / (rounds * scale)
         var = max(int(total_sq[i]) / (rounds * scale * scale) - mean * mean, 0.0)
         out[name] = _result(rounds, mean, var)
-    return out
+    return SimulationResult(variant=variant, rounds=rounds, seed=seed, bets=out)
 
 
 def draw_positions(

@@ -11,23 +11,14 @@ stakes are whole dollars; an odd cent, if limits ever allowed one, stays with th
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import IllegalAction
 from games.core.money import Cents, Ratio, Rounding, pay, split
-from games.core.one_outcome import OneOutcomeRound
-from games.core.records import (
-    Action,
-    BetSettled,
-    Event,
-    Message,
-    RoundOver,
-    SpinResult,
-)
+from games.core.one_outcome import OneOutcomeRound, SpotView
+from games.core.records import Event, SpinResult
 from games.roulette.layout import Layout, layout_for
-from games.roulette.paytable import RouletteRules
-from games.roulette.rules import outcome
+from games.roulette.rules import RouletteRules, outcome
 
 
 class Phase(StrEnum):
@@ -36,7 +27,15 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class RouletteRound(OneOutcomeRound):
+class RouletteView(SpotView):
+    """What a seat sees of a round: the wheel, the number once it is in."""
+
+    wheel: list[str]
+    la_partage: bool
+    number: str | None
+
+
+class RouletteRound(OneOutcomeRound[RouletteRules]):
     """One roulette round at a table of ``seats`` seats."""
 
     GAME, TRIGGER, TRIGGER_TEXT = "roulette", "spin", "spins the wheel"
@@ -44,23 +43,15 @@ class RouletteRound(OneOutcomeRound):
     NEED, OUTCOME = Need(kind=NeedKind.SPIN), SpinResult
     BETTING, WAITING, OVER = Phase.BETTING, Phase.SPINNING, Phase.OVER
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
-        if not isinstance(variant.rules, RouletteRules):
-            raise TypeError(f"{variant.id} is not a roulette variant")
+    def __init__(self, variant: Variant[RouletteRules], seats: int = 1) -> None:
         super().__init__(variant, seats)
-        self.rules: RouletteRules = variant.rules
         self.layout = layout_for(self.rules.wheel.zeros)
-        self._number: str | None = None
+        self.number: str | None = None
 
-    @property
-    def number(self) -> str | None:
-        return self._number
-
-    def _bet_name(self, name: str) -> str:
+    def bet_name(self, name: str) -> str:
         return self.layout.canonical(name)
 
-    def _check_outcome(self, action: Action) -> None:
-        assert isinstance(action, SpinResult)
+    def verify_spin_result(self, action: SpinResult) -> None:
         if action.seat is not None:
             raise IllegalAction("the number comes from the wheel, not a seat")
         if action.number not in self.layout.pockets:
@@ -69,48 +60,31 @@ class RouletteRound(OneOutcomeRound):
                 f"({', '.join(self.layout.zeros)}, 1-36)"
             )
 
-    def _settle(self, action: Action) -> tuple[Event, ...]:
-        assert isinstance(action, SpinResult)
-        number = self._number = action.number
-        events: list[Event] = [Message(text=f"the ball lands on {number}")]
-        for seat, name, stake in self._book.items():
-            result, net = outcome(self.layout, self.rules, name, number)
-            if result == "win":
-                win = pay(Cents(stake), Ratio(net.numerator, net.denominator), Rounding.DOWN)
-                s = BetSettled(
-                    seat=seat,
-                    bet=name,
-                    stake=stake,
-                    returned=stake + win,
-                    result="win",
-                    note=f"pays {self.rules.pays[Layout.kind(name)]}",
-                )
-            elif net == -1:
-                s = BetSettled(seat=seat, bet=name, stake=stake, returned=0, result="lose")
-            else:
-                half, _odd_cent = split(Cents(stake), 2)
-                s = BetSettled(
-                    seat=seat,
-                    bet=name,
-                    stake=stake,
-                    returned=half,
-                    result="lose",
-                    note="la partage: half the stake returned on zero",
-                )
-            self._results.append(s)
-            events.append(s)
-        self._book.clear()
-        self._phase = Phase.OVER
-        events.append(RoundOver(summary=f"winning number {number}"))
-        return tuple(events)
+    def apply_spin_result(self, action: SpinResult) -> tuple[Event, ...]:
+        number = self.number = action.number
+        return self.settle_all(f"the ball lands on {number}", f"winning number {number}")
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "game": "roulette",
-            "variant": self.variant.id,
-            "wheel": list(self.layout.pockets),
-            "la_partage": self.rules.wheel.la_partage,
-            "phase": self._phase.value,
-            "number": self._number,
-        }
-        return self._view_of(out, seat)
+    def returned(self, bet: str, stake: int) -> tuple[int, str]:
+        assert self.number is not None
+        result, net = outcome(self.layout, self.rules, bet, self.number)
+        if result == "win":
+            win = pay(Cents(stake), Ratio(net.numerator, net.denominator), Rounding.DOWN)
+            return stake + win, f"pays {self.rules.pays[Layout.kind(bet)]}"
+        if net == -1:
+            return 0, ""
+        half, _odd_cent = split(Cents(stake), 2)
+        return half, "la partage: half the stake returned on zero"
+
+    def view(self, seat: int | None) -> RouletteView:
+        return RouletteView(
+            game="roulette",
+            variant=self.variant.id,
+            wheel=list(self.layout.pockets),
+            la_partage=self.rules.wheel.la_partage,
+            phase=self.phase.value,
+            number=self.number,
+            **self.spot_view(seat),
+        )
+
+
+__all__ = ["Phase", "RouletteRound", "RouletteView"]

@@ -1,4 +1,4 @@
-"""The roulette pay table and wheel variants, loaded from TOML and validated when loaded.
+"""The roulette pay table and wheels (``paytables/wheels.toml``), validated when loaded.
 
 >>> t = load_tables()
 >>> str(t.pays["split"]), [v.id for v in t.wheels]
@@ -9,18 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import (
-    check_spec,
-    exact_keys,
-    parse_toml,
-    pay_ratio,
-    read_limits,
-)
+from games.core.spot_layout import SpotHeader, read_header
+from games.core.tomlread import exact_keys, packaged, parse_toml, pay_ratio
+from games.roulette.rules import Wheel
 
 SPEC = 1
 KINDS = (
@@ -36,40 +31,18 @@ COVERS = {
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Wheel:
-    id: str
-    title: str
-    zeros: tuple[str, ...]
-    la_partage: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class RouletteTables:
-    source: str
-    standard: bool
-    minimum: int
-    maximum: int
-    increment: int
+    """The file: its header, the pays every wheel shares, and the wheels."""
+
+    header: SpotHeader
     pays: Mapping[str, Ratio]
     wheels: tuple[Wheel, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RouletteRules:
-    """One table: its wheel and the shared pays."""
-
-    wheel: Wheel
-    pays: Mapping[str, Ratio]
-
-
 def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> RouletteTables:
-    exact_keys(name, data, {"spec", "game", "source", "standard", "limits", "pays", "variants"})
-    check_spec(name, data, SPEC, "roulette")
-    if not isinstance(data["source"], str) or not data["source"].strip():
-        raise PaytableError(f"{name}: source must name where the rules come from")
-    if not isinstance(data["standard"], bool):
-        raise PaytableError(f"{name}: standard must be true or false")
-    lim = read_limits(f"{name} [limits]", data["limits"])
+    """Validate the parsed tables: header, pays (each leaving the house an edge), wheels."""
+    keys = {"spec", "game", "source", "standard", "limits", "pays", "variants"}
+    header = read_header(name, data, keys, SPEC, "roulette", "rules")
     raw_pays = exact_keys(f"{name} [pays]", data["pays"], set(KINDS))
     pays = {k: pay_ratio(f"{name} [pays] {k}", raw_pays[k]) for k in KINDS}
     for kind, ratio in pays.items():
@@ -91,21 +64,15 @@ def parse_tables(data: Mapping[str, Any], name: str = "roulette tables") -> Roul
         if v["la_partage"] and zeros != ("0",):
             raise PaytableError(f"{where}: la partage is a single-zero rule")
         wheels.append(Wheel(id=vid, title=v["title"], zeros=zeros, la_partage=v["la_partage"]))
-    return RouletteTables(
-        source=data["source"],
-        standard=data["standard"],
-        minimum=lim["minimum"],
-        maximum=lim["maximum"],
-        increment=lim["increment"],
-        pays=pays,
-        wheels=tuple(wheels),
-    )
+    return RouletteTables(header=header, pays=pays, wheels=tuple(wheels))
 
 
 def load_tables_text(text: str, name: str = "roulette tables") -> RouletteTables:
+    """Parse and validate the roulette tables given as TOML text."""
     return parse_tables(parse_toml(text, name), name)
 
 
-def load_tables(resource: str = "wheels.toml") -> RouletteTables:
-    text = resources.files("games.roulette").joinpath(resource).read_text(encoding="utf-8")
-    return load_tables_text(text, resource)
+def load_tables(name: str = "wheels") -> RouletteTables:
+    """Load ``paytables/<name>.toml`` shipped inside this package."""
+    text, where = packaged("games.roulette", name)
+    return load_tables_text(text, where)

@@ -1,4 +1,8 @@
-"""What one spin does to one roulette bet: the standard rules as one pure function.
+"""A roulette table's typed rules (its wheel and the pays), and what one spin does to one bet.
+
+:class:`RouletteRules` is what :mod:`games.roulette.paytable` reads from
+``paytables/wheels.toml`` for one table; :func:`outcome` is the standard rules as one
+pure function, shared by the engine, the exact math and the simulator.
 
 >>> from games.roulette.paytable import load_tables
 >>> t = load_tables()
@@ -11,12 +15,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
+from games.core.money import Ratio
 from games.roulette.layout import EVEN_MONEY, Layout
-from games.roulette.paytable import RouletteRules
 
-__all__ = ["Layout", "RouletteRules", "outcome"]
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Wheel:
+    id: str
+    title: str
+    zeros: tuple[str, ...]
+    la_partage: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouletteRules:
+    """One table: its wheel and the shared pays."""
+
+    wheel: Wheel
+    pays: Mapping[str, Ratio]
 
 
 def outcome(layout: Layout, rules: RouletteRules, bet: str, number: str) -> tuple[str, Fraction]:
@@ -30,3 +50,6 @@ def outcome(layout: Layout, rules: RouletteRules, bet: str, number: str) -> tupl
     if rules.wheel.la_partage and number in layout.zeros and bet in EVEN_MONEY:
         return "lose", Fraction(-1, 2)
     return "lose", Fraction(-1)
+
+
+__all__ = ["Layout", "RouletteRules", "Wheel", "outcome"]

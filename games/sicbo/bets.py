@@ -6,7 +6,7 @@ Names: ``small``, ``big``, ``odd``, ``even``, ``total-4`` .. ``total-17``,
 smaller first), ``single-1`` .. ``single-6`` (a number on one, two or three dice).
 
 >>> from games.sicbo.paytable import load_paytable
->>> t = load_paytable()
+>>> t = load_paytable().rules
 >>> str(payout("single-5", (5, 5, 2), t)), payout("small", (2, 2, 2), t)
 ('2:1', None)
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from games.core.errors import BetRefused
 from games.core.money import Ratio
-from games.sicbo.paytable import TOTALS, SicBoPaytable
+from games.sicbo.rules import TOTALS, SicBoRules
 
 FACES = range(1, 7)
 
@@ -39,7 +39,7 @@ def check_name(name: str) -> str:
     return name
 
 
-def payout(name: str, dice: tuple[int, int, int], t: SicBoPaytable) -> Ratio | None:
+def payout(name: str, dice: tuple[int, int, int], t: SicBoRules) -> Ratio | None:
     """The win ratio of bet ``name`` on ``dice``, or None if it loses."""
     total = sum(dice)
     triple = dice[0] == dice[1] == dice[2]

@@ -10,22 +10,14 @@ to one, so no rounding arises).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import IllegalAction
 from games.core.money import Cents, Rounding, pay
-from games.core.one_outcome import OneOutcomeRound
-from games.core.records import (
-    Action,
-    BetSettled,
-    Event,
-    Message,
-    RollDice,
-    RoundOver,
-)
+from games.core.one_outcome import OneOutcomeRound, SpotView
+from games.core.records import Event, RollDice
 from games.sicbo.bets import all_bet_names, check_name, payout
-from games.sicbo.paytable import SicBoPaytable
+from games.sicbo.rules import SicBoRules
 
 
 class Phase(StrEnum):
@@ -34,7 +26,13 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class SicBoRound(OneOutcomeRound):
+class SicBoView(SpotView):
+    """What a seat sees of a round: the dice once they are in."""
+
+    dice: list[int] | None
+
+
+class SicBoRound(OneOutcomeRound[SicBoRules]):
     """One sic bo round at a table of ``seats`` seats."""
 
     GAME, TRIGGER, TRIGGER_TEXT = "sic bo", "roll", "rolls the dice"
@@ -42,22 +40,14 @@ class SicBoRound(OneOutcomeRound):
     NEED, OUTCOME = Need(kind=NeedKind.DICE, count=3), RollDice
     BETTING, WAITING, OVER = Phase.BETTING, Phase.ROLLING, Phase.OVER
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
-        if not isinstance(variant.rules, SicBoPaytable):
-            raise TypeError(f"{variant.id} is not a sic bo variant")
+    def __init__(self, variant: Variant[SicBoRules], seats: int = 1) -> None:
         super().__init__(variant, seats)
-        self._t: SicBoPaytable = variant.rules
-        self._dice: tuple[int, int, int] | None = None
+        self.dice: tuple[int, int, int] | None = None
 
-    @property
-    def dice(self) -> tuple[int, int, int] | None:
-        return self._dice
-
-    def _bet_name(self, name: str) -> str:
+    def bet_name(self, name: str) -> str:
         return check_name(name)
 
-    def _check_outcome(self, action: Action) -> None:
-        assert isinstance(action, RollDice)
+    def verify_roll_dice(self, action: RollDice) -> None:
         if action.seat is not None:
             raise IllegalAction("dice come from the dice source, not a seat")
         f = action.faces
@@ -66,40 +56,26 @@ class SicBoRound(OneOutcomeRound):
         ):
             raise IllegalAction(f"sic bo needs three dice showing 1-6, got {list(f)!r}")
 
-    def _settle(self, action: Action) -> tuple[Event, ...]:
-        assert isinstance(action, RollDice)
+    def apply_roll_dice(self, action: RollDice) -> tuple[Event, ...]:
         a, b, c = action.faces
-        dice = self._dice = (a, b, c)
-        events: list[Event] = [Message(text=f"dice {dice[0]}-{dice[1]}-{dice[2]} = {sum(dice)}")]
-        for seat, name, stake in self._book.items():
-            ratio = payout(name, dice, self._t)
-            if ratio is None:
-                s = BetSettled(seat=seat, bet=name, stake=stake, returned=0, result="lose")
-            else:
-                win = pay(Cents(stake), ratio, Rounding.DOWN)
-                s = BetSettled(
-                    seat=seat,
-                    bet=name,
-                    stake=stake,
-                    returned=stake + win,
-                    result="win",
-                    note=f"pays {ratio}",
-                )
-            self._results.append(s)
-            events.append(s)
-        self._book.clear()
-        self._phase = Phase.OVER
-        events.append(RoundOver(summary=f"dice {dice[0]}-{dice[1]}-{dice[2]}"))
-        return tuple(events)
+        self.dice = (a, b, c)
+        return self.settle_all(f"dice {a}-{b}-{c} = {a + b + c}", f"dice {a}-{b}-{c}")
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "game": "sicbo",
-            "variant": self.variant.id,
-            "phase": self._phase.value,
-            "dice": None if self._dice is None else list(self._dice),
-        }
-        return self._view_of(out, seat)
+    def returned(self, bet: str, stake: int) -> tuple[int, str]:
+        assert self.dice is not None
+        ratio = payout(bet, self.dice, self.rules)
+        if ratio is None:
+            return 0, ""
+        return stake + pay(Cents(stake), ratio, Rounding.DOWN), f"pays {ratio}"
+
+    def view(self, seat: int | None) -> SicBoView:
+        return SicBoView(
+            game="sicbo",
+            variant=self.variant.id,
+            phase=self.phase.value,
+            dice=None if self.dice is None else list(self.dice),
+            **self.spot_view(seat),
+        )
 
 
-__all__ = ["Phase", "SicBoRound", "all_bet_names"]
+__all__ = ["Phase", "SicBoRound", "SicBoView", "all_bet_names"]

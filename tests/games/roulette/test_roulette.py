@@ -201,7 +201,12 @@ def test_simulation_interval_contains_the_exact_edge() -> None:
     assert len(misses) <= 2, misses
 
 
-TEXT = resources.files("games.roulette").joinpath("wheels.toml").read_text(encoding="utf-8")
+TEXT = (
+    resources.files("games.roulette")
+    .joinpath("paytables")
+    .joinpath("wheels.toml")
+    .read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize(

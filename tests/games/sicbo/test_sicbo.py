@@ -190,7 +190,12 @@ def test_simulation_interval_contains_the_exact_edge() -> None:
     assert len(misses) <= 2, misses
 
 
-TEXT = resources.files("games.sicbo").joinpath("macau.toml").read_text(encoding="utf-8")
+TEXT = (
+    resources.files("games.sicbo")
+    .joinpath("paytables")
+    .joinpath("macau.toml")
+    .read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from games.catalog import HouseEdge
+from games.core.engine import Variant
 from games.roulette.layout import layout_for
-from games.roulette.paytable import RouletteRules
-from games.roulette.rules import outcome
+from games.roulette.rules import RouletteRules, outcome
 
 
 def edges(rules: RouletteRules) -> dict[str, Fraction]:
@@ -21,4 +22,13 @@ def edges(rules: RouletteRules) -> dict[str, Fraction]:
     return {
         bet: -sum((outcome(layout, rules, bet, p)[1] for p in layout.pockets), Fraction(0)) / n
         for bet in layout.bets
+    }
+
+
+def house_edge(variant: Variant[RouletteRules]) -> dict[str, HouseEdge]:
+    """Every bet's exact edge on the variant's wheel, as the catalog reports it."""
+    method = "exact: enumeration of the wheel's pockets (fractions.Fraction)"
+    return {
+        name: HouseEdge(edge=e, exact=True, method=method)
+        for name, e in edges(variant.rules).items()
     }

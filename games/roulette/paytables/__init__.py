@@ -1,0 +1,1 @@
+"""Roulette pay tables (TOML data, loaded by games.roulette.paytable); a package so they ship."""

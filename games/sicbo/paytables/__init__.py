@@ -1,0 +1,1 @@
+"""Sic bo pay tables (TOML data, loaded by games.sicbo.paytable); a package so they ship."""
