@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import BetSimulation, SimulationResult
+from games.core.figures import BetSimulation, SimulationResult
 
 #: two-sided 99.9% normal quantile (scipy.stats.norm.ppf(0.9995))
 Z_999 = 3.2905267314919255

@@ -39,8 +39,8 @@ from games.baccarat.rules import (
     score,
 )
 from games.baccarat.simulate import simulate
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 
 VARIANTS: tuple[Variant[BaccaratRules], ...] = tuple(
     load_packaged(name) for name in ("pinnacle", "ez", "california")

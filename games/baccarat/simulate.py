@@ -7,7 +7,7 @@ the same tableau as the engine.
 
 Results are tallied as integer counts per outcome class; each bet's mean net
 per unit and its 99.9% interval follow from the counts. Floats appear here only
-as statistics (the :class:`~games.catalog.BetSimulation` fields).
+as statistics (the :class:`~games.core.figures.BetSimulation` fields).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import numpy as np
 
 from games.baccarat.exact import BANKER_DRAWS
 from games.baccarat.rules import BaccaratRules
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.sim import bet_statistics, draw_positions
 
 BATCH = 1 << 19

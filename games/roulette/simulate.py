@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.roulette.layout import layout_for
 from games.roulette.rules import RouletteRules, outcome
 from games.sim import simulate_value_table

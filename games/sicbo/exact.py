@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from games.catalog import HouseEdge
 from games.core.engine import Variant
+from games.core.figures import HouseEdge
 from games.sicbo.bets import all_bet_names, payout
 from games.sicbo.rules import SicBoRules
 

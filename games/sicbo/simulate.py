@@ -13,8 +13,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.sicbo.bets import all_bet_names
 from games.sicbo.exact import ROLLS, net
 from games.sicbo.rules import SicBoRules

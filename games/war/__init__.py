@@ -19,8 +19,8 @@ says so. The family contract (:mod:`games.catalog`):
 
 from __future__ import annotations
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.war.autoplay import autoplay
 from games.war.engine import Phase, WarRound, WarView
 from games.war.exact import bet_returns, war_odds

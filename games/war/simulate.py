@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.sim import bet_statistics, draw_positions
 from games.war.rules import WarRules
 
