@@ -40,6 +40,7 @@ from games.baccarat.rules import banker_draws  # noqa: E402
 from games.baccarat.simulate import tally  # noqa: E402
 from games.core.cards import Card  # noqa: E402
 from games.core.records import DealCard  # noqa: E402
+from games.war.exact import war_odds  # noqa: E402
 
 #: baccarat point of rank index 0..12 (deuce .. ace)
 POINT_OF_RANK = [2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 1]
@@ -205,7 +206,7 @@ def main() -> int:
             raise SystemExit("the plain-Python enumeration disagrees")
         say(f"| {decks} decks | {ours * 1000:.1f} ms | {naive * 1000:.0f} ms | "
             f"{naive / ours:.0f}x |")  # fmt: skip
-    war_t = median_time(lambda: war.war_odds.__wrapped__(6), args.repeat)
+    war_t = median_time(lambda: war_odds.__wrapped__(6), args.repeat)
     say(f"| Casino War, 6 decks | {war_t * 1000:.2f} ms | | |")
     say()
     say("### Simulated coups per second, one core (target >= 1,000,000)")

@@ -26,18 +26,10 @@ named in each pay table (``paytables/*.toml``). The family contract
 from __future__ import annotations
 
 from games.baccarat.autoplay import autoplay
-from games.baccarat.engine import BaccaratRound, BaccaratView, DealerMode, Phase
-from games.baccarat.exact import bet_returns, coup_counts
-from games.baccarat.paytable import load_packaged, loads
-from games.baccarat.rules import (
-    BaccaratRules,
-    Outcome,
-    Winner,
-    banker_draws,
-    play_out,
-    point,
-    score,
-)
+from games.baccarat.engine import BaccaratRound
+from games.baccarat.exact import bet_returns
+from games.baccarat.paytable import load_packaged
+from games.baccarat.rules import BaccaratRules
 from games.baccarat.simulate import simulate
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
@@ -65,25 +57,4 @@ def house_edge(variant: Variant[BaccaratRules]) -> dict[str, HouseEdge]:
     }
 
 
-__all__ = [
-    "VARIANTS",
-    "BaccaratRound",
-    "BaccaratRules",
-    "BaccaratView",
-    "DealerMode",
-    "Outcome",
-    "Phase",
-    "Winner",
-    "autoplay",
-    "banker_draws",
-    "bet_returns",
-    "coup_counts",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "play_out",
-    "point",
-    "score",
-    "simulate",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

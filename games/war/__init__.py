@@ -22,9 +22,9 @@ from __future__ import annotations
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
 from games.war.autoplay import autoplay
-from games.war.engine import Phase, WarRound, WarView
-from games.war.exact import bet_returns, war_odds
-from games.war.paytable import load_packaged, loads
+from games.war.engine import WarRound
+from games.war.exact import bet_returns
+from games.war.paytable import load_packaged
 from games.war.rules import WarRules
 from games.war.simulate import simulate
 
@@ -53,18 +53,4 @@ def house_edge(variant: Variant[WarRules]) -> dict[str, HouseEdge]:
     }
 
 
-__all__ = [
-    "VARIANTS",
-    "Phase",
-    "WarRound",
-    "WarRules",
-    "WarView",
-    "autoplay",
-    "bet_returns",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "simulate",
-    "war_odds",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import games.baccarat as bac
+from games.baccarat.engine import BaccaratRound
 from games.catalog import family_of
 from games.core.cards import Card
 from games.core.records import BetSettled, DealCard, PlaceBet
@@ -13,7 +14,7 @@ from games.core.records import BetSettled, DealCard, PlaceBet
 VARIANTS = {v.id: v for v in bac.VARIANTS}
 
 
-def run_round(game: bac.BaccaratRound, seed: int) -> list[BetSettled]:
+def run_round(game: BaccaratRound, seed: int) -> list[BetSettled]:
     rng = np.random.default_rng(seed)  # the test is the card source here
     order = rng.permutation(52 * game.rules.decks)
     cards = iter(Card.from_index(int(i) % 52) for i in order)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import games.baccarat as bac
-from games.baccarat.exact import composition, coup_counts, falling
+from games.baccarat.exact import bet_returns, composition, coup_counts, falling
 from games.catalog import family_of
 
 
@@ -55,7 +55,7 @@ def test_main_bet_edges_match_published_to_four_places(
 def test_eight_deck_commission_banker_edge_matches_published(published: dict[str, Any]) -> None:
     """The Pinnacle rules on an 8-deck shoe give the published 8-deck banker edge."""
     rules = dataclasses.replace(_variant("baccarat-pinnacle").rules, decks=8)
-    banker = -bac.bet_returns(rules)["banker"]
+    banker = -bet_returns(rules)["banker"]
     want = published["baccarat"]["decks8"]["edge_pct"]["banker"]
     assert _pct(banker, 4) == Decimal(want)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import games.baccarat as bac
 from games.baccarat.engine import BaccaratRound
-from games.baccarat.paytable import BANK_BET
+from games.baccarat.rules import BANK_BET
 from games.core.cards import Card
 from games.core.engine import GameContext, Variant
 from games.core.errors import IllegalAction

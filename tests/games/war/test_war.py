@@ -33,6 +33,8 @@ from games.core.records import (
     decode,
 )
 from games.war.engine import Phase, WarRound
+from games.war.exact import bet_returns
+from games.war.paytable import loads
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "baccarat" / "published_odds.toml"
 PUBLISHED = tomllib.loads(DATA.read_text())["war"]
@@ -49,8 +51,8 @@ def pct(x: Fraction) -> Decimal:
 @pytest.mark.parametrize("row", PUBLISHED["rows"], ids=[str(r[0]) for r in PUBLISHED["rows"]])
 def test_edges_match_published_table_for_every_deck_count(row: list[Any]) -> None:
     decks, with_bonus, no_bonus, surrender, tie = row
-    plain = war.bet_returns(dataclasses.replace(STANDARD.rules, decks=decks))
-    bonus = war.bet_returns(dataclasses.replace(BONUS.rules, decks=decks))
+    plain = bet_returns(dataclasses.replace(STANDARD.rules, decks=decks))
+    bonus = bet_returns(dataclasses.replace(BONUS.rules, decks=decks))
     assert pct(-plain["main"]) == Decimal(no_bonus)
     assert pct(-bonus["main"]) == Decimal(with_bonus)
     assert pct(-plain["main-surrender"]) == Decimal(surrender)
@@ -106,7 +108,7 @@ TEXT = resources.files("games.war").joinpath("paytables").joinpath("standard.tom
 def test_bad_pay_tables_are_refused(old: str, new: str, message: str) -> None:
     assert old in TEXT
     with pytest.raises(PaytableError) as info:
-        war.loads(TEXT.replace(old, new, 1), "war.toml")
+        loads(TEXT.replace(old, new, 1), "war.toml")
     assert str(info.value).startswith("war.toml") and message in str(info.value)
 
 
