@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from certification.log import sqlite_store
 from certification.log.commitments import shoe_commitment
@@ -31,9 +31,12 @@ from rng.errors import RngError
 
 
 class OutcomeFault(TableError):
-    """The source cannot supply an outcome (device fault, RNG health failure)."""
+    """The source cannot supply an outcome (device fault, RNG health failure).
+
+    ``alarm`` names the integrity alarm the suspension logs, if it is one."""
 
     code = "outcome-fault"
+    alarm: str | None = None
 
 
 class RandomOutcomeSource(Protocol):
@@ -62,6 +65,19 @@ class OutcomeSource(Protocol):
 
     def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
         """Finish a game; return what the log's game-end record should state."""
+        ...
+
+
+@runtime_checkable
+class KeepsShoes(Protocol):
+    """A source that keeps each game's shoe in the store and deals from it by position."""
+
+    def forget(self, game: str) -> None:
+        """Drop what is kept in memory of a game's shoe; it is read back and checked."""
+        ...
+
+    def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
+        """Check a game's stored shoe against its commitment (raises ShoeTampered)."""
         ...
 
 

@@ -35,7 +35,7 @@ from kiosk_ui.table.money import (
     seed_entry,
     void_entry,
 )
-from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import logged_seats
 from kiosk_ui.table.seats import SeatRules
 from kiosk_ui.table.table import Table
@@ -276,13 +276,12 @@ class Runtime:
                 table = table.instance(owner) if owner is not None else None
             if rep is not None and rep.matches and table is not None:
                 table.restore(game, rep.engine, logged_seats(rep.records))
-                check = getattr(table.source, "check_shoe", None)
-                if callable(check):
+                if isinstance(table.source, KeepsShoes):
                     try:
                         with self.db.lock:
-                            check(self.db.conn, game)
+                            table.source.check_shoe(self.db.conn, game)
                     except OutcomeFault as exc:
-                        table.suspend(str(exc), alarm=getattr(exc, "alarm", None))
+                        table.suspend(str(exc), alarm=exc.alarm)
                         done.append(Recovery(game, table_id, "suspended", str(exc)))
                         continue
                 if rep.engine.is_over:

@@ -41,7 +41,7 @@ from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.table.answers import ActResult, visible_to
 from kiosk_ui.table.faults import resume_store
 from kiosk_ui.table.money import MONEY_EVENTS, post_event
-from kiosk_ui.table.outcomes import OutcomeFault, OutcomeSource
+from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import Seating, logged_seats
 from kiosk_ui.table.seats import unattended
 
@@ -190,7 +190,7 @@ class Table(Seating):
                         self.rt.store_response(conn, idempotency_key, result, request_digest)
             except OutcomeFault as exc:
                 self._rebuild()
-                self.suspend(str(exc), alarm=getattr(exc, "alarm", None))
+                self.suspend(str(exc), alarm=exc.alarm)
                 raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
             except BaseException:
                 self._rebuild()
@@ -544,9 +544,8 @@ class Table(Seating):
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
         (self.parent or self)._started = None  # a game started by the lost work is gone
-        forget = getattr(self.source, "forget", None)
-        if self.game is not None and callable(forget):
-            forget(self.game)  # its shoe is read back from the store, and checked, again
+        if self.game is not None and isinstance(self.source, KeepsShoes):
+            self.source.forget(self.game)  # its shoe is read back from the store, and checked
         if self.game is None:
             self.engine = None  # a fresh engine is made on the next request
             return
