@@ -103,38 +103,8 @@ def parse_table(
     if player_banked and seats < 2:
         raise PaytableError(f"{where}: [rules] a player-banked table needs at least 2 seats")
 
-    c = TomlTable(top.get("commission", dict), f"{where}: [commission]", {"banker_bp", "rounding"})
-    bp = c.get("banker_bp", int)
-    if not 0 <= bp < 10_000:
-        raise PaytableError(f"{where}: [commission] banker_bp must be 0..9999, got {bp}")
-    rounding_s = c.get("rounding", str)
-    try:
-        rounding = Rounding(rounding_s)
-    except ValueError:
-        raise PaytableError(f"{where}: [commission] unknown rounding {rounding_s!r}") from None
-
-    bets = top.get("bets", dict)
-    unknown = set(bets) - set(KNOWN_BETS)
-    if unknown:
-        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}; known: {KNOWN_BETS}")
-    for needed in MAIN_BETS:
-        if needed not in bets:
-            raise PaytableError(f"{where}: bet {needed!r} is missing")
-    if (BANK_BET in bets) != player_banked:
-        raise PaytableError(f"{where}: a 'bank' bet exists exactly when the table is player-banked")
-    pays: dict[str, Ratio] = {}
-    limits: dict[str, BetLimit] = {}
-    for name in KNOWN_BETS:
-        if name not in bets:
-            continue
-        spot = bets[name]
-        if not isinstance(spot, dict):
-            raise PaytableError(f"{where}: [bets.{name}] must be a table")
-        pays[name] = parse_ratio(spot.get("pays"), f"{where}: [bets.{name}]")
-        limits[name] = parse_limit(spot, f"{where}: [bets.{name}]")
-        if name != BANK_BET and pays[name].num == 0:
-            raise PaytableError(f"{where}: [bets.{name}] pays nothing on a win")
-
+    bp, rounding = _commission(top, where)
+    pays, limits = _bets(top, where, player_banked)
     declared = top.declared_rtp_bp(pays)
 
     rules = BaccaratRules(
@@ -172,3 +142,45 @@ def loads(text: str, where: str = "<string>") -> Variant[BaccaratRules]:
 def load_packaged(name: str) -> Variant[BaccaratRules]:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
     return loads(*packaged("games.baccarat", name))
+
+
+def _commission(top: TomlTable, where: str) -> tuple[int, Rounding]:
+    """The ``[commission]`` table: the banker's commission (basis points) and its rounding."""
+    c = TomlTable(top.get("commission", dict), f"{where}: [commission]", {"banker_bp", "rounding"})
+    bp = c.get("banker_bp", int)
+    if not 0 <= bp < 10_000:
+        raise PaytableError(f"{where}: [commission] banker_bp must be 0..9999, got {bp}")
+    rounding_s = c.get("rounding", str)
+    try:
+        rounding = Rounding(rounding_s)
+    except ValueError:
+        raise PaytableError(f"{where}: [commission] unknown rounding {rounding_s!r}") from None
+    return bp, rounding
+
+
+def _bets(
+    top: TomlTable, where: str, player_banked: bool
+) -> tuple[dict[str, Ratio], dict[str, BetLimit]]:
+    """The ``[bets.<name>]`` tables: each bet's pay and limit (``bank`` on banked tables)."""
+    bets = top.get("bets", dict)
+    unknown = set(bets) - set(KNOWN_BETS)
+    if unknown:
+        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}; known: {KNOWN_BETS}")
+    for needed in MAIN_BETS:
+        if needed not in bets:
+            raise PaytableError(f"{where}: bet {needed!r} is missing")
+    if (BANK_BET in bets) != player_banked:
+        raise PaytableError(f"{where}: a 'bank' bet exists exactly when the table is player-banked")
+    pays: dict[str, Ratio] = {}
+    limits: dict[str, BetLimit] = {}
+    for name in KNOWN_BETS:
+        if name not in bets:
+            continue
+        spot = bets[name]
+        if not isinstance(spot, dict):
+            raise PaytableError(f"{where}: [bets.{name}] must be a table")
+        pays[name] = parse_ratio(spot.get("pays"), f"{where}: [bets.{name}]")
+        limits[name] = parse_limit(spot, f"{where}: [bets.{name}]")
+        if name != BANK_BET and pays[name].num == 0:
+            raise PaytableError(f"{where}: [bets.{name}] pays nothing on a win")
+    return pays, limits
