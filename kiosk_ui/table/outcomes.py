@@ -53,7 +53,9 @@ class OutcomeSource(Protocol):
     name: str
     blocking: bool  # True: supply() waits on hardware, so it runs outside the store lock
 
-    def start_game(self, conn: sqlite3.Connection, game: str, variant: Variant) -> dict[str, Any]:
+    def start_game(
+        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
+    ) -> dict[str, Any]:
         """Prepare a game; return what the log's game-start record should state."""
         ...
 
@@ -155,7 +157,9 @@ class RngOutcomes:
         self._orders: dict[str, list[int]] = {}  # game -> committed shoe order (server-side)
         self._next: dict[str, int] = {}  # game -> position of its next card, as dealt here
 
-    def start_game(self, conn: sqlite3.Connection, game: str, variant: Variant) -> dict[str, Any]:
+    def start_game(
+        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
+    ) -> dict[str, Any]:
         self._zeros[game] = variant.zeros
         if not variant.decks:
             return {"source": self.name}
@@ -257,7 +261,9 @@ class DeviceOutcomes:
         self.blocking = True
         self.timeout = timeout
 
-    def start_game(self, conn: sqlite3.Connection, game: str, variant: Variant) -> dict[str, Any]:
+    def start_game(
+        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
+    ) -> dict[str, Any]:
         arm = getattr(self.device, "arm", None)
         if callable(arm):
             arm()

@@ -47,7 +47,7 @@ class Seating:
     # Set by Table.__init__; declared here for the methods below.
     rt: Runtime
     id: str
-    variant: Variant
+    variant: Variant[Any]
     family: Family
     source: OutcomeSource
     engine: Engine | None

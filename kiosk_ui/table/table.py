@@ -57,7 +57,7 @@ class Table(Seating):
         self,
         runtime: Runtime,
         table_id: str,
-        variant: Variant,
+        variant: Variant[Any],
         family: Family,
         source: OutcomeSource,
     ) -> None:
