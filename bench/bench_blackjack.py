@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.blackjack import VARIANTS, autoplay, new_game, simulate
-from games.blackjack.analysis import buster_edge, insurance_edge, main_edge
+from games.blackjack.exact import buster_edge, insurance_edge, main_edge
 from games.blackjack.hand import total_of_points
 from games.blackjack.strategy import choose, load_chart
 from games.core import DealCard, deck

@@ -3,22 +3,19 @@
 The family-module contract of :mod:`games.catalog`:
 
 ``VARIANTS``
-    the three tables, loaded and validated from ``data/*.toml`` (``spec = 1``; each names its
-    rules page; gaps filled by a standard rule are listed in the table's ``notes``).
-``new_game(variant, seats=1)``
-    a fresh :class:`~games.blackjack.engine.BlackjackRound`.
+    the three tables, loaded and validated from ``paytables/*.toml`` (``spec = 1``; each
+    names its rules page; gaps filled by a standard rule are listed in the table's ``notes``).
+``new_game(variant, seats=1, *, context)``
+    a fresh :class:`~games.blackjack.engine.BlackjackRound` (nothing carries over).
 ``house_edge(variant)``
     ``main`` (Pinnacle tables: recursive composition-dependent analysis of the basic-strategy
     chart, float64, ``exact=False``; 21st Century: simulation, ``exact=False``),
-    ``insurance`` (exact) and ``buster`` (exact, 21st Century).
+    ``insurance`` (exact) and ``buster`` (exact, 21st Century): :mod:`games.blackjack.exact`.
 ``simulate(variant, rounds, seed)``
     the vectorised NumPy simulator (:mod:`games.blackjack.simulate`).
 ``autoplay(engine, seat)``
-    the scripted player: bets the table minimum on the main spot, deals, declines insurance
-    and even money (basic strategy never takes either), then plays the table's strategy
-    chart (``data/strategy_*.toml``): split when the chart says P and a split is allowed,
-    double when it says D/Ds and a double is allowed (always for the full bet), surrender when
-    it says R and surrender is allowed, otherwise hit or stand as the chart says.
+    the scripted player of :mod:`games.blackjack.autoplay`: minimum bet, no insurance,
+    then the table's strategy chart (``paytables/strategies/*.toml``).
 """
 
 from __future__ import annotations
@@ -26,17 +23,15 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
-from games.blackjack.analysis import buster_edge, insurance_edge, main_edge
-from games.blackjack.engine import BlackjackRound, Phase
-from games.blackjack.hand import can_split_cards, points
+from games.blackjack.autoplay import autoplay
+from games.blackjack.engine import BlackjackRound
+from games.blackjack.exact import buster_edge, insurance_edge, main_edge
 from games.blackjack.rules import BlackjackRules, load_variants
-from games.blackjack.simulation import simulate
-from games.blackjack.strategy import choose, load_chart
-from games.catalog import HouseEdge
-from games.core.engine import NEW_TABLE, Engine, GameContext, Variant
-from games.core.records import Action, Deal, Decide, PlaceBet
+from games.blackjack.simulate import simulate
+from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 
-VARIANTS: tuple[Variant, ...] = load_variants()
+VARIANTS: tuple[Variant[BlackjackRules], ...] = load_variants()
 
 #: rounds and seed of the simulation behind 21st Century's main-bet figure
 MAIN_SIM_ROUNDS = 2_000_000
@@ -47,6 +42,7 @@ __all__ = [
     "MAIN_SIM_SEED",
     "VARIANTS",
     "BlackjackRound",
+    "BlackjackRules",
     "autoplay",
     "house_edge",
     "new_game",
@@ -55,7 +51,7 @@ __all__ = [
 
 
 def new_game(
-    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+    variant: Variant[BlackjackRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> BlackjackRound:
     """A fresh round (this family carries nothing from one round to the next)."""
     return BlackjackRound(variant, seats)
@@ -64,7 +60,7 @@ def new_game(
 @functools.cache
 def _edges(variant_id: str) -> dict[str, HouseEdge]:
     variant = next(v for v in VARIANTS if v.id == variant_id)
-    rules: BlackjackRules = variant.rules
+    rules = variant.rules
     out: dict[str, HouseEdge] = {}
     analysable = (
         rules.surrender_min_total is None and not rules.bust_push_totals and rules.max_hands <= 2
@@ -105,47 +101,6 @@ def _edges(variant_id: str) -> dict[str, HouseEdge]:
     return out
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[BlackjackRules]) -> dict[str, HouseEdge]:
     """House edge of each bet (positive favours the house), per unit of that bet."""
     return dict(_edges(variant.id))
-
-
-def autoplay(engine: Engine, seat: int) -> Action | None:
-    """The scripted player's next action for ``seat`` (see the module docstring)."""
-    if not isinstance(engine, BlackjackRound):
-        raise TypeError("blackjack autoplay needs a blackjack round")
-    legal = engine.legal_actions(seat)
-    if not legal:
-        return None
-    st = engine.seat_state(seat)
-    if engine.phase is Phase.BETTING:
-        if not engine.book.stake(seat, "main"):
-            return PlaceBet(seat=seat, bet="main", amount=engine.variant.limits["main"].minimum)
-        return Deal(seat=seat)
-    if engine.phase is Phase.INSURANCE:
-        return Decide(seat=seat, decision="no-insurance")
-    turn = engine.turn
-    if turn is None:
-        return None
-    _, h = turn
-    hand = st.hands[h]
-    rules: BlackjackRules = engine.variant.rules
-    total, soft = hand.total
-    pair = (
-        points(hand.cards[0])
-        if len(hand.cards) == 2 and can_split_cards(hand.cards[0], hand.cards[1], rules.split)
-        else None
-    )
-    up = engine.dealer_up
-    assert up is not None
-    decision = choose(
-        load_chart(rules.strategy),
-        total,
-        soft,
-        pair,
-        points(up),
-        can_double="double" in legal,
-        can_split="split" in legal,
-        can_surrender="surrender" in legal,
-    )
-    return Decide(seat=seat, decision=decision, hand=h)

@@ -1,9 +1,11 @@
 """Blackjack table rules as data: the frozen :class:`BlackjackRules` and the loader checking them.
 
-Each table is one TOML file in ``games/blackjack/data/`` (``spec = 1``) naming its rules page.
-:func:`load_table` parses and validates it into a :class:`~games.core.engine.Variant` whose
-``rules`` is a :class:`BlackjackRules`; any problem raises :class:`~games.core.errors.PaytableError`
-with one line saying which key is wrong, so a bad file never yields a half-built table.
+Each table is one TOML file in ``games/blackjack/paytables/`` (``spec = 1``) naming its rules
+page, read through :mod:`games.core.tomlread`. :func:`parse_table` validates it into a
+``Variant[BlackjackRules]``; any problem raises :class:`~games.core.errors.PaytableError` with
+one line saying which key is wrong, so a bad file never yields a half-built table. (The
+typed getter here quotes the key, ``'decks' must be an integer``: the wording the table
+tests read, which :class:`~games.core.tomlread.TomlTable` words without the quotes.)
 
 Rule knobs are the ones that differ between the pages (000: Pinnacle, 004: 21st Century):
 
@@ -23,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from games.blackjack.strategy import chart_file
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-from games.core.tomlread import parse_toml
+from games.core.tomlread import packaged, parse_toml
 
 SPEC_VERSION = 1
 INSURANCE_MODES = ("half", "up-to-half")
@@ -62,7 +65,7 @@ class BlackjackRules:
     bust_push_totals: tuple[int, ...]
     buster: tuple[BusterPay, ...]  # empty: no Buster Bet
     buster_more_cards: str  # "highest": more cards than the table lists pay its top line
-    strategy: str  # name of the scripted player's chart (data/strategy_<name>.toml)
+    strategy: str  # name of the scripted player's chart (paytables/strategies/<name>.toml)
 
     def buster_pay(self, cards: int) -> Ratio | None:
         """Odds for a dealer bust of ``cards`` cards, or None if the table pays nothing."""
@@ -97,8 +100,9 @@ def _ratio(table: Mapping[str, Any], key: str, where: str) -> Ratio:
     return Ratio(num, den)
 
 
-def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
-    known = {
+#: the keys of a table's ``[rules]``
+RULE_KEYS = frozenset(
+    {
         "decks",
         "dealer_peeks",
         "dealer_hits_soft_through",
@@ -118,7 +122,29 @@ def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
         "buster_more_cards",
         "strategy",
     }
-    unknown = sorted(set(raw) - known)
+)
+
+
+def _buster_lines(raw: Any, where: str) -> tuple[BusterPay, ...]:
+    """The Buster Bet pay table: one line per dealer bust card count, each count once."""
+    if not isinstance(raw, list):
+        raise PaytableError(f"{where}: buster must be a list of tables")
+    buster: list[BusterPay] = []
+    for i, line in enumerate(raw):
+        lw = f"{where}.buster[{i}]"
+        if not isinstance(line, dict):
+            raise PaytableError(f"{lw}: must be a table")
+        cards = _get(line, "cards", int, lw)
+        if not 3 <= cards <= 12:
+            raise PaytableError(f"{lw}: a dealer bust has 3..12 cards, got {cards}")
+        if any(b.cards == cards for b in buster):
+            raise PaytableError(f"{lw}: {cards} cards listed twice")
+        buster.append(BusterPay(cards=cards, pays=_ratio(line, "pays", lw)))
+    return tuple(sorted(buster, key=lambda b: b.cards))
+
+
+def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
+    unknown = sorted(set(raw) - RULE_KEYS)
     if unknown:
         raise PaytableError(f"{where}: unknown keys {unknown}")
     decks = _get(raw, "decks", int, where)
@@ -144,25 +170,12 @@ def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
     pushes = _get(raw, "bust_push_totals", list, where)
     if any(isinstance(t, bool) or not isinstance(t, int) or not 22 <= t <= 30 for t in pushes):
         raise PaytableError(f"{where}: bust_push_totals must be totals 22..30, got {pushes!r}")
-    buster_raw = raw.get("buster", [])
-    if not isinstance(buster_raw, list):
-        raise PaytableError(f"{where}: buster must be a list of tables")
-    buster: list[BusterPay] = []
-    for i, line in enumerate(buster_raw):
-        lw = f"{where}.buster[{i}]"
-        if not isinstance(line, dict):
-            raise PaytableError(f"{lw}: must be a table")
-        cards = _get(line, "cards", int, lw)
-        if not 3 <= cards <= 12:
-            raise PaytableError(f"{lw}: a dealer bust has 3..12 cards, got {cards}")
-        if any(b.cards == cards for b in buster):
-            raise PaytableError(f"{lw}: {cards} cards listed twice")
-        buster.append(BusterPay(cards=cards, pays=_ratio(line, "pays", lw)))
+    buster = _buster_lines(raw.get("buster", []), where)
     more = raw.get("buster_more_cards", "lose")
     if more not in ("highest", "lose"):
         raise PaytableError(f"{where}: buster_more_cards must be 'highest' or 'lose'")
     strategy = _get(raw, "strategy", str, where)
-    if not (DATA_DIR / f"strategy_{strategy.replace('-', '_')}.toml").is_file():
+    if not chart_file(strategy).is_file():
         raise PaytableError(f"{where}: no strategy chart named {strategy!r}")
     return BlackjackRules(
         decks=decks,
@@ -180,7 +193,7 @@ def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
         split_aces_one_card=_get(raw, "split_aces_one_card", bool, where),
         surrender_min_total=surrender,
         bust_push_totals=tuple(sorted(pushes)),
-        buster=tuple(sorted(buster, key=lambda b: b.cards)),
+        buster=buster,
         buster_more_cards=more,
         strategy=strategy,
     )
@@ -201,7 +214,7 @@ def _limit(raw: Any, where: str) -> BetLimit:
     return BetLimit(minimum=lo, maximum=hi, increment=inc)
 
 
-def parse_table(data: Mapping[str, Any], where: str) -> Variant:
+def parse_table(data: Mapping[str, Any], where: str) -> Variant[BlackjackRules]:
     """Validate one parsed TOML table and build its :class:`Variant`."""
     spec = data.get("spec")
     if spec != SPEC_VERSION:
@@ -253,7 +266,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     )
 
 
-def load_table(path: Path) -> Variant:
+def load_table(path: Path) -> Variant[BlackjackRules]:
     """Read and validate one table file; raise :class:`PaytableError` on any problem."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -262,10 +275,16 @@ def load_table(path: Path) -> Variant:
     return parse_table(parse_toml(text, path.name), path.name)
 
 
-DATA_DIR = Path(__file__).parent / "data"
-TABLE_FILES = ("pinnacle.toml", "high_stakes.toml", "twenty_first_century.toml")
+#: the shipped tables (``paytables/<name>.toml``), in menu order
+TABLES = ("pinnacle", "high_stakes", "twenty_first_century")
 
 
-def load_variants() -> tuple[Variant, ...]:
+def load_packaged(name: str) -> Variant[BlackjackRules]:
+    """Load ``paytables/<name>.toml`` shipped inside this package."""
+    text, where = packaged("games.blackjack", name)
+    return parse_table(parse_toml(text, where), where)
+
+
+def load_variants() -> tuple[Variant[BlackjackRules], ...]:
     """The shipped tables, in menu order."""
-    return tuple(load_table(DATA_DIR / name) for name in TABLE_FILES)
+    return tuple(load_packaged(name) for name in TABLES)

@@ -1,6 +1,7 @@
 """Basic-strategy charts as data, and the one function that reads them.
 
-A chart (``data/strategy_<name>.toml``, ``spec = 1``) has rows for hard totals 4-21, soft
+A chart (``paytables/strategies/<name>.toml``, ``spec = 1``: a player's strategy, not a pay
+table, kept apart in the family's one TOML folder) has rows for hard totals 4-21, soft
 totals 12-21 and pairs A-T, each a row of ten codes for the dealer's up card 2..9, T, A.
 :func:`choose` turns a code into the decision allowed now (``D`` doubles when doubling is
 allowed and hits otherwise; ``Ds`` stands instead; ``R``/``Rs``/``Rp`` surrender when
@@ -20,14 +21,21 @@ simulated and the computed house edge are of one and the same strategy.
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 
-from games.blackjack.rules import DATA_DIR
 from games.core.errors import PaytableError
+from games.core.tomlread import parse_toml
 
 CODES = ("H", "S", "D", "Ds", "P", "R", "Rs", "Rp")
 PAIR_KEYS = {"A": 1, "T": 10, **{str(i): i for i in range(2, 10)}}
+
+
+def chart_file(name: str) -> Traversable:
+    """Where chart ``name`` ships: ``paytables/strategies/<name>.toml`` (``-`` as ``_``)."""
+    folder = resources.files("games.blackjack") / "paytables" / "strategies"
+    return folder / f"{name.replace('-', '_')}.toml"
 
 
 def up_index(up_points: int) -> int:
@@ -79,12 +87,13 @@ def _rows(raw: object, keys: dict[str, int], where: str) -> dict[int, tuple[str,
 
 @functools.cache
 def load_chart(name: str) -> Chart:
-    """Load and validate ``data/strategy_<name>.toml``."""
-    path = DATA_DIR / f"strategy_{name.replace('-', '_')}.toml"
+    """Load and validate ``paytables/strategies/<name>.toml``."""
+    path = chart_file(name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
         raise PaytableError(f"strategy {name!r}: {exc}") from None
+    data = parse_toml(text, f"strategy {name!r}")
     if data.get("spec") != 1:
         raise PaytableError(f"{path.name}: spec must be 1")
     return Chart(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.blackjack import VARIANTS, autoplay, house_edge, new_game, simulate
-from games.blackjack.analysis import (
+from games.blackjack.exact import (
     buster_edge,
     dealer_bust_by_cards,
     insurance_edge,

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from games.blackjack import VARIANTS
-from games.blackjack.rules import DATA_DIR, load_table
-from games.blackjack.strategy import load_chart
+from games.blackjack.rules import load_table
+from games.blackjack.strategy import chart_file, load_chart
 from games.catalog import get_variant
 from games.core import PaytableError, Ratio
+from games.core.tomlread import packaged
 
 BY_ID = {v.id: v for v in VARIANTS}
 
@@ -60,7 +61,7 @@ def _write(tmp_path: Path, text: str) -> Path:
     return p
 
 
-GOOD = (DATA_DIR / "twenty_first_century.toml").read_text()
+GOOD = packaged("games.blackjack", "twenty_first_century")[0]
 
 
 @pytest.mark.parametrize(
@@ -98,4 +99,4 @@ def test_charts_are_complete() -> None:
         chart = load_chart(name)
         assert set(chart.hard) == set(range(4, 22)) and set(chart.soft) == set(range(12, 22))
         assert chart.pairs[8][0] == "P" and chart.pairs[10][0] == "S"
-        assert tomllib.loads((DATA_DIR / f"strategy_{name.replace('-', '_')}.toml").read_text())
+        assert tomllib.loads(chart_file(name).read_text())
