@@ -32,6 +32,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from games.baccarat.rules import BANK_BET, BaccaratRules, Outcome, Winner, next_target, score
+from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -47,7 +48,6 @@ from games.core.records import (
     Event,
     Message,
     PlaceBet,
-    RemoveBet,
     RoundOver,
 )
 from games.core.round import Round
@@ -91,7 +91,7 @@ class BaccaratView(TypedDict):
     settlements: list[JSON]
 
 
-class BaccaratRound(Round[BaccaratRules]):
+class BaccaratRound(BookBets, Round[BaccaratRules]):
     """One baccarat coup for ``seats`` seats (numbered from 0)."""
 
     GAME = "baccarat"
@@ -188,15 +188,6 @@ class BaccaratRound(Round[BaccaratRules]):
         if action.bet != BANK_BET and (seat, BANK_BET) in self.book:
             raise BetRefused("the banking seat covers the table this hand and may not bet")
         self.book.check_place(seat, action.bet, action.amount)
-
-    def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
-        return (self.book.place(self.seat_of(action), action.bet, action.amount),)
-
-    def verify_remove_bet(self, action: RemoveBet) -> None:
-        self.book.check_remove(self.seat_of(action), action.bet, action.amount)
-
-    def apply_remove_bet(self, action: RemoveBet) -> tuple[Event, ...]:
-        return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
 
     def verify_deal(self, action: Deal) -> None:
         if not self._has_wagers():

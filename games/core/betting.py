@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
+from typing import Protocol
 
 from games.core.engine import BetLimit
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import format_cents
-from games.core.records import Action, BetPlaced, BetReturned
+from games.core.records import Action, BetPlaced, BetReturned, Event, PlaceBet, RemoveBet
 
 
 class Wording(StrEnum):
@@ -226,6 +227,29 @@ def seat_of(action: Action, seats: int) -> int:
     return seat
 
 
+class _Booked(Protocol):
+    book: BetBook
+
+    def seat_of(self, action: Action) -> int: ...
+
+
+class BookBets:
+    """Mixin for a :class:`~games.core.round.Round` whose bets go on its book as they come.
+
+    Gives ``apply_place_bet`` (place what ``verify_place_bet``, the family's own rules,
+    allowed), and ``verify_remove_bet`` / ``apply_remove_bet`` by the book's rules alone.
+    """
+
+    def apply_place_bet(self: _Booked, action: PlaceBet) -> tuple[Event, ...]:
+        return (self.book.place(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_remove_bet(self: _Booked, action: RemoveBet) -> None:
+        self.book.check_remove(self.seat_of(action), action.bet, action.amount)
+
+    def apply_remove_bet(self: _Booked, action: RemoveBet) -> tuple[Event, ...]:
+        return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
+
+
 class VerifyCan:
     """Mixin: ``can(action)`` is ``verify(action)`` not raising :class:`IllegalAction`."""
 
@@ -241,4 +265,4 @@ class VerifyCan:
         return True
 
 
-__all__ = ["BetBook", "VerifyCan", "Wording", "seat_of"]
+__all__ = ["BetBook", "BookBets", "VerifyCan", "Wording", "seat_of"]

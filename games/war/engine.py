@@ -22,6 +22,7 @@ from collections import Counter
 from enum import StrEnum
 from typing import TypedDict
 
+from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -36,7 +37,6 @@ from games.core.records import (
     Event,
     Message,
     PlaceBet,
-    RemoveBet,
     RoundOver,
 )
 from games.core.round import Round
@@ -69,7 +69,7 @@ class WarView(TypedDict):
     settlements: list[JSON]
 
 
-class WarRound(Round[WarRules]):
+class WarRound(BookBets, Round[WarRules]):
     """One Casino War round for ``seats`` seats (numbered from 0)."""
 
     GAME = "Casino War"
@@ -138,15 +138,6 @@ class WarRound(Round[WarRules]):
         if action.bet not in PLAYER_BETS:
             raise BetRefused(f"no {action.bet!r} bet to place (bets: main, tie)")
         self.book.check_place(self.seat_of(action), action.bet, action.amount)
-
-    def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
-        return (self.book.place(self.seat_of(action), action.bet, action.amount),)
-
-    def verify_remove_bet(self, action: RemoveBet) -> None:
-        self.book.check_remove(self.seat_of(action), action.bet, action.amount)
-
-    def apply_remove_bet(self, action: RemoveBet) -> tuple[Event, ...]:
-        return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
 
     def verify_deal(self, action: Deal) -> None:
         if not self.book:
