@@ -39,7 +39,7 @@ from games.pai_gow.bonus import bonus_hands  # noqa: E402
 from games.pai_gow.classify import KINDS  # noqa: E402
 from games.pai_gow.hands import high_key, low_key  # noqa: E402
 from games.pai_gow.house_way import house_way  # noqa: E402
-from games.pai_gow.paytable import MAIN_BET, rules_of  # noqa: E402
+from games.pai_gow.rules import MAIN_BET  # noqa: E402
 from games.pai_gow.simulate import main_win_per_unit, side_nets, tally  # noqa: E402
 from games.poker.pai_gow_joker import JokerRule  # noqa: E402
 from games.sim import Z_999, bet_statistics  # noqa: E402
@@ -161,7 +161,7 @@ def main() -> int:
         ("pai-gow-fortune", JokerRule.WILD),
     ):
         variant = {v.id: v for v in pg.VARIANTS}[vid]  # not via the catalog: other families
-        rules = rules_of(variant)
+        rules = variant.rules
         side = rules.side
         assert side is not None
         games, tot, took = run_budget(joker, half, args.max_rounds, args.seed * 1000 + len(vid))

@@ -7,10 +7,11 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
 
 ``VARIANTS``
     the four tables, loaded from ``paytables/*.toml``.
-``new_game(variant, seats=1, *, previous=None, carry=None)``
+``new_game(variant, seats=1, *, context=NEW_TABLE)``
     a :class:`~games.pai_gow.engine.PaiGowRound`; on a player-banked table
-    (page 002) it starts from the bank rotation of ``previous`` (the table's
-    finished last game) or of ``carry`` (that game's ``carry().encode()``, as logged).
+    (page 002) it starts from the bank rotation of ``context.previous`` (the table's
+    finished last game) or of ``context.carry`` (that game's ``carry().encode()``, as
+    logged).
 ``house_edge(variant)``
     the side bets exactly, by counting all 154,143,080 seven-card hands
     (:mod:`games.pai_gow.exact`); the main bet by simulation of house way
@@ -33,15 +34,13 @@ from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.money import format_cents
 from games.pai_gow.autoplay import autoplay
-from games.pai_gow.bank import BANK_BET, BankCarry
-from games.pai_gow.engine import PaiGowRound, Phase
+from games.pai_gow.bank import BankCarry
+from games.pai_gow.engine import PaiGowRound
 from games.pai_gow.exact import TOTAL, envy_per_seat, side_return
-from games.pai_gow.hands import Setting, foul_reason, parse_setting
-from games.pai_gow.house_way import RULES, house_way, house_way_rule
-from games.pai_gow.paytable import MAIN_BET, PaiGowRules, load_packaged, loads, rules_of
+from games.pai_gow.rules import MAIN_BET, PaiGowRules, load_packaged
 from games.pai_gow.simulate import main_win_per_unit, simulate, tally
 
-VARIANTS: tuple[Variant, ...] = tuple(
+VARIANTS: tuple[Variant[PaiGowRules], ...] = tuple(
     load_packaged(name) for name in ("pinnacle", "online", "bonus", "fortune", "land")
 )
 
@@ -52,16 +51,16 @@ Z_999 = 3.2905267314919255
 
 
 def new_game(
-    variant: Variant,
+    variant: Variant[PaiGowRules],
     seats: int = 1,
     *,
     context: GameContext = NEW_TABLE,
 ) -> PaiGowRound:
     """A fresh game for ``seats`` player seats.
 
-    ``previous`` is the same table's last game, finished (None for a new table or
-    after a restart: the dealer banks the first hand); ``carry`` is the same state
-    as logged data, for the replayer. Give one or neither. ValueError if
+    ``context.previous`` is the same table's last game, finished (None for a new table
+    or after a restart: the dealer banks the first hand); ``context.carry`` is the same
+    state as logged data, for the replayer. Give one or neither. ValueError if
     ``previous`` is not a finished game of this variant or ``carry`` is malformed.
     """
     previous, carry = context.previous, context.carry
@@ -78,10 +77,10 @@ def new_game(
 
 
 def main_edge(
-    variant: Variant, rounds: int = MAIN_EDGE_ROUNDS, seed: int = MAIN_EDGE_SEED
+    variant: Variant[PaiGowRules], rounds: int = MAIN_EDGE_ROUNDS, seed: int = MAIN_EDGE_SEED
 ) -> HouseEdge:
     """The main bet's edge at the minimum bet, from a house-way-vs-house-way simulation."""
-    rules = rules_of(variant)
+    rules = variant.rules
     wins, pushes, losses, _ = tally(rules.joker, rules.wheel_second, rounds, seed)
     win = main_win_per_unit(rules, variant.limits[MAIN_BET].minimum)
     mean = (win * wins - losses) / rounds
@@ -96,11 +95,9 @@ def main_edge(
     )
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[PaiGowRules]) -> dict[str, HouseEdge]:
     """The main bet by simulation; the side bet exactly (at its minimum stake, no envy)."""
     rules = variant.rules
-    if not isinstance(rules, PaiGowRules):
-        raise TypeError(f"{variant.id} is not a pai gow variant")
     out = {MAIN_BET: main_edge(variant)}
     side = rules.side
     if side is None:
@@ -130,9 +127,9 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     return out
 
 
-def envy_edge(variant: Variant, stake: int, other_seats: int) -> Fraction:
+def envy_edge(variant: Variant[PaiGowRules], stake: int, other_seats: int) -> Fraction:
     """The Fortune bet's exact edge for a ``stake`` with ``other_seats`` other hands."""
-    rules = rules_of(variant)
+    rules = variant.rules
     side = rules.side
     if side is None:
         raise ValueError(f"{variant.id} has no side bet")
@@ -143,22 +140,11 @@ def envy_edge(variant: Variant, stake: int, other_seats: int) -> Fraction:
 
 
 __all__ = [
-    "BANK_BET",
-    "RULES",
     "VARIANTS",
-    "BankCarry",
-    "PaiGowRound",
-    "PaiGowRules",
-    "Phase",
-    "Setting",
     "autoplay",
     "envy_edge",
-    "foul_reason",
     "house_edge",
-    "house_way",
-    "house_way_rule",
-    "loads",
+    "main_edge",
     "new_game",
-    "parse_setting",
     "simulate",
 ]

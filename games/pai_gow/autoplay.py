@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.core.engine import Engine
 from games.core.records import Action, Deal, Decide, PlaceBet
 from games.pai_gow.engine import PaiGowRound, Phase
-from games.pai_gow.paytable import MAIN_BET
+from games.pai_gow.rules import MAIN_BET
 
 
 def autoplay(engine: Engine, seat: int) -> Action | None:

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from games.core.cards import Card
 from games.core.money import Ratio
-from games.pai_gow.paytable import SideBet
+from games.pai_gow.rules import SideBet
 from games.poker.category import Category
 from games.poker.keys import ACE, category_of_key
 from games.poker.pai_gow_joker import JokerRule, paigow_best5

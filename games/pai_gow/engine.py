@@ -26,22 +26,24 @@ position, house way) plays the house's wager against it. Every wager settles
 against the banker's hands (copies to the banker); the ``bank`` bet settles for
 the sum, less commission on a net win. The banker may take the bank down while no
 wager is against it, and the dealer then banks. :meth:`PaiGowRound.carry` is what the
-next game starts from (``games.pai_gow.new_game(previous=...)``).
+next game starts from (``games.pai_gow.new_game(context=GameContext(previous=...))``).
+
+The round is a :class:`games.core.round.Round`: one ``verify_<kind>`` /
+``apply_<kind>`` pair per action, the bet book and the settlements from the base; the
+sums of the showdown are :mod:`games.pai_gow.showdown`.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from games.core.betting import BetBook, VerifyCan, seat_of
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, FoulHand, IllegalAction
-from games.core.money import Cents, commission, format_cents, pay
+from games.core.money import format_cents
 from games.core.records import (
     Action,
-    BetSettled,
     CardShown,
     Deal,
     DealCard,
@@ -52,21 +54,17 @@ from games.core.records import (
     RemoveBet,
     RoundOver,
 )
+from games.core.round import Round
 from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
-from games.pai_gow.bonus import bonus_hands, bonus_pay, envy_amount
-from games.pai_gow.hands import (
-    Setting,
-    describe_key,
-    foul_reason,
-    high_key,
-    low_key,
-    parse_setting,
-)
+from games.pai_gow.bonus import bonus_hands
+from games.pai_gow.hands import Setting, describe_key, foul_reason, parse_setting
 from games.pai_gow.house_way import house_way
-from games.pai_gow.paytable import MAIN_BET, PaiGowRules, main_commission, rules_of
+from games.pai_gow.rules import MAIN_BET, PaiGowRules
+from games.pai_gow.showdown import bank_bet, house_wager, keys, main_bet, side_bet
 
 HAND_CARDS = 7
 DEALER = "dealer"
+BANK_DECISIONS = ("bank", "decline-bank")
 
 
 class Phase(StrEnum):
@@ -77,35 +75,68 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class PaiGowRound(VerifyCan):
+class PaiGowView(TypedDict):
+    """What a seat sees (:meth:`PaiGowRound.view`); JSON-able, serialised at the edge.
+
+    The bank keys are there on player-banked tables only; ``house_wager_offer`` only
+    for the seat the bank is offered to (the most the house may wager against it).
+    """
+
+    game: str
+    phase: str
+    seat: int | None
+    seats: int
+    bets: dict[str, dict[str, int]]
+    dealt_in: list[int]
+    next_card_to: str | None
+    cards: list[str]
+    setting: str | None
+    set: list[int]
+    dealer_cards: int
+    dealer: str | None
+    hands: dict[str, str]
+    legal: list[str]
+    settlements: list[dict[str, Any]]
+    banker: NotRequired[str]
+    bank: NotRequired[int]
+    house_wager: NotRequired[int]
+    bank_offered_to: NotRequired[int | None]
+    bank_queue: NotRequired[list[int]]
+    house_wager_offer: NotRequired[int]
+
+
+class PaiGowRound(Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
     (:meth:`carry`); None for a new table, where the dealer banks the first hand.
+    An absent seat's hand is set by the house way, and a bank offered to it passes on
+    (:attr:`PASSIVE`); while the bank is offered, the round awaits that seat.
     """
 
-    def __init__(self, variant: Variant, seats: int = 1, *, carry: BankCarry | None = None) -> None:
-        self.variant = variant
-        self.rules: PaiGowRules = rules_of(variant)
+    GAME = "pai gow"
+    PASSIVE = ("house-way", "decline-bank")
+
+    def __init__(
+        self, variant: Variant[PaiGowRules], seats: int = 1, *, carry: BankCarry | None = None
+    ) -> None:
         if not 1 <= seats <= variant.seats:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
-        self.seats = seats
-        self.carried_in = carry if carry is not None and self.rules.player_bank else BankCarry()
+        player_bank = variant.rules.player_bank
+        self.carried_in = carry if carry is not None and player_bank else BankCarry()
         # page 002: never the seat that banked the last hand, nor a seat not at this table
         last = self.carried_in.last_banker
         self._offers = [s for s in self.carried_in.queue if s < seats and s != last]
+        super().__init__(variant, seats, phase=Phase.BANK if self._offers else Phase.BETTING)
         self.banker: int | None = None  # the player-banker's seat; None: the dealer banks
         self.bank = 0  # the player-banker's bank, cents
         self.house_wager = 0  # the house's wager against the player-banker, cents
         self.house_result = 0  # what the house won (+) or lost (-) on that wager
-        self.phase = Phase.BANK if self._offers else Phase.BETTING
-        self._book = BetBook(variant.limits)
         self._order: list[int] = []  # seats dealt in, in dealing order
         self._hands: dict[int, list[Card]] = {}
         self._dealer: list[Card] = []
         self._settings: dict[int, Setting] = {}
         self._dealer_setting: Setting | None = None
-        self._settlements: list[BetSettled] = []
         self._surrendered: set[int] = set()
 
     # --- what is wanted -----------------------------------------------------
@@ -122,10 +153,10 @@ class PaiGowRound(VerifyCan):
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BANK:
-            return frozenset({"bank", "decline-bank"}) if seat == self.offered else frozenset()
+            return frozenset(BANK_DECISIONS) if seat == self.offered else frozenset()
         if self.phase is Phase.BETTING:
             names = set() if seat == self.banker else {"place-bet"}
-            if self._book.has(seat) and (seat != self.banker or not self._has_main()):
+            if self.book.has(seat) and (seat != self.banker or not self._has_main()):
                 names.add("remove-bet")
             if self._has_main() or self.house_wager:
                 names.add("deal")
@@ -136,9 +167,11 @@ class PaiGowRound(VerifyCan):
             return frozenset({"set", "house-way"})
         return frozenset()
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+    def awaiting(self) -> frozenset[int]:
+        """The seat the bank is offered to, while the offer is open (page 002: the game
+        cannot go on until it takes the bank or declines; an empty seat declines)."""
+        offered = self.offered
+        return frozenset() if offered is None else frozenset({offered})
 
     @property
     def offered(self) -> int | None:
@@ -165,17 +198,8 @@ class PaiGowRound(VerifyCan):
             )
         wagers = dict(self.carried_in.house_wagers)
         for seat in self._order:
-            wagers[seat] = self._book.stake(seat, MAIN_BET)
+            wagers[seat] = self.book.stake(seat, MAIN_BET)
         return BankCarry(queue=tuple(sorted(self._order)), house_wagers=wagers)
-
-    @property
-    def bets(self) -> dict[int, dict[str, int]]:
-        """A copy of the bets on the table, by seat."""
-        return self._book.by_seat(self.seats)
-
-    @property
-    def settlements(self) -> tuple[BetSettled, ...]:
-        return tuple(self._settlements)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards dealt to ``seat`` so far (for the seat itself and for tests)."""
@@ -188,62 +212,80 @@ class PaiGowRound(VerifyCan):
     def dealer_setting(self) -> Setting | None:
         return self._dealer_setting
 
-    # --- verify / can / apply ------------------------------------------------------
+    # --- verify / apply, by action kind ------------------------------------------------
 
-    def verify(self, action: Action) -> None:
-        """Raise IllegalAction (BetRefused, FoulHand) with the reason; change nothing."""
-        if isinstance(action, DealCard):
-            self._verify_card(action)
-            return
-        seat = seat_of(action, self.seats)
-        if isinstance(action, Decide) and action.decision in ("bank", "decline-bank"):
+    def verify_any(self, action: Action) -> None:
+        """Every action but a card names a seat at this table."""
+        if not isinstance(action, DealCard):
+            self.seat_of(action)
+
+    def verify_deal_card(self, action: DealCard) -> None:
+        if self.phase is not Phase.DEALING:
+            raise IllegalAction(f"no card is wanted now: the round is {self.phase}")
+        if action.seat is not None:
+            raise IllegalAction("cards come from the card source, not from a seat")
+        dealt = [c for h in self._hands.values() for c in h] + self._dealer
+        if action.card in dealt:
+            raise IllegalAction(f"{action.card} was already dealt this game (one 53-card deck)")
+
+    def apply_deal_card(self, action: DealCard) -> tuple[Event, ...]:
+        need = self.needs()
+        assert need is not None
+        if need.target == DEALER:
+            self._dealer.append(action.card)
+            if len(self._dealer) == HAND_CARDS:
+                self.phase = Phase.SETTING
+                return (Message(text="cards are dealt: set your hands"),)
+            return ()
+        seat = int(need.target[len("seat") :])
+        self._hands[seat].append(action.card)
+        return (CardShown(card=action.card, hand=need.target, to=str(seat)),)
+
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        self._check_betting(action)
+        self._verify_place(self.seat_of(action), action)
+
+    def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
+        return (self.book.add_by_rule(self.seat_of(action), action.bet, action.amount),)
+
+    def verify_remove_bet(self, action: RemoveBet) -> None:
+        self._check_betting(action)
+        self._verify_remove(self.seat_of(action), action)
+
+    def apply_remove_bet(self, action: RemoveBet) -> tuple[Event, ...]:
+        seat = self.seat_of(action)
+        returned = self.book.remove(seat, action.bet, action.amount)
+        if action.bet != BANK_BET:
+            return (returned,)
+        self.banker, self.bank, self.house_wager = None, 0, 0
+        return (returned, Message(text=f"seat {seat} takes the bank down: the dealer banks"))
+
+    def verify_deal(self, action: Deal) -> None:
+        self._check_betting(action)
+        if not self._has_main() and not self.house_wager:
+            raise IllegalAction("place a main bet before dealing")
+
+    def apply_deal(self, action: Deal) -> tuple[Event, ...]:
+        self.phase = Phase.DEALING
+        self._order = [
+            s for s in range(self.seats) if (s, MAIN_BET) in self.book or s == self.banker
+        ]
+        self._hands = {s: [] for s in self._order}
+        dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
+        return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
+
+    def verify_decide(self, action: Decide) -> None:
+        seat = self.seat_of(action)
+        if action.decision in BANK_DECISIONS:
             self._verify_bank(seat, action)
-            return
-        if isinstance(action, PlaceBet | RemoveBet | Deal):
-            if self.phase is Phase.BANK:
-                raise IllegalAction(
-                    f"{action.kind} waits for the bank: seat {self.offered} may take it or decline"
-                )
-            if self.phase is not Phase.BETTING:
-                raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
-            if isinstance(action, PlaceBet):
-                self._verify_place(seat, action)
-            elif isinstance(action, RemoveBet):
-                self._verify_remove(seat, action)
-            elif not self._has_main() and not self.house_wager:
-                raise IllegalAction("place a main bet before dealing")
-            return
-        if isinstance(action, Decide):
+        else:
             self._decided(seat, action)
-            return
-        raise IllegalAction(f"pai gow has no action {action.kind!r}")
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        self.verify(action)
-        if isinstance(action, DealCard):
-            return self._apply_card(action.card)
-        seat = seat_of(action, self.seats)
-        if isinstance(action, Decide) and action.decision in ("bank", "decline-bank"):
+    def apply_decide(self, action: Decide) -> tuple[Event, ...]:
+        seat = self.seat_of(action)
+        if action.decision in BANK_DECISIONS:
             return self._apply_bank(seat, action)
-        if isinstance(action, PlaceBet):
-            return (self._book.add_by_rule(seat, action.bet, action.amount),)
-        if isinstance(action, RemoveBet):
-            returned = self._book.remove(seat, action.bet, action.amount)
-            if action.bet != BANK_BET:
-                return (returned,)
-            self.banker, self.bank, self.house_wager = None, 0, 0
-            return (returned, Message(text=f"seat {seat} takes the bank down: the dealer banks"))
-        if isinstance(action, Deal):
-            self.phase = Phase.DEALING
-            self._order = [
-                s for s in range(self.seats) if (s, MAIN_BET) in self._book or s == self.banker
-            ]
-            self._hands = {s: [] for s in self._order}
-            dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
-            return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
-        assert isinstance(action, Decide)
-        setting = self._decided(seat, action)
-        self._settings[seat] = setting
+        self._settings[seat] = self._decided(seat, action)
         if action.decision == "surrender":
             self._surrendered.add(seat)
             events: list[Event] = [Message(text=f"seat {seat} surrenders its wager")]
@@ -256,29 +298,28 @@ class PaiGowRound(VerifyCan):
 
     # --- view -------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> PaiGowView:
         """What ``seat`` sees (None: the public view): its own cards and setting; the
         dealer's cards and the other seats' hands only once revealed; never the deck."""
-        over = self.phase is Phase.OVER
         mine = seat is not None and seat in self._hands
         need = self.needs()
-        out: dict[str, Any] = {
-            "game": self.variant.id,
-            "phase": str(self.phase),
-            "seat": seat,
-            "seats": self.seats,
-            "bets": {str(s): b for s, b in self.bets.items() if b},
-            "dealt_in": list(self._order),
-            "next_card_to": need.target if need else None,
-            "cards": [str(c) for c in self._hands[seat]] if mine and seat is not None else [],
-            "setting": None,
-            "set": sorted(self._settings),
-            "dealer_cards": len(self._dealer),
-            "dealer": None,
-            "hands": {},
-            "legal": sorted(self.legal_actions(seat)) if seat is not None else [],
-            "settlements": [s.encode() for s in self._settlements],
-        }
+        out = PaiGowView(
+            game=self.variant.id,
+            phase=str(self.phase),
+            seat=seat,
+            seats=self.seats,
+            bets={str(s): b for s, b in self.bets.items() if b},
+            dealt_in=list(self._order),
+            next_card_to=need.target if need else None,
+            cards=[str(c) for c in self._hands[seat]] if mine and seat is not None else [],
+            setting=None,
+            set=sorted(self._settings),
+            dealer_cards=len(self._dealer),
+            dealer=None,
+            hands={},
+            legal=sorted(self.legal_actions(seat)) if seat is not None else [],
+            settlements=[s.encode() for s in self._settlements],
+        )
         if self.rules.player_bank:
             out["banker"] = "dealer" if self.banker is None else str(self.banker)
             out["bank"] = self.bank
@@ -289,32 +330,41 @@ class PaiGowRound(VerifyCan):
                 out["house_wager_offer"] = self._last_wager(seat)
         if seat is not None and seat in self._settings:
             out["setting"] = str(self._settings[seat])
-        if over and self._dealer_setting is not None:
+        if self.phase is Phase.OVER and self._dealer_setting is not None:
             out["dealer"] = str(self._dealer_setting)
             out["hands"] = {
                 str(s): str(st) for s, st in self._settings.items() if s not in self._surrendered
             }
         return out
 
-    # --- internals ------------------------------------------------------------------
+    # --- betting ----------------------------------------------------------------------
 
     def _has_main(self) -> bool:
-        return any(bet == MAIN_BET for _seat, bet, _stake in self._book.items())
+        return any(bet == MAIN_BET for _seat, bet, _stake in self.book.items())
+
+    def _check_betting(self, action: Action) -> None:
+        """Bets and the deal wait for the bank offer, and close with the deal."""
+        if self.phase is Phase.BANK:
+            raise IllegalAction(
+                f"{action.kind} waits for the bank: seat {self.offered} may take it or decline"
+            )
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
 
     def _verify_place(self, seat: int, action: PlaceBet) -> None:
         if action.bet not in self.rules.bets:
             raise BetRefused(f"no {action.bet!r} bet at {self.variant.title}")
-        self._book.check_amount(action.amount)
-        if action.bet != MAIN_BET and (seat, MAIN_BET) not in self._book:
+        self.book.check_amount(action.amount)
+        if action.bet != MAIN_BET and (seat, MAIN_BET) not in self.book:
             raise BetRefused(f"the {action.bet} bet needs a main bet first")
         if self.banker is None:
-            self._book.check_place(seat, action.bet, action.amount)
+            self.book.check_place(seat, action.bet, action.amount)
             return
         if seat == self.banker:
             raise BetRefused(f"seat {seat} is the Banker and covers the table: it places no wager")
         # page 002: no maximum against a player-banker, but the bank must pay every wager
         limit = self.variant.limits[action.bet]
-        total = self._book.stake(seat, action.bet) + action.amount
+        total = self.book.stake(seat, action.bet) + action.amount
         if total < limit.minimum:
             raise BetRefused(f"{action.bet} minimum is {format_cents(limit.minimum)}")
         if action.amount % limit.increment:
@@ -334,7 +384,7 @@ class PaiGowRound(VerifyCan):
     def _wagered_against_bank(self) -> int:
         """The wagers a player-banker must be able to pay: main bets and the house's wager."""
         return self.house_wager + sum(
-            stake for _s, bet, stake in self._book.items() if bet == MAIN_BET
+            stake for _s, bet, stake in self.book.items() if bet == MAIN_BET
         )
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
@@ -345,19 +395,12 @@ class PaiGowRound(VerifyCan):
                 raise BetRefused("the bank comes down whole or not at all")
             if self._has_main():
                 raise BetRefused("wagers are against the bank: it stays up for this game")
-        self._book.check_remove(seat, action.bet, action.amount)
-        takes_all = action.amount in (0, self._book.stake(seat, action.bet))
-        if takes_all and action.bet == MAIN_BET and len(self._book.of(seat)) > 1:
+        self.book.check_remove(seat, action.bet, action.amount)
+        takes_all = action.amount in (0, self.book.stake(seat, action.bet))
+        if takes_all and action.bet == MAIN_BET and len(self.book.of(seat)) > 1:
             raise BetRefused("take the side bet down before the main bet")
 
-    def _verify_card(self, action: DealCard) -> None:
-        if self.phase is not Phase.DEALING:
-            raise IllegalAction(f"no card is wanted now: the round is {self.phase}")
-        if action.seat is not None:
-            raise IllegalAction("cards come from the card source, not from a seat")
-        dealt = [c for h in self._hands.values() for c in h] + self._dealer
-        if action.card in dealt:
-            raise IllegalAction(f"{action.card} was already dealt this game (one 53-card deck)")
+    # --- the bank offer (page 002) --------------------------------------------------------
 
     def _last_wager(self, seat: int) -> int:
         return self.carried_in.house_wagers.get(seat, 0)
@@ -390,7 +433,7 @@ class PaiGowRound(VerifyCan):
             if bank >= max(house, 1):
                 self.phase = Phase.BETTING
                 self.banker, self.bank, self.house_wager = seat, bank, house
-                posted = self._book.add_by_rule(seat, BANK_BET, bank)
+                posted = self.book.add_by_rule(seat, BANK_BET, bank)
                 return (
                     posted,
                     Message(
@@ -413,6 +456,8 @@ class PaiGowRound(VerifyCan):
             self.phase = Phase.BETTING
             events.append(Message(text="the dealer holds the bank this game"))
         return tuple(events)
+
+    # --- setting the hands -----------------------------------------------------------------
 
     def _decided(self, seat: int, action: Decide) -> Setting:
         """Check a decision and return the setting it makes (FoulHand if foul)."""
@@ -441,48 +486,21 @@ class PaiGowRound(VerifyCan):
             raise FoulHand(f"foul hand, set it again: {reason}")
         return setting
 
-    def _apply_card(self, card: Card) -> tuple[Event, ...]:
-        need = self.needs()
-        assert need is not None
-        if need.target == DEALER:
-            self._dealer.append(card)
-            if len(self._dealer) == HAND_CARDS:
-                self.phase = Phase.SETTING
-                return (Message(text="cards are dealt: set your hands"),)
-            return ()
-        seat = int(need.target[len("seat") :])
-        self._hands[seat].append(card)
-        return (CardShown(card=card, hand=need.target, to=str(seat)),)
-
-    def _keys(self, st: Setting) -> tuple[int, int]:
-        """(low, high) comparison keys of a setting."""
-        rules = self.rules
-        return low_key(st.low, rules.joker), high_key(st.high, rules.joker, rules.wheel_second)
+    # --- the reveal and the settlement -------------------------------------------------------
 
     def _reveal_and_settle(self) -> list[Event]:
         rules = self.rules
         dealer = house_way(self._dealer, rules.joker, rules.wheel_second)
         self._dealer_setting = dealer
-        d_lo, d_hi = self._keys(dealer)
+        banker = keys(dealer, rules)
         events: list[Event] = [CardShown(card=c, hand=DEALER) for c in self._dealer]
         whose = "dealer" if self.banker is None else "the house's hand"
-        events.append(
-            Message(
-                text=f"{whose} sets {dealer} by the house way: "
-                f"{describe_key(d_hi)} and {describe_key(d_lo)}"
-            )
-        )
+        events.append(Message(text=f"{whose} sets {dealer} by the house way: {_words(banker)}"))
         if self.banker is not None:  # every wager plays the player-banker's hands
             b_set = self._settings[self.banker]
-            events += [CardShown(card=c, hand=f"seat{self.banker}.low") for c in b_set.low]
-            events += [CardShown(card=c, hand=f"seat{self.banker}.high") for c in b_set.high]
-            d_lo, d_hi = self._keys(b_set)
-            events.append(
-                Message(
-                    text=f"seat {self.banker} banks with {b_set}: "
-                    f"{describe_key(d_hi)} and {describe_key(d_lo)}"
-                )
-            )
+            events += _shown(self.banker, b_set)
+            banker = keys(b_set, rules)
+            events.append(Message(text=f"seat {self.banker} banks with {b_set}: {_words(banker)}"))
         hands = {
             s: bonus_hands(self._hands[s], rules.joker, rules.wheel_second) for s in self._order
         }
@@ -490,136 +508,71 @@ class PaiGowRound(VerifyCan):
         for seat in self._order:
             if seat == self.banker:
                 continue
-            st = self._settings[seat]
             if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
-                for bet, stake in self._book.of(seat).items():
-                    settled = BetSettled(
-                        seat=seat,
-                        bet=bet,
-                        stake=stake,
-                        returned=0,
-                        result="lose",
-                        note="surrendered before the reveal",
-                    )
+                for bet, stake in self.book.of(seat).items():
                     bank_net += stake
-                    self._settlements.append(settled)
-                    events.append(settled)
+                    events.append(
+                        self.settle(seat, bet, 0, "surrendered before the reveal", result="lose")
+                    )
                 continue
-            events += [CardShown(card=c, hand=f"seat{seat}.low") for c in st.low]
-            events += [CardShown(card=c, hand=f"seat{seat}.high") for c in st.high]
-            for bet, stake in self._book.of(seat).items():
+            st = self._settings[seat]
+            events += _shown(seat, st)
+            for bet, stake in self.book.of(seat).items():
                 if bet == MAIN_BET:
-                    settled = self._settle_main(seat, stake, st, d_lo, d_hi)
-                    bank_net -= settled.returned - stake  # the banker pays the whole win
+                    out = main_bet(rules, stake, st, banker)
+                    bank_net -= out.returned - stake  # the banker pays the whole win
                 else:
-                    settled = self._settle_side(seat, bet, stake, hands)
-                self._settlements.append(settled)
-                events.append(settled)
+                    assert rules.side is not None and rules.side.name == bet
+                    out = side_bet(rules.side, seat, stake, hands)
+                events.append(
+                    self.settle(
+                        seat,
+                        bet,
+                        out.returned,
+                        out.note,
+                        commission=out.commission,
+                        result=out.result,
+                    )
+                )
         if self.banker is not None:
-            events += self._settle_bank(bank_net, d_lo, d_hi)
+            events += self._settle_bank(bank_net, banker)
         self.phase = Phase.OVER
-        banker = "dealer" if self.banker is None else f"seat {self.banker} banks"
-        events.append(RoundOver(summary=f"{banker}; dealer {dealer}"))
+        who = "dealer" if self.banker is None else f"seat {self.banker} banks"
+        events.append(RoundOver(summary=f"{who}; dealer {dealer}"))
         return events
 
-    def _settle_bank(self, bank_net: int, b_lo: int, b_hi: int) -> list[Event]:
+    def _settle_bank(self, bank_net: int, bank: tuple[int, int]) -> list[Event]:
         """The house's wager against the player-banker, then the bank's own settlement."""
         assert self.banker is not None and self._dealer_setting is not None
         events: list[Event] = []
         notes = []
         if self.house_wager:
-            h_lo, h_hi = self._keys(self._dealer_setting)
-            house_won, house_lost = h_hi > b_hi and h_lo > b_lo, h_hi <= b_hi and h_lo <= b_lo
-            self.house_result = (
-                self.house_wager if house_won else -self.house_wager if house_lost else 0
-            )
+            house = keys(self._dealer_setting, self.rules)
+            self.house_result, text = house_wager(self.house_wager, house, bank)
             bank_net -= self.house_result
-            outcome = "wins" if house_won else "loses" if house_lost else "pushes"
-            text = f"the house's {format_cents(self.house_wager)} wager {outcome}"
             notes.append(text)
             events.append(Message(text=f"{text} against seat {self.banker}'s bank"))
-        fee = 0
-        if bank_net > 0:
-            fee = commission(
-                Cents(bank_net), self.rules.commission_bp, self.rules.commission_rounding
+        out = bank_bet(self.rules, self.bank, bank_net, notes)
+        events.append(
+            self.settle(
+                self.banker,
+                BANK_BET,
+                out.returned,
+                out.note,
+                commission=out.commission,
+                result=out.result,
             )
-        sign = "+" if bank_net >= 0 else "-"
-        notes.insert(0, f"bank {sign}{format_cents(abs(bank_net))} over all wagers")
-        if fee:
-            notes.append(f"less {format_cents(fee)} commission on the net win")
-        settled = BetSettled(
-            seat=self.banker,
-            bet=BANK_BET,
-            stake=self.bank,
-            returned=self.bank + bank_net,
-            commission=fee,
-            result="win" if bank_net - fee > 0 else "lose" if bank_net - fee < 0 else "push",
-            note="; ".join(notes),
         )
-        self._settlements.append(settled)
-        events.append(settled)
         return events
 
-    def _settle_main(self, seat: int, stake: int, st: Setting, d_lo: int, d_hi: int) -> BetSettled:
-        rules = self.rules
-        p_lo = low_key(st.low, rules.joker)
-        p_hi = high_key(st.high, rules.joker, rules.wheel_second)
-        high_won, low_won = p_hi > d_hi, p_lo > d_lo  # a copy goes to the banker
-        note = (
-            f"high {describe_key(p_hi)} {'beats' if high_won else 'loses to'} "
-            f"{describe_key(d_hi)}; low {describe_key(p_lo)} "
-            f"{'beats' if low_won else 'loses to'} {describe_key(d_lo)}"
-        )
-        if high_won and low_won:
-            fee = main_commission(stake, rules)
-            return BetSettled(
-                seat=seat,
-                bet=MAIN_BET,
-                stake=stake,
-                returned=2 * stake,
-                commission=fee,
-                result="win",
-                note=f"{note}; pays 1:1 less {format_cents(fee)} commission",
-            )
-        if high_won or low_won:
-            return BetSettled(
-                seat=seat, bet=MAIN_BET, stake=stake, returned=stake, result="push", note=note
-            )
-        return BetSettled(
-            seat=seat, bet=MAIN_BET, stake=stake, returned=0, result="lose", note=note
-        )
 
-    def _settle_side(
-        self, seat: int, bet: str, stake: int, hands: dict[int, tuple[str, ...]]
-    ) -> BetSettled:
-        side = self.rules.side
-        assert side is not None and side.name == bet
-        returned, notes = 0, []
-        paid = bonus_pay(side, hands[seat])
-        if paid is not None:
-            name, ratio = paid
-            win = pay(Cents(stake), ratio)
-            if side.payout_cap and win > side.payout_cap:
-                win = Cents(side.payout_cap)
-                notes.append(f"{name} pays {ratio}, capped at {format_cents(side.payout_cap)}")
-            else:
-                notes.append(f"{name} pays {ratio}")
-            returned = stake + win
-        else:
-            notes.append("no bonus hand")
-        if side.envy and stake >= side.envy_minimum:
-            for other in self._order:
-                envy = envy_amount(side, hands[other]) if other != seat else None
-                if envy is not None:
-                    returned += envy[1]
-                    notes.append(f"envy {format_cents(envy[1])} for seat {other}'s {envy[0]}")
-        net = returned - stake
-        result = "win" if net > 0 else "push" if net == 0 else "lose"
-        return BetSettled(
-            seat=seat,
-            bet=bet,
-            stake=stake,
-            returned=returned,
-            result=result,
-            note="; ".join(notes),
-        )
+def _words(k: tuple[int, int]) -> str:
+    """A setting's (low, high) keys in words, high hand first."""
+    return f"{describe_key(k[1])} and {describe_key(k[0])}"
+
+
+def _shown(seat: int, setting: Setting) -> list[Event]:
+    """The reveal of a seat's set hands, low then high."""
+    low = [CardShown(card=c, hand=f"seat{seat}.low") for c in setting.low]
+    high = [CardShown(card=c, hand=f"seat{seat}.high") for c in setting.high]
+    return [*low, *high]

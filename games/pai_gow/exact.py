@@ -6,8 +6,9 @@ in two parts:
 
 * the 133,784,560 hands without the joker, evaluated one by one by the shared
   batch evaluator (:func:`games.poker.batch.exhaustive_counts7`);
-* the 20,358,520 hands with it (a six-card set and the joker), classified here
-  with NumPy from each set's rank counts and rank and suit bit masks: the joker
+* the 20,358,520 hands with it (a six-card set and the joker), classified with
+  NumPy (:func:`games.pai_gow.classify.best_five`, the simulator's classifier too)
+  from each set's rank counts and rank and suit bit masks: the joker
   adds one to the aces (ace-or-filler) or to the largest rank group (wild), and
   completes a straight, flush or straight flush wherever four of its five cards
   are held.
@@ -26,120 +27,37 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
-import numpy.typing as npt
 
 from games.core.cards import JOKER, Card
 from games.pai_gow.bonus import CATEGORY_HAND, best_five_hand, bonus_hands
-from games.pai_gow.paytable import SideBet
+from games.pai_gow.classify import BEST_FIVE, best_five
+from games.pai_gow.rules import SideBet
 from games.poker.batch import combinations_array, exhaustive_counts7
 from games.poker.category import Category
 from games.poker.pai_gow_joker import JokerRule
 
 TOTAL = comb(53, 7)
-#: classification codes, worst to best
-CODES = (
-    "high-card",
-    "pair",
-    "two-pair",
-    "three-of-a-kind",
-    "straight",
-    "flush",
-    "full-house",
-    "four-of-a-kind",
-    "straight-flush",
-    "royal-flush",
-    "five-of-a-kind",
-    "five-aces",
-    "straight+three-of-a-kind",
-)
+#: classification codes, worst to best (the best five's kinds)
+CODES = BEST_FIVE
 #: a straight that also holds three of a kind (trips pay more than a straight on page 003)
 STRAIGHT_TRIPS = "straight+three-of-a-kind"
-_CODE = {name: i for i, name in enumerate(CODES)}
 CHUNK = 1 << 20
-
-
-def _window_tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Over 13-bit rank masks (bit 0 = 2, bit 12 = ace): four of some straight's five
-    ranks held (ace low counts), and four of ten to ace held."""
-    masks = np.arange(1 << 13, dtype=np.int64)
-    ext = (masks << 1) | ((masks >> 12) & 1)  # bit 0 = ace low, bits 1..13 = 2..ace
-    four = np.zeros(1 << 13, dtype=bool)
-    for low in range(10):
-        window = (ext >> low) & 0b11111
-        four |= _popcount(window) >= 4
-    royal = _popcount((masks >> 8) & 0b11111) >= 4
-    return four, royal
-
-
-def _popcount(x: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    out = np.zeros_like(x)
-    y = x.copy()
-    while y.any():
-        out += y & 1
-        y >>= 1
-    return out
 
 
 @functools.cache
 def joker_hand_counts(joker: JokerRule) -> dict[str, int]:
     """Best-five classification counts of the C(52, 6) hands holding the joker."""
-    four, royal = _window_tables()
     sixes = combinations_array(52, 6)
     hist = np.zeros(len(CODES), dtype=np.int64)
     for start in range(0, len(sixes), CHUNK):
         block = sixes[start : start + CHUNK].astype(np.int64)
         n = len(block)
-        r, s = block >> 2, block & 3
+        r = block >> 2
         rows = np.arange(n, dtype=np.int64)[:, None] * 13
         counts = np.bincount((rows + r).ravel(), minlength=n * 13).reshape(n, 13)
-        bits = np.int64(1) << r
-        straight = four[np.bitwise_or.reduce(bits, axis=1)]
-        flush = np.zeros(n, dtype=bool)
-        sflush = np.zeros(n, dtype=bool)
-        rflush = np.zeros(n, dtype=bool)
-        for suit in range(4):
-            in_suit = s == suit
-            mask = np.bitwise_or.reduce(np.where(in_suit, bits, 0), axis=1)
-            flush |= in_suit.sum(axis=1) >= 4
-            sflush |= four[mask]
-            rflush |= royal[mask]
-        if joker is JokerRule.ACE_OR_FILLER:
-            counts[:, 12] += 1
-            c1 = counts.max(axis=1)
-            five = np.where(c1 == 5, _CODE["five-aces"], -1)
-        else:
-            c1 = counts.max(axis=1)
-            aces = counts[:, 12] == 4
-            five = np.where(
-                c1 == 4, np.where(aces, _CODE["five-aces"], _CODE["five-of-a-kind"]), -1
-            )
-            c1 = c1 + 1  # the wild joker joins the largest group
-        pairs = (counts >= 2).sum(axis=1)
-        if joker is JokerRule.WILD:
-            pairs = pairs + (c1 == 2)  # a lone pair made by the joker: counts as a group
-        group = np.select(
-            [c1 >= 4, (c1 == 3) & (pairs >= 2), c1 == 3, pairs >= 2, c1 == 2],
-            [
-                _CODE["four-of-a-kind"],
-                _CODE["full-house"],
-                _CODE["three-of-a-kind"],
-                _CODE["two-pair"],
-                _CODE["pair"],
-            ],
-            _CODE["high-card"],
-        )
-        code = np.maximum.reduce(
-            [
-                group,
-                five,
-                np.where(straight, _CODE["straight"], -1),
-                np.where(flush, _CODE["flush"], -1),
-                np.where(sflush, _CODE["straight-flush"], -1),
-                np.where(rflush, _CODE["royal-flush"], -1),
-            ]
-        )
-        code = np.where((code == _CODE["straight"]) & (c1 >= 3), _CODE[STRAIGHT_TRIPS], code)
-        hist += np.bincount(code, minlength=len(CODES))
+        with_joker = np.ones(n, dtype=np.int64)
+        shape = best_five(np.int64(1) << r, block & 3, counts, with_joker, joker)
+        hist += np.bincount(shape.code, minlength=len(CODES))
     return {name: int(hist[i]) for i, name in enumerate(CODES)}
 
 

@@ -24,7 +24,7 @@ from games.core.cards import Card
 from games.core.engine import Variant
 from games.pai_gow.classify import KINDS, classify_rows, tables
 from games.pai_gow.house_way import house_way_keys, pattern_keys
-from games.pai_gow.paytable import MAIN_BET, PaiGowRules, SideBet, main_commission, rules_of
+from games.pai_gow.rules import MAIN_BET, PaiGowRules, SideBet, main_commission
 from games.poker.pai_gow_joker import JokerRule
 from games.sim import bet_statistics
 
@@ -136,10 +136,10 @@ def side_nets(side: SideBet, stake: int, kinds: tuple[int, ...]) -> list[tuple[f
     return out
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+def simulate(variant: Variant[PaiGowRules], rounds: int, seed: int) -> SimulationResult:
     """Simulate ``rounds`` games; each bet's mean net per unit (minimum stake) with a
     99.9% interval. The main bet is house way against house way."""
-    rules = rules_of(variant)
+    rules = variant.rules
     wins, pushes, losses, kinds = tally(rules.joker, rules.wheel_second, rounds, seed)
     stake = variant.limits[MAIN_BET].minimum
     win = float(main_win_per_unit(rules, stake))

@@ -1,1 +1,1 @@
-"""Pai gow pay tables (TOML data, loaded by games.pai_gow.paytable); a package so they ship."""
+"""Pai gow pay tables (TOML data, loaded by games.pai_gow.rules); a package so they ship."""

@@ -27,6 +27,8 @@ from games.core.records import (
     PlaceBet,
     RemoveBet,
 )
+from games.pai_gow.engine import PaiGowRound, Phase
+from games.pai_gow.rules import loads
 
 get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
 LAND = get_variant("pai-gow-land")
@@ -66,7 +68,7 @@ def deck_except(used: str) -> list[Card]:
     return [c for c in (Card.from_index(i) for i in range(53)) if c not in taken]
 
 
-def finish(game: pg.PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
+def finish(game: PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
     """Deal from ``cards`` (default: the deck in index order), every seat by house way."""
     events: list[Any] = []
     deck = iter(cards if cards is not None else deck_except(""))
@@ -79,10 +81,10 @@ def finish(game: pg.PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
     return events
 
 
-def dealer_game(bets: dict[int, int], seats: int = 3, previous: Any = None) -> pg.PaiGowRound:
+def dealer_game(bets: dict[int, int], seats: int = 3, previous: Any = None) -> PaiGowRound:
     """A finished game the dealer banks, with main bets ``bets`` (seat -> cents)."""
     game = pg.new_game(LAND, seats, context=GameContext(previous=previous))
-    while game.phase is pg.Phase.BANK:
+    while game.phase is Phase.BANK:
         game.apply(Decide(seat=game.offered, decision="decline-bank"))
     for seat, amount in bets.items():
         game.apply(PlaceBet(seat=seat, bet="main", amount=amount))
@@ -97,7 +99,7 @@ def test_the_land_table_offers_player_banking_and_no_other_table_does() -> None:
 
 def test_first_hand_only_the_dealer_banks() -> None:
     game = pg.new_game(LAND, 3)  # a new table (or after a restart: previous=None)
-    assert game.phase is pg.Phase.BETTING and game.banker is None
+    assert game.phase is Phase.BETTING and game.banker is None
     assert all("bank" not in game.legal_actions(s) for s in range(3))
     with pytest.raises(IllegalAction, match="the bank is settled for this game"):
         game.apply(Decide(seat=0, decision="bank", arg="10000"))
@@ -107,7 +109,7 @@ def test_first_hand_only_the_dealer_banks() -> None:
 def test_rotation_offers_the_bank_in_turn_to_the_players_of_the_last_dealer_game() -> None:
     first = dealer_game({0: 1000, 2: 2000})  # seat 1 sat out
     game = pg.new_game(LAND, 3, context=GameContext(previous=first))
-    assert game.phase is pg.Phase.BANK and game.offered == 0
+    assert game.phase is Phase.BANK and game.offered == 0
     assert game.legal_actions(0) == {"bank", "decline-bank"}
     assert game.legal_actions(1) == game.legal_actions(2) == frozenset()
     with pytest.raises(IllegalAction, match="offered to seat 0"):
@@ -117,7 +119,7 @@ def test_rotation_offers_the_bank_in_turn_to_the_players_of_the_last_dealer_game
     game.apply(Decide(seat=0, decision="decline-bank"))
     assert game.offered == 2  # seat 1 took no part, so it is never offered
     game.apply(Decide(seat=2, decision="decline-bank"))
-    assert game.phase is pg.Phase.BETTING and game.banker is None  # the dealer banks
+    assert game.phase is Phase.BETTING and game.banker is None  # the dealer banks
     for seat, amount in {1: 500, 2: 700}.items():
         game.apply(PlaceBet(seat=seat, bet="main", amount=amount))
     game.apply(Deal(seat=1))
@@ -144,7 +146,7 @@ def test_no_player_banks_two_consecutive_hands() -> None:
     assert pg.new_game(LAND, 3, context=GameContext(carry=crafted)).offered == 2
     # and once the queue is spent the dealer banks again
     third.apply(Decide(seat=2, decision="decline-bank"))
-    assert third.phase is pg.Phase.BETTING and third.banker is None
+    assert third.phase is Phase.BETTING and third.banker is None
 
 
 @pytest.mark.parametrize(("arg", "house"), [("10000", 2000), ("10000 500", 500), ("10000 0", 0)])
@@ -172,7 +174,7 @@ def test_a_bank_that_cannot_pay_the_house_wager_leaves_the_bank_with_the_dealer(
     game = pg.new_game(LAND, 3, context=GameContext(previous=first))
     events = game.apply(Decide(seat=0, decision="bank", arg="1500"))  # house wagers $20
     assert not [e for e in events if isinstance(e, BetPlaced)]
-    assert game.phase is pg.Phase.BETTING and game.banker is None
+    assert game.phase is Phase.BETTING and game.banker is None
     assert "dealer holds the bank" in repr(events)
     # the dealer banks by the usual limits: the $500 maximum applies again
     with pytest.raises(BetRefused, match="maximum"):
@@ -205,7 +207,7 @@ def test_banker_may_take_the_bank_down_while_nothing_is_wagered_against_it() -> 
     assert game.banker is None and "place-bet" in game.legal_actions(0)
 
 
-def play_banked(variant: Any = LAND) -> tuple[pg.PaiGowRound, list[Any]]:
+def play_banked(variant: Any = LAND) -> tuple[PaiGowRound, list[Any]]:
     """Seat 0 banks $100 against seat 1 ($15) and seat 2 ($20) and the house's $10."""
     game = pg.new_game(
         variant, 3, context=GameContext(carry={"queue": [0], "house_wagers": {"0": 1000}})
@@ -253,7 +255,7 @@ def test_wagers_settle_against_the_player_bankers_hands_and_copies_go_to_the_ban
 
 def test_commission_is_taken_on_a_player_win_against_the_player_banker() -> None:
     text = LAND_TOML.replace("bp = 0", "bp = 500").replace('"down"', '"up"')
-    variant = pg.loads(text, "land-with-commission")
+    variant = loads(text, "land-with-commission")
     _game, events = play_banked(variant)
     s = by_seat(events)
     assert (s[2].returned, s[2].commission) == (4000, 100)  # 5% of the $20 win
@@ -262,7 +264,7 @@ def test_commission_is_taken_on_a_player_win_against_the_player_banker() -> None
 
 def test_banker_pays_commission_on_a_net_win() -> None:
     text = LAND_TOML.replace("bp = 0", "bp = 500").replace('"down"', '"up"')
-    variant = pg.loads(text, "land-with-commission")
+    variant = loads(text, "land-with-commission")
     game = pg.new_game(
         variant, 3, context=GameContext(carry={"queue": [2], "house_wagers": {"2": 500}})
     )
@@ -284,7 +286,7 @@ def test_banker_pays_commission_on_a_net_win() -> None:
 
 def test_the_loader_refuses_player_banking_with_one_seat() -> None:
     with pytest.raises(PaytableError, match="at least 2 seats"):
-        pg.loads(LAND_TOML.replace("seats = 6", "seats = 1"))
+        loads(LAND_TOML.replace("seats = 6", "seats = 1"))
 
 
 def test_carry_round_trips_as_logged_data_and_bad_carry_is_refused() -> None:
@@ -312,3 +314,50 @@ def test_autoplay_declines_the_bank_so_scripted_games_still_finish() -> None:
     assert pg.autoplay(game, 1) is None
     action = pg.autoplay(game, 0)
     assert action == Decide(seat=0, decision="decline-bank")
+
+
+def runtime_offer(game: PaiGowRound, seated: set[int]) -> int | None:
+    """What the table runtime read before the round said it (the empty seat offered the
+    bank, from the view's ``bank_offered_to``): the expected answer of ``awaiting()``."""
+    offered = None if game.is_over else game.view(None)["bank_offered_to"]
+    return offered if isinstance(offered, int) and offered not in seated else None
+
+
+@pytest.mark.parametrize("seated", [set(), {0}, {2}, {0, 1, 2}])
+def test_awaiting_and_default_action_give_what_the_runtime_sent(seated: set[int]) -> None:
+    first = dealer_game({0: 1000, 1: 1500, 2: 2000})
+    by_round = pg.new_game(LAND, 3, context=GameContext(previous=first))
+    by_runtime = pg.new_game(LAND, 3, context=GameContext(previous=first))
+    assert first.awaiting() == frozenset() and first.default_action(0) is None
+    # the runtime's loop, then the round's: an empty seat offered the bank declines it
+    while (offered := runtime_offer(by_runtime, seated)) is not None:
+        by_runtime.apply(Decide(seat=offered, decision="decline-bank"))
+    while empty := sorted(by_round.awaiting() - seated):
+        assert by_round.awaiting() == {by_round.offered}
+        action = by_round.default_action(empty[0])
+        assert action == Decide(seat=empty[0], decision="decline-bank")
+        assert all(by_round.default_action(s) is None for s in range(3) if s != empty[0])
+        by_round.apply(action)
+    assert by_round.view(None) == by_runtime.view(None)
+    assert by_round.offered == runtime_offer(by_round, set())
+    if by_round.phase is Phase.BANK:  # a seated player is offered: the round waits on it
+        assert by_round.awaiting() == {by_round.offered} <= seated
+    else:
+        assert by_round.awaiting() == frozenset()
+
+
+def test_an_absent_seat_s_hand_is_set_by_the_house_way() -> None:
+    game = pg.new_game(LAND, 3)
+    game.apply(PlaceBet(seat=0, bet="main", amount=1000))
+    game.apply(PlaceBet(seat=2, bet="main", amount=1000))
+    assert game.default_action(0) is None  # betting never times out
+    game.apply(Deal(seat=0))
+    deck = iter(deck_except(""))
+    while game.needs() is not None:
+        game.apply(DealCard(card=next(deck)))
+    assert game.PASSIVE == ("house-way", "decline-bank")  # kiosk_ui/table/seats.py order
+    assert "surrender" in game.legal_actions(0)  # the passive choice is the house way
+    assert game.default_action(0) == Decide(seat=0, decision="house-way")
+    assert game.default_action(1) is None and game.awaiting() == frozenset()
+    game.apply(Decide(seat=0, decision="house-way"))
+    assert game.default_action(0) is None

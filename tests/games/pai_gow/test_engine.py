@@ -11,6 +11,7 @@ import games.pai_gow as pg
 from games.core.cards import Card
 from games.core.errors import BetRefused, FoulHand, IllegalAction
 from games.core.records import BetSettled, CardShown, Deal, DealCard, Decide, PlaceBet, RemoveBet
+from games.pai_gow.engine import PaiGowRound, Phase
 
 # the family's own list, not the catalog: a broken sibling family cannot fail these tests
 get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
@@ -22,7 +23,7 @@ DEALER = "Jh Jd 9s 6c 4h 3d Kc"
 DEALER2 = "Jc Js Ts 6c 4s 3d Kc"
 
 
-def start(variant_id: str, bets: dict[int, dict[str, int]], seats: int = 1) -> pg.PaiGowRound:
+def start(variant_id: str, bets: dict[int, dict[str, int]], seats: int = 1) -> PaiGowRound:
     game = pg.new_game(get_variant(variant_id), seats)
     for seat, spots in bets.items():
         for bet, amount in spots.items():
@@ -42,7 +43,7 @@ def test_player_cards_are_shown_only_to_the_seat_and_the_dealer_face_down(deal: 
     need = game.needs()
     assert need is not None and need.hidden and need.target == "dealer"
     deal(game, DEALER)
-    assert game.phase is pg.Phase.SETTING
+    assert game.phase is Phase.SETTING
     for seat in (0, None):
         text = repr(game.view(seat))
         assert "Jh" not in text and "Kc" not in text

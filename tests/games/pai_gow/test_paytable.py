@@ -10,7 +10,7 @@ import games.pai_gow as pg
 from games.catalog import get_variant
 from games.core.errors import PaytableError
 from games.core.money import Rounding
-from games.pai_gow.paytable import load_packaged, loads
+from games.pai_gow.rules import load_packaged, loads
 from games.poker.pai_gow_joker import JokerRule
 
 GOOD = """

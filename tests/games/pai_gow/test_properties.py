@@ -31,6 +31,7 @@ from games.core.records import (
     PlaceBet,
     RemoveBet,
 )
+from games.pai_gow.engine import PaiGowRound, Phase
 
 # the family's own list, not the catalog: a broken sibling family cannot fail these tests
 get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
@@ -39,7 +40,7 @@ IDS = [v.id for v in pg.VARIANTS]
 DECK = st.permutations(list(range(53))).map(lambda p: [Card.from_index(i) for i in p])
 
 
-def refused(game: pg.PaiGowRound, action: Any) -> None:
+def refused(game: PaiGowRound, action: Any) -> None:
     before = (repr(game.view(None)), [repr(game.view(s)) for s in range(game.seats)])
     with pytest.raises(IllegalAction) as info:
         game.apply(action)
@@ -149,15 +150,15 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
     seat never banks twice in a row; cards stay hidden; refused actions change nothing.
     """
     seats = 4
-    previous: pg.PaiGowRound | None = None
+    previous: PaiGowRound | None = None
     bankers: list[int | None] = []
     for cards, decisions, bets, own_way in games:
         game = pg.new_game(LAND, seats, context=GameContext(previous=previous))
         if previous is None:
-            assert game.phase is pg.Phase.BETTING  # the dealer banks the first hand
+            assert game.phase is Phase.BETTING  # the dealer banks the first hand
         events: list[Any] = []
         choices = iter(decisions)
-        while game.phase is pg.Phase.BANK:
+        while game.phase is Phase.BANK:
             seat = game.offered
             assert seat is not None
             for other in range(seats):

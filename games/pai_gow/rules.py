@@ -1,9 +1,10 @@
-"""Pai gow tables as data: the TOML files in ``paytables/``, loaded and validated.
+"""Pai gow's typed rules, read from the TOML files in ``paytables/`` and validated.
 
 Each file (``spec = 1``) names its source page and says where a standard fills a
 gap. :func:`loads` builds a frozen :class:`PaiGowRules` and the
-:class:`~games.core.engine.Variant` on it; anything malformed raises
-:class:`~games.core.errors.PaytableError` naming the file and key, one line.
+``Variant[PaiGowRules]`` on it, reading through :mod:`games.core.tomlread`; anything
+malformed raises :class:`~games.core.errors.PaytableError` naming the file and key,
+one line.
 
 Schema (every key required unless marked optional)::
 
@@ -38,7 +39,7 @@ from typing import Any
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Cents, Ratio, Rounding, commission
-from games.core.tomlread import packaged, parse_toml, rules_as
+from games.core.tomlread import TomlTable, packaged, parse_toml
 from games.poker.pai_gow_joker import JokerRule
 
 SPEC = 1
@@ -91,31 +92,6 @@ class PaiGowRules:
         return (MAIN_BET,) if self.side is None else (MAIN_BET, self.side.name)
 
 
-class TomlTable:
-    """Reads typed values out of a parsed TOML mapping, naming the key on error."""
-
-    def __init__(self, data: object, where: str, allowed: set[str]) -> None:
-        if not isinstance(data, dict):
-            raise PaytableError(f"{where}: must be a table")
-        unknown = set(data) - allowed
-        if unknown:
-            raise PaytableError(f"{where}: unknown keys {sorted(unknown)}")
-        self.data: Mapping[str, Any] = data
-        self.where = where
-
-    def get(self, key: str, kind: type, default: Any = None, required: bool = True) -> Any:
-        if key not in self.data:
-            if required:
-                raise PaytableError(f"{self.where}: missing key {key!r}")
-            return default
-        value = self.data[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise PaytableError(f"{self.where}: {key} must be an integer, got {value!r}")
-        if not isinstance(value, kind):
-            raise PaytableError(f"{self.where}: {key} must be {kind.__name__}, got {value!r}")
-        return value
-
-
 def main_commission(stake: int, rules: PaiGowRules) -> Cents:
     """The commission on a winning main bet of ``stake`` (the win equals the stake).
 
@@ -131,8 +107,12 @@ def main_commission(stake: int, rules: PaiGowRules) -> Cents:
     return commission(Cents(stake), rules.commission_bp, rules.commission_rounding)
 
 
-def parse_ratio(text: object, where: str) -> Ratio:
-    """``"8:1"`` -> ``Ratio(8, 1)``; PaytableError on anything else."""
+def positive_ratio(text: object, where: str) -> Ratio:
+    """``"8:1"`` -> ``Ratio(8, 1)``; PaytableError on anything else (a pay of 0 included).
+
+    >>> positive_ratio("8:1", "t.toml")
+    Ratio(num=8, den=1)
+    """
     if not isinstance(text, str) or text.count(":") != 1:
         raise PaytableError(f"{where}: pays must be a string like '8:1', got {text!r}")
     num_s, den_s = (p.strip() for p in text.split(":"))
@@ -141,7 +121,15 @@ def parse_ratio(text: object, where: str) -> Ratio:
     return Ratio(int(num_s), int(den_s))
 
 
+def table(data: object, where: str, allowed: set[str]) -> TomlTable:
+    """``data`` read as a TOML table holding only ``allowed`` keys."""
+    if not isinstance(data, dict):
+        raise PaytableError(f"{where}: must be a table")
+    return TomlTable(data, where, allowed)
+
+
 def parse_limit(t: TomlTable) -> BetLimit:
+    """A bet's ``minimum``/``maximum``/``increment`` (cents) as a BetLimit."""
     minimum, maximum = t.get("minimum", int), t.get("maximum", int)
     increment = t.get("increment", int)
     if increment <= 0 or minimum <= 0 or maximum < minimum:
@@ -152,7 +140,8 @@ def parse_limit(t: TomlTable) -> BetLimit:
 
 
 def parse_side(name: str, data: object, where: str) -> tuple[SideBet, BetLimit]:
-    t = TomlTable(
+    """A ``[bets.bonus]`` / ``[bets.fortune]`` table: its limits, pays, cap and Envy."""
+    t = table(
         data,
         where,
         {"minimum", "maximum", "increment", "pays", "payout_cap", "envy", "envy_minimum"},
@@ -162,7 +151,7 @@ def parse_side(name: str, data: object, where: str) -> tuple[SideBet, BetLimit]:
     unknown = set(raw) - set(BONUS_HANDS)
     if unknown or not raw:
         raise PaytableError(f"{where}: pays needs hands from {BONUS_HANDS}, got {sorted(raw)}")
-    pays = {h: parse_ratio(raw[h], f"{where}: pays.{h}") for h in BONUS_HANDS if h in raw}
+    pays = {h: positive_ratio(raw[h], f"{where}: pays.{h}") for h in BONUS_HANDS if h in raw}
     cap = t.get("payout_cap", int, default=0, required=False)
     if cap < 0:
         raise PaytableError(f"{where}: payout_cap must not be negative")
@@ -187,19 +176,28 @@ def parse_side(name: str, data: object, where: str) -> tuple[SideBet, BetLimit]:
     return side, limit
 
 
-def parse_table(data: Mapping[str, Any], where: str) -> Variant:
-    """Validate a parsed pay-table mapping and build its variant."""
-    top = TomlTable(
-        data, where, {"spec", "id", "title", "source", "notes", "rules", "commission", "bets"}
-    )
-    spec = top.get("spec", int)
-    if spec != SPEC:
-        raise PaytableError(f"{where}: spec {spec} is not supported (expected {SPEC})")
-    vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
-    notes = top.get("notes", list, default=[], required=False)
-    if not all(isinstance(n, str) for n in notes):
-        raise PaytableError(f"{where}: notes must be strings")
-    r = TomlTable(
+def parse_bets(bets: Mapping[str, Any], where: str) -> tuple[dict[str, BetLimit], SideBet | None]:
+    """The ``[bets]`` tables: the main bet's limits and at most one side bet."""
+    unknown = set(bets) - {MAIN_BET, *SIDE_BETS}
+    if unknown:
+        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}")
+    if MAIN_BET not in bets:
+        raise PaytableError(f"{where}: bet 'main' is missing")
+    main = table(bets[MAIN_BET], f"{where}: [bets.main]", {"minimum", "maximum", "increment"})
+    limits = {MAIN_BET: parse_limit(main)}
+    sides = [s for s in SIDE_BETS if s in bets]
+    if len(sides) > 1:
+        raise PaytableError(f"{where}: at most one side bet per table, got {sides}")
+    side: SideBet | None = None
+    if sides:
+        side, limits[sides[0]] = parse_side(sides[0], bets[sides[0]], f"{where}: [bets.{sides[0]}]")
+    return limits, side
+
+
+def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
+    """The ``[rules]``, ``[commission]`` and ``[bets]`` tables: the rules, seats and limits."""
+    where = top.where
+    r = table(
         top.get("rules", dict),
         f"{where}: [rules]",
         {"joker", "wheel_second", "seats", "surrender", "player_bank"},
@@ -211,7 +209,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
     seats = r.get("seats", int)
     if not 1 <= seats <= 6:
         raise PaytableError(f"{where}: [rules] seats must be 1..6 (7 hands of 7 from 53 cards)")
-    c = TomlTable(top.get("commission", dict), f"{where}: [commission]", {"bp", "rounding"})
+    c = table(top.get("commission", dict), f"{where}: [commission]", {"bp", "rounding"})
     bp = c.get("bp", int)
     if not 0 <= bp < 10_000:
         raise PaytableError(f"{where}: [commission] bp must be 0..9999, got {bp}")
@@ -219,23 +217,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         rounding = Rounding(c.get("rounding", str))
     except ValueError:
         raise PaytableError(f"{where}: [commission] unknown rounding") from None
-    bets = top.get("bets", dict)
-    unknown = set(bets) - {MAIN_BET, *SIDE_BETS}
-    if unknown:
-        raise PaytableError(f"{where}: unknown bets {sorted(unknown)}")
-    if MAIN_BET not in bets:
-        raise PaytableError(f"{where}: bet 'main' is missing")
-    limits = {
-        MAIN_BET: parse_limit(
-            TomlTable(bets[MAIN_BET], f"{where}: [bets.main]", {"minimum", "maximum", "increment"})
-        )
-    }
-    sides = [s for s in SIDE_BETS if s in bets]
-    if len(sides) > 1:
-        raise PaytableError(f"{where}: at most one side bet per table, got {sides}")
-    side: SideBet | None = None
-    if sides:
-        side, limits[sides[0]] = parse_side(sides[0], bets[sides[0]], f"{where}: [bets.{sides[0]}]")
+    limits, side = parse_bets(top.get("bets", dict), where)
     rules = PaiGowRules(
         joker=joker,
         wheel_second=r.get("wheel_second", bool),
@@ -249,6 +231,18 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         raise PaytableError(f"{where}: [rules] player_bank with a side bet is not supported")
     if rules.player_bank and seats < 2:
         raise PaytableError(f"{where}: [rules] player_bank needs at least 2 seats")
+    return rules, seats, limits
+
+
+def parse_table(data: Mapping[str, Any], where: str) -> Variant[PaiGowRules]:
+    """Validate a parsed pay-table mapping and build its variant."""
+    top = table(
+        data, where, {"spec", "id", "title", "source", "notes", "rules", "commission", "bets"}
+    )
+    top.require_spec(SPEC)
+    vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
+    notes = top.notes()
+    rules, seats, limits = parse_rules(top)
     return Variant(
         id=vid,
         family="pai_gow",
@@ -257,23 +251,18 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant:
         limits=MappingProxyType(limits),
         rules=rules,
         seats=seats,
-        notes=tuple(notes),
+        notes=notes,
         decks=1,
         jokers=1,
         new_shoe_each_game=True,
     )
 
 
-def loads(text: str, where: str = "<string>") -> Variant:
+def loads(text: str, where: str = "<string>") -> Variant[PaiGowRules]:
     """Parse and validate a pay table given as TOML text."""
     return parse_table(parse_toml(text, where), where)
 
 
-def load_packaged(name: str) -> Variant:
+def load_packaged(name: str) -> Variant[PaiGowRules]:
     """Load ``paytables/<name>.toml`` shipped inside this package."""
     return loads(*packaged("games.pai_gow", name))
-
-
-def rules_of(variant: Variant) -> PaiGowRules:
-    """The variant's rules, checked to be pai gow's."""
-    return rules_as(variant, PaiGowRules, "pai gow")
