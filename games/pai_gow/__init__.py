@@ -30,8 +30,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.core.money import format_cents
 from games.pai_gow.autoplay import autoplay
 from games.pai_gow.bank import BankCarry

@@ -19,9 +19,9 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import BetSimulation, SimulationResult
 from games.core.cards import Card
 from games.core.engine import Variant
+from games.core.figures import BetSimulation, SimulationResult
 from games.pai_gow.classify import KINDS, classify_rows, tables
 from games.pai_gow.house_way import house_way_keys, pattern_keys
 from games.pai_gow.rules import MAIN_BET, PaiGowRules, SideBet, main_commission
