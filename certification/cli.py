@@ -6,7 +6,7 @@ Sub-commands::
     croupier certify fips140-2 FILE [--input-format F] [--json]
     croupier certify games [--game G] [--rounds N] [--source S] [--json]
     croupier certify run --source {hw,os,sim} --out DIR [--sequences N --length BITS]
-    croupier certify sp800-90b ...   (registered by certification.sp800_90b.cli when present)
+    croupier certify sp800-90b ...   (registered by certification.sp800_90b.cli)
 
 Only the standard library is imported here; each handler imports what it needs.
 """
@@ -14,7 +14,6 @@ Only the standard library is imported here; each handler imports what it needs.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 
@@ -116,11 +115,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     p.set_defaults(handler=_run)
 
-    try:
-        importlib.import_module("certification.sp800_90b.cli").add_command(sub)
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("certification.sp800_90b.cli", "certification.sp800_90b"):
-            raise
+    # The SP 800-90B assessment is part of certification: if its module is missing the
+    # installation is broken, and ``croupier`` says so (one line, exit 2).
+    from certification.sp800_90b.cli import add_command
+
+    add_command(sub)
 
     parser.set_defaults(handler=lambda _args: _help(parser))
 

@@ -9,7 +9,9 @@ Registration modules import only the standard library at module level, so that
 Errors: any exception deriving from a package's base error (``DeviceError``,
 ``RngError``, ``GameError``, ``CertificationError``, ``KioskError``) or from
 ``ValueError``/``OSError`` is printed as one line ``croupier: error: ...`` with
-exit status 2; nothing prints a traceback unless ``--debug`` is given.
+exit status 2; nothing prints a traceback unless ``--debug`` is given. A command
+whose module cannot be imported is a broken installation, never a command quietly
+left out: ``croupier`` refuses to start with the same one line and status 2.
 """
 
 from __future__ import annotations
@@ -35,8 +37,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
 Handler = Callable[[argparse.Namespace], int]
 
 
+class CommandUnavailable(Exception):
+    """A sub-command's registration module (or one it needs) cannot be imported."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """Build the full parser, importing each package's registration module."""
+    """Build the full parser, importing each package's registration module.
+
+    Raises CommandUnavailable naming the command and the missing module.
+    """
     parser = argparse.ArgumentParser(
         prog="croupier",
         description="Croupier casino table appliance.",
@@ -44,20 +53,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # a package not built yet; its command is simply absent
         cmd = sub.add_parser(name, help=help_text, description=help_text)
-        module.register(cmd)
+        try:
+            importlib.import_module(module_name).register(cmd)
+        except ImportError as exc:
+            raise CommandUnavailable(
+                f"command {name!r} is not available ({module_name}: {exc}); "
+                "the installation is incomplete"
+            ) from exc
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except CommandUnavailable as exc:
+        if "--debug" in (sys.argv[1:] if argv is None else argv):
+            raise
+        print(f"croupier: error: {exc}", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:

@@ -75,3 +75,13 @@ def test_bad_input_is_one_clear_line(argv: list[str], message: str, capsys) -> N
     assert message in err
     assert "Traceback" not in err
     assert err.count("\n") == 1
+
+
+def test_a_missing_command_module_is_one_clear_line(monkeypatch, capsys) -> None:
+    from kiosk_ui import cli
+
+    monkeypatch.setitem(cli.COMMANDS, "nothing", ("kiosk_ui.no_such_cli", "a broken install"))
+    assert main(["ledger", "audit", "--store", "/nonexistent/store"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("croupier: error: command 'nothing' is not available")
+    assert "kiosk_ui.no_such_cli" in err and err.count("\n") == 1
