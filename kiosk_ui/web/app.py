@@ -128,13 +128,15 @@ def create_app(
     app.add_exception_handler(GameError, _domain)
     app.add_exception_handler(Exception, _domain)
 
-    from kiosk_ui.web.routes import extra, operator, pages, player
+    from kiosk_ui.web.routes import certify_jobs, jackpots, operator, pages, player, spots
 
     # Every API route declares its error answers with the one body (ErrorResponse).
     app.include_router(player.router, responses=ERROR_RESPONSES)
     app.include_router(operator.router, responses=ERROR_RESPONSES)
     app.include_router(pages.router)
-    app.include_router(extra.router, responses=ERROR_RESPONSES)
+    app.include_router(spots.router, responses=ERROR_RESPONSES)
+    app.include_router(jackpots.router, responses=ERROR_RESPONSES)
+    app.include_router(certify_jobs.router, responses=ERROR_RESPONSES)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)
