@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from bench._common import median_seconds
 from certification.log import sqlite_store
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_connection
@@ -62,17 +60,6 @@ def old_audit(conn: sqlite3.Connection) -> None:
     ).fetchone()
 
 
-def timed(
-    fn: Callable[[sqlite3.Connection], object], conn: sqlite3.Connection, repeat: int
-) -> float:
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(conn)
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs)
-
-
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=20_000)
@@ -90,8 +77,8 @@ def main() -> int:
                 t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                 for t in ("games", "log", "txns", "postings")
             }
-            old = timed(old_audit, conn, args.repeat)
-            new = timed(audit_connection, conn, args.repeat)
+            old = median_seconds(lambda: old_audit(conn), args.repeat)
+            new = median_seconds(lambda: audit_connection(conn), args.repeat)
         finally:
             conn.close()
     text = "\n".join(

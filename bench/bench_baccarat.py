@@ -21,13 +21,9 @@ on one core. Writes bench/results/baccarat.md.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import games.baccarat as bac  # noqa: E402
 import games.war as war  # noqa: E402
+from bench._common import machine, median_seconds  # noqa: E402
 from games.baccarat.exact import composition, coup_counts  # noqa: E402
 from games.baccarat.rules import banker_draws  # noqa: E402
 from games.baccarat.simulate import tally  # noqa: E402
@@ -45,30 +42,6 @@ from games.war.exact import war_odds  # noqa: E402
 #: baccarat point of rank index 0..12 (deuce .. ace)
 POINT_OF_RANK = [2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 1]
 DRAW = {(b, p): banker_draws(b, p) for b in range(10) for p in [*range(10), None]}
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}"
-    )
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def naive_enumeration(decks: int) -> tuple[int, int, int]:
@@ -199,23 +172,23 @@ def main() -> int:
     say("| shoe | croupier (NumPy int64 grid) | plain-Python loops (peer) | ratio |")
     say("|---|---|---|---|")
     for decks in (6, 8):
-        ours = median_time(lambda d=decks: coup_counts.__wrapped__(d), args.repeat)
-        naive = median_time(lambda d=decks: naive_enumeration(d), max(1, args.repeat // 2))
+        ours = median_seconds(lambda d=decks: coup_counts.__wrapped__(d), args.repeat)
+        naive = median_seconds(lambda d=decks: naive_enumeration(d), max(1, args.repeat // 2))
         c = coup_counts(decks)
         if naive_enumeration(decks) != (c.player, c.banker, c.tie):
             raise SystemExit("the plain-Python enumeration disagrees")
         say(f"| {decks} decks | {ours * 1000:.1f} ms | {naive * 1000:.0f} ms | "
             f"{naive / ours:.0f}x |")  # fmt: skip
-    war_t = median_time(lambda: war_odds.__wrapped__(6), args.repeat)
+    war_t = median_seconds(lambda: war_odds.__wrapped__(6), args.repeat)
     say(f"| Casino War, 6 decks | {war_t * 1000:.2f} ms | | |")
     say()
     say("### Simulated coups per second, one core (target >= 1,000,000)")
     say()
     n_fast, n_naive, n_engine = 2_000_000, 200_000, 5_000
-    fast = median_time(lambda: tally(6, n_fast, 1), args.repeat)
-    naive = median_time(lambda: naive_simulation(6, n_naive, 1), max(1, args.repeat // 2))
-    eng = median_time(lambda: engine_rounds(n_engine, 1), max(1, args.repeat // 2))
-    wt = median_time(lambda: war.simulate(war.VARIANTS[0], n_fast, 1), args.repeat)
+    fast = median_seconds(lambda: tally(6, n_fast, 1), args.repeat)
+    naive = median_seconds(lambda: naive_simulation(6, n_naive, 1), max(1, args.repeat // 2))
+    eng = median_seconds(lambda: engine_rounds(n_engine, 1), max(1, args.repeat // 2))
+    wt = median_seconds(lambda: war.simulate(war.VARIANTS[0], n_fast, 1), args.repeat)
     say("| what | rounds/s | vs plain Python |")
     say("|---|---|---|")
     say(f"| croupier vectorised baccarat (6 decks) | {n_fast / fast:,.0f} | "

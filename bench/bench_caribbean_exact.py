@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
 import games.caribbean_stud as cs  # noqa: E402
-from bench.bench_three_card import machine  # noqa: E402
+from bench._common import machine  # noqa: E402
 from games.caribbean_stud import exact  # noqa: E402
 from games.caribbean_stud.paytable import load_packaged, rules_of  # noqa: E402
 from games.caribbean_stud.simulate import Decide, rules_of_thumb  # noqa: E402
@@ -137,7 +137,7 @@ def main() -> int:
         "## Caribbean Stud: exact best-play ante edge (games/caribbean_stud/exact.py)\n",
         f"Command: `.venv/bin/python bench/bench_caribbean_exact.py --rounds {args.rounds}"
         f"{' --write-data' if args.write_data else ''}`  ",
-        f"Machine: {machine()}\n",
+        f"Machine: {machine(numpy=True)}\n",
         f"Exact count of all {exact.DEALS:,} deals (player hand x up card x 4 hidden dealer",
         f"cards) over {len(counts.weight):,} player suit classes: **{t_counts:.1f} s** for the",
         f"counts (`deal_counts`), {t_edges:.1f} s for both best-play edges.\n",

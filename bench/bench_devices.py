@@ -25,14 +25,13 @@ import binascii
 import os
 import platform
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import timed
 from firmware_bridge import open_device
 from firmware_bridge.clock import RealClock
 from firmware_bridge.hal import ShoeEmpty
@@ -123,16 +122,6 @@ def frame_stream(n: int, noise: float, seed: int = 1) -> tuple[bytes, int]:
         if noise and rng.random() < noise * 3:
             parts.append(rng.randbytes(rng.randint(1, 6)))
     return b"".join(parts), n
-
-
-def timed(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
-    """Median seconds over ``repeat`` runs, and the count the function returned."""
-    times, count = [], 0
-    for _ in range(repeat):
-        t = time.perf_counter()
-        count = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), count
 
 
 def decode_with(make: Callable[[], object], stream: bytes) -> Callable[[], int]:

@@ -20,16 +20,15 @@ import argparse
 import math
 import platform
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
+from bench._common import median_rate
 from games import craps, roulette, sicbo
 from games.catalog import get_variant
 from games.core import RollDice, SpinResult
@@ -77,15 +76,6 @@ def naive_red(rng: random.Random, n: int) -> tuple[int, int]:
         pocket = rng.randint(0, 36)  # 0 is the zero
         total += 1 if pocket in RED else -1
     return total, n
-
-
-def median_rate(fn: Callable[[], int], runs: int = 3) -> float:
-    rates = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        count = fn()
-        rates.append(count / (time.perf_counter() - t0))
-    return statistics.median(rates)
 
 
 def engine_rounds(family: str, variant_id: str, n: int, seed: int) -> int:

@@ -26,12 +26,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
-import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,36 +36,13 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from bench._common import machine, median_seconds  # noqa: E402
 from games.core.cards import Card  # noqa: E402
 from games.poker.batch import batch_tables, exhaustive_counts7, rank_batch  # noqa: E402
 from games.poker.rank7 import rank7  # noqa: E402
 from games.poker.tables import tables  # noqa: E402
 
 NAMES = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, NumPy {np.__version__}"
-    )
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main() -> int:
@@ -100,22 +74,24 @@ def main() -> int:
 
     ours = rank_batch(hands)
     results: dict[str, float] = {}
-    results["croupier rank_batch (checked)"] = median_time(lambda: rank_batch(hands), args.repeat)
-    results["croupier rank_batch (validate=False)"] = median_time(
+    results["croupier rank_batch (checked)"] = median_seconds(
+        lambda: rank_batch(hands), args.repeat
+    )
+    results["croupier rank_batch (validate=False)"] = median_seconds(
         lambda: rank_batch(hands, validate=False), args.repeat
     )
-    results["croupier rank7 loop (Card tuples)"] = median_time(
+    results["croupier rank7 loop (Card tuples)"] = median_seconds(
         lambda: [rank7(c) for c in as_cards], args.repeat
     )
-    results["phevaluator evaluate_cards loop"] = median_time(
+    results["phevaluator evaluate_cards loop"] = median_seconds(
         lambda: [evaluate_cards(*h) for h in as_ints], args.repeat
     )
     ev = Evaluator()
-    results["treys Evaluator.evaluate loop"] = median_time(
+    results["treys Evaluator.evaluate loop"] = median_seconds(
         lambda: [ev.evaluate(h[:2], h[2:]) for h in treys_cards], args.repeat
     )
     pk_repeat = max(1, args.repeat // 2)
-    pk_time = median_time(
+    pk_time = median_seconds(
         lambda: [StandardHighHand.from_game(t[:4], t[4:]) for t in pk_text], pk_repeat
     )
 
@@ -156,7 +132,7 @@ def main() -> int:
         "## Poker evaluators: 7-card hands/s (bench/bench_eval.py)",
         "",
         f"Command (from the repo root):\n\n{command.rstrip()}\n",
-        f"Machine: {machine()}.",
+        f"Machine: {machine(numpy=True)}.",
         "",
         f"Same {n:,} seeded random 7-card hands for every evaluator (pokerkit: the first "
         f"{pk_n:,}); medians of {args.repeat} runs. Table build (once per process): "

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 import games.holdem as he  # noqa: E402
-from bench.bench_three_card import machine  # noqa: E402
+from bench._common import machine  # noqa: E402
 from games.caribbean_stud.simulate import deal  # noqa: E402
 from games.holdem.calltable import COMPLETIONS, fingerprint, packaged_table  # noqa: E402
 from games.holdem.exact import build_totals, call_total, pattern_corrections  # noqa: E402
@@ -113,7 +113,7 @@ def main() -> int:
         "## Pinnacle Hold'em best play (bench/bench_holdem_best.py)",
         "",
         f"Command (from the repo root):\n\n{command.rstrip()}\n",
-        f"Machine: {machine()}.",
+        f"Machine: {machine(numpy=True)}.",
         "",
         f"Simulation: {args.rounds:,} rounds, seed {args.seed}, {sim_time:.0f} s "
         f"({args.rounds / sim_time:,.0f} rounds/s), strategy games.holdem.strategy.casino_call.",

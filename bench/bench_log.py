@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench._common import median_seconds
 from certification.log import integrity, sqlite_store
 from certification.log.chain import JournalWriter
 from certification.log.keys import SigningKey
@@ -143,15 +144,6 @@ def build_store(store: Path, n: int) -> int:
     return written
 
 
-def _timed(fn: object, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()  # type: ignore[operator]
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]], int]:
     import subprocess
     import sys
@@ -187,7 +179,7 @@ def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]]
     def cli_verify() -> None:
         subprocess.run([*verify_cmd, "--pubkey", str(root)], check=True, capture_output=True)
 
-    peer = _timed(sha_pass, repeat)
+    peer = median_seconds(sha_pass, repeat)
     rows = []
     for what, fn in (
         ("start-up check, incremental (from the checkpoint a clean stop verified)",
@@ -196,7 +188,7 @@ def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]]
         ("open the store as `serve` does (Database + LogBook, incremental check)", open_store),
         ("`croupier log verify --store` (a process: start, read, verify, report)", cli_verify),
     ):  # fmt: skip
-        t = _timed(fn, repeat)
+        t = median_seconds(fn, repeat)
         rows.append((what, f"{t:.4g} s", f"{peer:.4g} s", f"{t / peer:.3g}"))
     return rows, written
 

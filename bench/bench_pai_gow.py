@@ -21,8 +21,6 @@ Writes bench/results/pai_gow.md.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
@@ -33,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import games.pai_gow as pg  # noqa: E402
+from bench._common import machine  # noqa: E402
 from games.core.cards import deck  # noqa: E402
 from games.pai_gow import exact  # noqa: E402
 from games.pai_gow.bonus import bonus_hands  # noqa: E402
@@ -45,22 +44,6 @@ from games.poker.pai_gow_joker import JokerRule  # noqa: E402
 from games.sim import Z_999, bet_statistics  # noqa: E402
 
 PUBLISHED_MAIN_EDGE = Fraction(273, 10_000)  # tests/data/pai_gow/published.toml
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (
-        f"{cpu}, {os.cpu_count()} cores (shared, noisy; load average {load:.1f} at the start), "
-        f"{platform.system()} {platform.release()}, Python {platform.python_version()}"
-    )
 
 
 def naive_games(n: int, joker: JokerRule, seed: int) -> float:
@@ -108,7 +91,7 @@ def main() -> int:
         f"Command: `.venv/bin/python bench/bench_pai_gow.py --seconds {args.seconds:g} "
         f"--max-rounds {args.max_rounds}`",
         "",
-        f"Machine: {machine()}",
+        f"Machine: {machine(load=True)}",
         "",
     ]
 

@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 import games.caribbean_stud as cs  # noqa: E402
 import games.holdem as he  # noqa: E402
 import games.let_it_ride as lr  # noqa: E402
-from bench.bench_three_card import machine  # noqa: E402
+from bench._common import machine  # noqa: E402
 from games.cli import decimal_text  # noqa: E402
 from games.core.cards import Card  # noqa: E402
 from games.core.records import DealCard  # noqa: E402
@@ -143,7 +143,7 @@ def main() -> int:
         "## Caribbean Stud family, Let'Em Ride, hold'em (bench/bench_poker_games.py)",
         "",
         f"Command (from the repo root):\n\n{command.rstrip()}\n",
-        f"Machine: {machine()}.",
+        f"Machine: {machine(numpy=True)}.",
         "",
         "| what | ours | naive peer | ratio |",
         "|---|---:|---:|---:|",

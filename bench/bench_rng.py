@@ -20,8 +20,6 @@ of /dev/urandom. Writes bench/results/rng.md.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import secrets
 import statistics
@@ -34,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._common import machine  # noqa: E402
 from rng.config import RngConfig  # noqa: E402
 from rng.factory import open_rng  # noqa: E402
 
@@ -87,21 +86,6 @@ def secrets_shuffle(x: list[int]) -> None:
     for i in range(len(x) - 1, 0, -1):
         j = secrets.randbelow(i + 1)
         x[i], x[j] = x[j], x[i]
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}"
-    )
 
 
 def main() -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import shlex
 import statistics
@@ -40,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._common import machine  # noqa: E402
 from certification.stats.sp800_22.battery import TEST_ORDER  # noqa: E402
 from certification.stats.sp800_22.suite import battery_rows, run_suite  # noqa: E402
 from rng import SeededBytes  # noqa: E402
@@ -180,21 +180,6 @@ def run_assess(
     return per_seq, cpu_seq, equal, compared, worst, cmd
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{platform.machine()}, {os.cpu_count()} cores ({cpu}), Python "
-            f"{platform.python_version()}, NumPy {np.__version__}; load average at start "
-            f"{load:.1f} (shared, noisy machine)")  # fmt: skip
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sequences", type=int, default=100)
@@ -203,7 +188,7 @@ def main() -> int:
     ap.add_argument("--no-write", action="store_true", help="do not write the results file")
     args = ap.parse_args()
     command = "python bench/bench_sp800_22.py " + " ".join(sys.argv[1:])
-    mach = machine()
+    mach = machine(numpy=True, load=True)
     print(mach)
 
     data = make_data(args.sequences, args.seed)

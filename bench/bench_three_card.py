@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import platform
 import statistics
 import sys
 import time
@@ -32,27 +30,13 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 import games.three_card as tc  # noqa: E402
+from bench._common import machine  # noqa: E402
 from games.cli import decimal_text  # noqa: E402
 from games.core.cards import Card  # noqa: E402
 from games.core.records import DealCard  # noqa: E402
 from games.poker.three_card import rank3  # noqa: E402
 from games.sim import contains  # noqa: E402
 from games.three_card import exact  # noqa: E402
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores (shared, noisy), {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, NumPy {np.__version__}"
-    )
 
 
 def clear_caches() -> None:
@@ -147,7 +131,7 @@ def main() -> int:
         "## Three Card Poker and Tri-Card Poker (bench/bench_three_card.py)",
         "",
         f"Command (from the repo root):\n\n{command.rstrip()}\n",
-        f"Machine: {machine()}.",
+        f"Machine: {machine(numpy=True)}.",
         "",
         "| what | ours | naive peer | ratio |",
         "|---|---:|---:|---:|",

@@ -43,11 +43,6 @@ class Samples:
         """Number of samples."""
         return int(self.symbols.size)
 
-    @property
-    def translated(self) -> bool:
-        """True when symbols were mapped down (fewer than ``2**word_size`` distinct)."""
-        return self.alph_size < (1 << self.word_size)
-
 
 def _data_width(data: U8) -> int:
     """Bits needed for the largest value present (0 for all-zero data)."""

@@ -1,0 +1,76 @@
+"""What every bench script shares: the machine line of a results file, and medians of timed runs.
+
+The benches run on shared, noisy machines, so every figure is a median of repeated
+runs, and every results file says what it ran on. Scripts import these as
+``from bench._common import machine, median_seconds`` (each puts the repository
+root on ``sys.path`` first, so ``python bench/bench_x.py`` works from anywhere).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def cpu_name() -> str:
+    """The CPU's model name from ``/proc/cpuinfo``, else what ``platform`` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine(*, numpy: bool = False, load: bool = False) -> str:
+    """One line for a results file: CPU, cores, OS, Python (and NumPy, the load average).
+
+    ``load`` adds the one-minute load average now (call it at the start of the run).
+    """
+    noise = "shared, noisy"
+    if load and hasattr(os, "getloadavg"):
+        noise += f"; load average {os.getloadavg()[0]:.1f} at the start"
+    line = (
+        f"{cpu_name()}, {os.cpu_count()} cores ({noise}), {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}"
+    )
+    if numpy:
+        import numpy as np
+
+        line += f", NumPy {np.__version__}"
+    return line
+
+
+def timed(fn: Callable[[], T], repeat: int) -> tuple[float, T]:
+    """Median seconds of ``repeat`` runs of ``fn``, and what its last run returned."""
+    t0 = time.perf_counter()
+    result = fn()
+    times = [time.perf_counter() - t0]
+    for _ in range(repeat - 1):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    """Median seconds of ``repeat`` runs of ``fn``."""
+    return timed(fn, repeat)[0]
+
+
+def median_rate(fn: Callable[[], int], runs: int = 3) -> float:
+    """Median of ``count / seconds`` over ``runs`` runs of ``fn`` (which returns the count)."""
+    rates: list[float] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        count = fn()
+        rates.append(count / (time.perf_counter() - t0))
+    return statistics.median(rates)
