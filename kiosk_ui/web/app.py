@@ -12,32 +12,20 @@ the error's type (``kiosk_ui.web.errors``: one table); no traceback is sent.
 from __future__ import annotations
 
 import gc
-import logging
-import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import FastAPI
 from starlette.types import ASGIApp
 
-from games.core.errors import GameError
 from kiosk_ui.appliance import Appliance
-from kiosk_ui.errors import KioskError, SignInThrottled, StoreUnavailable
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.settings import Settings
 from kiosk_ui.table.clock import SeatClock
 from kiosk_ui.table.commit import LoopCommitter
-from kiosk_ui.web.errors import ERROR_RESPONSES, error_response, status_and_code
+from kiosk_ui.web.errors import ERROR_RESPONSES, install_error_handlers
 from kiosk_ui.web.live import Broadcaster
 from kiosk_ui.web.middleware import BodyLimit, OriginCheck, SecurityHeaders
-
-log = logging.getLogger("kiosk_ui")
-
-#: seconds a client is told to wait after a 503 (a store fault needs the operator)
-RETRY_AFTER_SECONDS = 30
 
 
 class _App(FastAPI):
@@ -91,42 +79,7 @@ def create_app(
         lifespan=lifespan,
     )
 
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        msg = first.get("msg", "invalid request")
-        return error_response(422, "invalid-request", f"{where}: {msg}" if where else msg)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http")
-        return error_response(exc.status_code, code, str(exc.detail))
-
-    async def _domain(request: Request, exc: Exception) -> JSONResponse:
-        status, code = status_and_code(exc)
-        if status == 503:
-            if not isinstance(exc, StoreUnavailable):  # raw I/O error: it is a fault too
-                health = request.app.state.appliance.runtime.db.health
-                exc = health.report(exc, "request") or health.unavailable()
-            retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-            return error_response(503, code, str(exc), retry)
-        if status == 500:
-            log.error("unexpected error on %s: %r", request.url.path, exc)
-            return error_response(500, code, "internal error; the operator has been alerted")
-        return error_response(status, code, str(exc))
-
-    async def _throttled(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, SignInThrottled)
-        answer = error_response(exc.status, exc.code, str(exc))
-        answer.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
-        return answer
-
-    app.add_exception_handler(SignInThrottled, _throttled)
-    # Domain errors are expected answers (4xx); anything else is a 500 with no traceback.
-    app.add_exception_handler(KioskError, _domain)
-    app.add_exception_handler(GameError, _domain)
-    app.add_exception_handler(Exception, _domain)
+    install_error_handlers(app)
 
     from kiosk_ui.web.routes import certify_jobs, jackpots, operator, pages, player, spots
 

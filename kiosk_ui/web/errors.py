@@ -7,14 +7,21 @@ the exception's type, never from its text: a kiosk error carries its own
 (``kiosk_ui.errors``), the rules engines' errors know no HTTP and get theirs here. The
 most specific type on the exception's MRO that the table names wins; a type it does
 not name is a 500 whose message tells nothing. The message is the exception's text.
+:func:`install_error_handlers` puts the handlers on the app (validation and routing
+errors get the same body).
 """
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Mapping
 from typing import Any, Final
 
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from games.core.errors import BetRefused, FoulHand, GameError, IllegalAction, UnknownGame
 from kiosk_ui.errors import (
@@ -41,6 +48,11 @@ from kiosk_ui.store.db import UnfinishedStore
 from kiosk_ui.store.faults import is_io_error
 from kiosk_ui.table.outcomes import OutcomeFault, ShoeTampered
 from kiosk_ui.web.schemas import ErrorResponse
+
+log = logging.getLogger("kiosk_ui")
+
+#: seconds a client is told to wait after a 503 (a store fault needs the operator)
+RETRY_AFTER_SECONDS = 30
 
 INTERNAL: Final = (500, "internal")
 STORE_UNAVAILABLE: Final = (StoreUnavailable.status, StoreUnavailable.code)
@@ -119,3 +131,49 @@ def error_response(
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=status, headers=headers
     )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every error with the error body: validation, routing, domain, anything else.
+
+    A 503 (store fault) carries Retry-After and reports a raw I/O error to the store's
+    health first; a 500 is logged and tells the client nothing; a throttled sign-in
+    carries its own Retry-After.
+    """
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        msg = first.get("msg", "invalid request")
+        return error_response(422, "invalid-request", f"{where}: {msg}" if where else msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+    async def _domain(request: Request, exc: Exception) -> JSONResponse:
+        status, code = status_and_code(exc)
+        if status == 503:
+            if not isinstance(exc, StoreUnavailable):  # raw I/O error: it is a fault too
+                health = request.app.state.appliance.runtime.db.health
+                exc = health.report(exc, "request") or health.unavailable()
+            retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            return error_response(503, code, str(exc), retry)
+        if status == 500:
+            log.error("unexpected error on %s: %r", request.url.path, exc)
+            return error_response(500, code, "internal error; the operator has been alerted")
+        return error_response(status, code, str(exc))
+
+    async def _throttled(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, SignInThrottled)
+        answer = error_response(exc.status, exc.code, str(exc))
+        answer.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return answer
+
+    app.add_exception_handler(SignInThrottled, _throttled)
+    # Domain errors are expected answers (4xx); anything else is a 500 with no traceback.
+    app.add_exception_handler(KioskError, _domain)
+    app.add_exception_handler(GameError, _domain)
+    app.add_exception_handler(Exception, _domain)
