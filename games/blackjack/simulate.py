@@ -28,8 +28,8 @@ from games.blackjack.rules import BlackjackRules
 from games.blackjack.strategy import CODES, load_chart
 from games.core.engine import Variant
 from games.core.figures import BetSimulation, SimulationResult
+from games.sim import Z_999
 
-Z999 = 3.2905267314919255
 IntArr = npt.NDArray[np.int64]
 FloatArr = npt.NDArray[np.float64]
 BoolArr = npt.NDArray[np.bool_]
@@ -306,8 +306,8 @@ class _Acc:
             rounds=self.n,
             mean=mean,
             std_error=se,
-            ci_low=mean - Z999 * se,
-            ci_high=mean + Z999 * se,
+            ci_low=mean - Z_999 * se,
+            ci_high=mean + Z_999 * se,
         )
 
 
