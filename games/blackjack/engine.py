@@ -78,6 +78,9 @@ BET_KINDS = frozenset({"place-bet", "remove-bet"})
 
 
 class Phase(StrEnum):
+    """A blackjack round's phases: bets, the initial deal, the answers to the dealer's ace,
+    the hands in turn, the dealer's draw, over (``is_over`` compares with ``"over"``)."""
+
     BETTING = "betting"
     DEALING = "dealing"
     INSURANCE = "insurance"
