@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/bench_dice.py [--rounds 10000000]``
 
-* speed, per game, median of 3 runs: the NumPy simulators (games.craps.sim for the pass
+* speed, per game, median of 3 runs: the NumPy simulators (games.craps.simulate for the pass
   line, games.sicbo / games.roulette for every bet on the same rolls or spins) against a
   naive plain-Python peer, the way a hobby simulator does it: ``random.randint`` dice or
   pocket per round and the bet's rules written out with ``if``s (pass line; small; red);
@@ -34,7 +34,7 @@ from games.catalog import get_variant
 from games.core import RollDice, SpinResult
 from games.core.engine import NeedKind
 from games.craps.bets import BetKey, Kind
-from games.craps.sim import simulate_bet
+from games.craps.simulate import simulate_bet
 
 Z999 = 3.2905267314919255
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
@@ -134,7 +134,7 @@ def main() -> int:
     naive = median_rate(lambda: naive_pass(rng, n_naive)[1])
     eng = median_rate(lambda: engine_rounds("craps", "craps-pinnacle", 5_000, next(seeds)))
     speed_rows += [
-        ("craps", "games.craps.sim, pass line decisions (NumPy)", fast),
+        ("craps", "games.craps.simulate, pass line decisions (NumPy)", fast),
         ("craps", "naive peer: pass line, random.randint, pure Python", naive),
         ("craps", "engine + autoplay, crap games (pass + 1x odds)", eng),
     ]

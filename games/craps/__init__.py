@@ -1,39 +1,45 @@
 """Craps as on the Pinnacle casino page: every bet, exact odds, vectorised simulation.
 
 Modules: :mod:`~games.craps.bets` (bet spots and names), :mod:`~games.craps.paytable`
-(the TOML pay table, validated), :mod:`~games.craps.rules` (the variant),
-:mod:`~games.craps.resolve` (one roll, one bet: the rules), :mod:`~games.craps.engine`
-(the crap game), :mod:`~games.craps.report` ("What just happened?"),
-:mod:`~games.craps.odds` (exact edges), :mod:`~games.craps.sim` (NumPy simulation),
+(``paytables/pinnacle.toml``, validated), :mod:`~games.craps.rules` (the typed rules and
+the variant), :mod:`~games.craps.resolve` (one roll, one bet: the rules),
+:mod:`~games.craps.placing` (what may be placed or taken down when),
+:mod:`~games.craps.engine` (the crap game, a :class:`~games.core.round.Round`),
+:mod:`~games.craps.report` ("What just happened?", the page's roll report),
+:mod:`~games.craps.exact` (exact edges), :mod:`~games.craps.simulate` (NumPy simulation),
 :mod:`~games.craps.autoplay` (the scripted player).
+
+>>> [v.id for v in VARIANTS]
+['craps-pinnacle']
 """
 
 from __future__ import annotations
 
-from games.catalog import HouseEdge, SimulationResult
+from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.craps.autoplay import autoplay
 from games.craps.bets import POINTS, BetKey, Kind, parse_bet
 from games.craps.engine import CrapsCarry, CrapsGame
-from games.craps.odds import all_bets, percent, starts, with_max_odds
+from games.craps.exact import all_bets, percent, with_max_odds
 from games.craps.rules import CrapsRules, pinnacle_variant
-from games.craps.sim import simulate_bet
+from games.craps.simulate import simulate
 
-VARIANTS: tuple[Variant, ...] = (pinnacle_variant(),)
+VARIANTS: tuple[Variant[CrapsRules], ...] = (pinnacle_variant(),)
 
 _METHOD = "exact: absorbing chain over the 36 dice pairs (fractions.Fraction)"
 
 
 def new_game(
-    variant: Variant,
+    variant: Variant[CrapsRules],
     seats: int = 1,
     *,
     context: GameContext = NEW_TABLE,
 ) -> CrapsGame:
     """A new crap game from a clean table (no bets, table point off).
 
-    The seats' come-out options come from ``previous`` (the table's finished last
-    game) or ``carry`` (its ``carry().encode()`` as logged), else the page's defaults.
+    The seats' come-out options come from ``context.previous`` (the table's finished
+    last game) or ``context.carry`` (its ``carry().encode()`` as logged), else the
+    page's defaults.
     Nothing else carries: a crap game ends only when no bets remain.
     """
     previous, carry = context.previous, context.carry
@@ -49,13 +55,7 @@ def new_game(
     return CrapsGame(variant, seats)
 
 
-def _rules(variant: Variant) -> CrapsRules:
-    if not isinstance(variant.rules, CrapsRules):
-        raise TypeError(f"{variant.id} is not a craps variant")
-    return variant.rules
-
-
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[CrapsRules]) -> dict[str, HouseEdge]:
     """Exact edge of every bet per unit of the initial wager (pushes count as decisions).
 
     The note gives the edge per roll (edge / expected rolls to settle). Two combined
@@ -63,7 +63,7 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     (per unit of the flat bet) and ``pass+max-odds/total`` (per unit of everything
     wagered on average); likewise ``dont-pass+max-odds``.
     """
-    t = _rules(variant).paytable
+    t = variant.rules.paytable
     out: dict[str, HouseEdge] = {}
     for name, m in all_bets(t).items():
         out[name] = HouseEdge(
@@ -89,17 +89,6 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
             note=f"{flat.value} with {label} on every point, per unit of total amount wagered",
         )
     return out
-
-
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
-    """Each bet made ``rounds`` times and played to settlement on seeded NumPy dice."""
-    if rounds < 2:
-        raise ValueError("simulate needs at least 2 rounds")
-    t = _rules(variant).paytable
-    bets = {}
-    for i, (name, start) in enumerate(starts().items()):
-        bets[name] = simulate_bet(start, t, rounds, seed * 1000 + i)
-    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
 
 
 __all__ = [

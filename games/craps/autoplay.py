@@ -18,7 +18,7 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         raise TypeError("craps autoplay needs a craps game")
     if engine.phase is not Phase.BETTING:
         return None
-    bets = engine.bets(seat)
+    bets = engine.book.of(seat)
     minimum = engine.variant.limits["pass"].minimum
     if engine.table_point is None and not engine.history and "pass" not in bets:
         return PlaceBet(seat=seat, bet="pass", amount=minimum)

@@ -10,6 +10,8 @@ BetKey(kind=<Kind.PLACE_WIN: 'place-win'>, number=6)
 'come-odds-4'
 >>> parse_bet("crap-2").kind
 <Kind.CRAP_2: 'crap-2'>
+>>> title(parse_bet("place-win-6")), title(key_of("horn"))
+('place to win 6', 'horn')
 >>> parse_bet("place-win-7")
 Traceback (most recent call last):
 ...
@@ -161,3 +163,40 @@ def all_bet_names() -> tuple[str, ...]:
 def working_type(kind: Kind) -> Kind | None:
     """The come-out option that governs ``kind``, or None if it is always working."""
     return kind if kind in WORKING_DEFAULTS else None
+
+
+#: every spot on the layout, in layout order, as (name, key): parsed once
+SPOTS: tuple[tuple[str, BetKey], ...] = tuple((n, parse_bet(n)) for n in all_bet_names())
+_KEY_OF: dict[str, BetKey] = dict(SPOTS)
+
+
+def key_of(name: str) -> BetKey:
+    """The key of a spot name already on the table (a valid name; no parsing, no errors).
+
+    The bet book stores spots by name; the rules read their kind and number from this.
+    """
+    return _KEY_OF[name]
+
+
+_TITLE = {
+    Kind.PASS: "pass line",
+    Kind.DONT_PASS: "don't pass",
+    Kind.PASS_ODDS: "pass line odds",
+    Kind.DONT_PASS_ODDS: "don't pass odds",
+    Kind.COME: "come",
+    Kind.DONT_COME: "don't come",
+    Kind.COME_ODDS: "come odds",
+    Kind.DONT_COME_ODDS: "don't come odds",
+    Kind.PLACE_WIN: "place to win",
+    Kind.PLACE_LOSE: "place to lose",
+    Kind.BUY: "buy",
+    Kind.LAY: "lay",
+    Kind.HARD: "hardway",
+    Kind.BIG: "big 6/8",
+}
+
+
+def title(key: BetKey) -> str:
+    """A bet spot as people say it: ``place to win 6``, ``come odds 4``, ``horn``."""
+    base = _TITLE.get(key.kind, key.kind.value)
+    return base if key.number is None else f"{base} {key.number}"

@@ -28,8 +28,15 @@ What carries between games (Pinnacle page, Game History Report: a crap game "sta
 with a clean table ... and ends when all of your bets have been resolved"): no bet,
 no point and no come bet on a number can outlive a game, since a game is over only
 when none remain; the come-out options are a seat's settings and do carry.
-:meth:`CrapsGame.carry` is that state (``games.craps.new_game(previous=...)``, or
-``carry=``, the same data as logged).
+:meth:`CrapsGame.carry` is that state (``games.craps.new_game(context=GameContext(
+previous=...))``, or ``carry=``, the same data as logged).
+
+The game is a :class:`~games.core.round.Round`: the stakes are the round's bet book (by
+spot name; :mod:`games.craps.placing` holds the craps checks over it), every settled bet
+goes through :meth:`~games.core.round.Round.settle`, and each action kind has its
+``verify_<kind>`` / ``apply_<kind>`` pair. It has the :class:`~games.core.capabilities.Spots`
+(``placeable`` / ``removable``) and :class:`~games.core.capabilities.CarriesOver`
+(``carry``) capabilities. No decision is passive: a seat that does not act never rolls.
 """
 
 from __future__ import annotations
@@ -37,15 +44,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from games.core.betting import VerifyCan, seat_of
+from games.core.betting import Wording
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, Ratio, commission, format_cents, pay
 from games.core.records import (
     Action,
-    BetPlaced,
     BetReturned,
     BetSettled,
     Decide,
@@ -56,40 +62,23 @@ from games.core.records import (
     RollDice,
     RoundOver,
 )
+from games.core.round import Round
 from games.craps.bets import (
-    LAY_ODDS,
-    ODDS_OF,
+    SPOTS,
     WORKING_DEFAULTS,
     BetKey,
     Kind,
-    all_bet_names,
+    key_of,
     parse_bet,
     working_type,
 )
-from games.craps.paytable import CrapsPaytable
+from games.craps.placing import ODDS_OF_FLAT, PlacingRules
 from games.craps.report import Resolution, RollReport
-from games.craps.resolve import Result, RollContext, assigns_point, resolve
+from games.craps.resolve import Outcome, Result, RollContext, assigns_point, resolve
 from games.craps.rules import CrapsRules
 
-_FLAT_OF_ODDS = ODDS_OF
-_ODDS_OF_FLAT = {flat: odds for odds, flat in ODDS_OF.items()}
-_NEEDS_TABLE_POINT_TO_START = frozenset({Kind.PLACE_WIN, Kind.BUY, Kind.HARD})
-_TITLE = {
-    Kind.PASS: "pass line",
-    Kind.DONT_PASS: "don't pass",
-    Kind.PASS_ODDS: "pass line odds",
-    Kind.DONT_PASS_ODDS: "don't pass odds",
-    Kind.COME: "come",
-    Kind.DONT_COME: "don't come",
-    Kind.COME_ODDS: "come odds",
-    Kind.DONT_COME_ODDS: "don't come odds",
-    Kind.PLACE_WIN: "place to win",
-    Kind.PLACE_LOSE: "place to lose",
-    Kind.BUY: "buy",
-    Kind.LAY: "lay",
-    Kind.HARD: "hardway",
-    Kind.BIG: "big 6/8",
-}
+_LINE = (Kind.PASS, Kind.DONT_PASS)
+_STILL_RUNNING = "this crap game is still running: bets remain on the table"
 
 
 class Phase(StrEnum):
@@ -98,10 +87,22 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-def title(key: BetKey) -> str:
-    """A bet spot as people say it: ``place to win 6``, ``come odds 4``, ``horn``."""
-    base = _TITLE.get(key.kind, key.kind.value)
-    return base if key.number is None else f"{base} {key.number}"
+class CrapsView(TypedDict):
+    """What a seat (or, with no seat, the table) sees of a crap game; JSON-able."""
+
+    game: str
+    variant: str
+    phase: str
+    table_point: int | None
+    puck: str  # "ON" / "OFF"
+    come_out: bool
+    rolls: int
+    what_just_happened: dict[str, Any] | None  # the last roll's report (the seat's rows)
+    bets: dict[str, int] | dict[str, dict[str, int]]  # the seat's; public: by seat number
+    working: NotRequired[dict[str, bool]]  # the seat's view only, like the rest
+    game_result: NotRequired[int]
+    bet_amount: NotRequired[int]
+    legal: NotRequired[list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,25 +135,24 @@ class CrapsCarry:
         return cls(out)
 
 
-class CrapsGame(VerifyCan):
+class CrapsGame(Round[CrapsRules]):
     """One crap game at one table (any number of seats sharing the table point)."""
+
+    GAME = "craps"
+    OVER = Phase.OVER.value
 
     def __init__(
         self,
-        variant: Variant,
+        variant: Variant[CrapsRules],
         seats: int = 1,
         working: Mapping[int, Mapping[str, bool]] | None = None,
     ) -> None:
-        if not isinstance(variant.rules, CrapsRules):
-            raise TypeError(f"{variant.id} is not a craps variant")
         if seats < 1:
             raise ValueError("a craps table needs at least one seat")
-        self.variant = variant
-        self._t: CrapsPaytable = variant.rules.paytable
-        self._seats = seats
-        self._bets: dict[tuple[int, BetKey], int] = {}
+        super().__init__(variant, seats, phase=Phase.BETTING, wording=Wording.SPOT)
+        self._t = self.rules.paytable
+        self._placing = PlacingRules(self.book, variant.limits, self._t)
         self._point: int | None = None
-        self._phase = Phase.BETTING
         self._rolls = 0
         self._history: list[RollReport] = []
         self._net = [0] * seats
@@ -169,10 +169,6 @@ class CrapsGame(VerifyCan):
         return self._point
 
     @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
     def history(self) -> tuple[RollReport, ...]:
         """Every roll of this game, oldest first."""
         return tuple(self._history)
@@ -182,12 +178,9 @@ class CrapsGame(VerifyCan):
         """The "What just happened?" report of the last roll."""
         return self._history[-1] if self._history else None
 
-    def bets(self, seat: int) -> dict[str, int]:
-        """The seat's bets on the table, by spot name, in cents."""
-        return {str(k): v for (s, k), v in self._bets.items() if s == seat}
-
     def on_table(self) -> int:
-        return sum(self._bets.values())
+        """Cents on the table, all seats."""
+        return self.book.total()
 
     def working(self, seat: int) -> dict[str, bool]:
         """The seat's come-out options: bet type -> working ("On") on the come-out."""
@@ -201,147 +194,117 @@ class CrapsGame(VerifyCan):
         """Stakes of the bets resolved so far (the page's "Crap Bet Amount")."""
         return self._resolved_stake[seat]
 
+    # --- the Spots capability ------------------------------------------------------
+
     def placeable(self, seat: int) -> tuple[str, ...]:
         """Bet spots the seat may add the minimum chip to now."""
-        if self._phase is not Phase.BETTING:
+        if self.phase is not Phase.BETTING:
             return ()
         out = []
-        for name in all_bet_names():
-            key = parse_bet(name)
-            step = self.variant.limits[name].increment
-            if self._place_reason(seat, key, max(step, self.variant.limits[name].minimum)) is None:
+        for name, key in SPOTS:
+            limit = self.variant.limits[name]
+            chip = max(limit.increment, limit.minimum)
+            if self._placing.place_reason(seat, key, chip, point=self._point) is None:
                 out.append(name)
         return tuple(out)
 
     def removable(self, seat: int) -> tuple[str, ...]:
         """Bet spots the seat may take down now."""
-        if self._phase is not Phase.BETTING:
+        if self.phase is not Phase.BETTING:
             return ()
         return tuple(
-            str(k) for (s, k) in self._bets if s == seat and self._remove_reason(s, k, 0) is None
+            bet
+            for bet in self.book.of(seat)
+            if self._placing.remove_reason(seat, key_of(bet), 0, point=self._point) is None
         )
 
     # --- the Engine protocol ---------------------------------------------------
 
     def needs(self) -> Need | None:
-        return Need(kind=NeedKind.DICE, count=2) if self._phase is Phase.ROLLING else None
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return Need(kind=NeedKind.DICE, count=2) if self.phase is Phase.ROLLING else None
 
     def legal_actions(self, seat: int) -> frozenset[str]:
-        if self._phase is not Phase.BETTING or not 0 <= seat < self._seats:
+        if self.phase is not Phase.BETTING or not 0 <= seat < self.seats:
             return frozenset()
         out = {"come-out-on", "come-out-off"}
         if self.placeable(seat):
             out.add("place-bet")
         if self.removable(seat):
             out.add("remove-bet")
-        if self._bets:
+        if self.book:
             out.add("roll")
         return frozenset(out)
 
-    def verify(self, action: Action) -> None:
-        if self._phase is Phase.OVER:
-            raise IllegalAction("this crap game is over (no bets remain); start the next game")
-        if isinstance(action, RollDice):
-            self._verify_roll(action)
-            return
-        seat = seat_of(action, self._seats)
-        if self._phase is Phase.ROLLING:
-            raise IllegalAction("the dice are rolling; wait for the result")
-        if isinstance(action, PlaceBet):
-            reason = self._place_reason(seat, parse_bet(action.bet), action.amount)
-            if reason:
-                raise BetRefused(reason)
-        elif isinstance(action, RemoveBet):
-            reason = self._remove_reason(seat, parse_bet(action.bet), action.amount)
-            if reason:
-                raise BetRefused(reason)
-        elif isinstance(action, Decide):
-            self._verify_decide(action)
-        else:
-            raise IllegalAction(f"craps does not take {action.kind!r} actions")
-
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        self.verify(action)
-        if isinstance(action, RollDice):
-            return self._roll((action.faces[0], action.faces[1]))
-        seat = seat_of(action, self._seats)
-        if isinstance(action, PlaceBet):
-            key = parse_bet(action.bet)
-            self._bets[(seat, key)] = self._bets.get((seat, key), 0) + action.amount
-            return (BetPlaced(seat=seat, bet=str(key), amount=action.amount),)
-        if isinstance(action, RemoveBet):
-            return self._remove(seat, parse_bet(action.bet), action.amount)
-        assert isinstance(action, Decide)
-        if action.decision == "roll":
-            self._phase = Phase.ROLLING
-            return (Message(text=f"seat {seat} rolls the dice"),)
-        on = action.decision == "come-out-on"
-        self._working[seat][Kind(action.arg)] = on
-        state = "On (working)" if on else "Off (not working)"
-        return (Message(text=f"seat {seat}: {action.arg} bets are {state} on the come-out"),)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None and not 0 <= seat < self._seats:
-            raise IllegalAction(f"no seat {seat!r} at this table ({self._seats} seats)")
+    def view(self, seat: int | None) -> CrapsView:
+        if seat is not None and not 0 <= seat < self.seats:
+            raise IllegalAction(f"no seat {seat!r} at this table ({self.seats} seats)")
         last = self.last_roll
-        out: dict[str, Any] = {
-            "game": "craps",
-            "variant": self.variant.id,
-            "phase": self._phase.value,
-            "table_point": self._point,
-            "puck": "ON" if self._point is not None else "OFF",
-            "come_out": self._point is None,
-            "rolls": self._rolls,
-            "what_just_happened": None if last is None else last.to_json(seat),
-        }
-        if seat is None:
-            out["bets"] = {str(s): self.bets(s) for s in range(self._seats)}
-        else:
-            out.update(
-                bets=self.bets(seat),
-                working=self.working(seat),
-                game_result=self._net[seat],
-                bet_amount=self._resolved_stake[seat],
-                legal=sorted(self.legal_actions(seat)),
-            )
+        out = CrapsView(
+            game="craps",
+            variant=self.variant.id,
+            phase=self.phase.value,
+            table_point=self._point,
+            puck="ON" if self._point is not None else "OFF",
+            come_out=self._point is None,
+            rolls=self._rolls,
+            what_just_happened=None if last is None else last.to_json(seat),
+            bets={str(s): self.book.of(s) for s in range(self.seats)}
+            if seat is None
+            else self.book.of(seat),
+        )
+        if seat is not None:
+            out["working"] = self.working(seat)
+            out["game_result"] = self._net[seat]
+            out["bet_amount"] = self._resolved_stake[seat]
+            out["legal"] = sorted(self.legal_actions(seat))
         return out
+
+    # --- the CarriesOver capability ------------------------------------------------
 
     def carry(self) -> CrapsCarry:
         """The seats' come-out options, for the table's next game (this one must be over)."""
-        if self._phase is not Phase.OVER:
-            raise IllegalAction("this crap game is still running: bets remain on the table")
-        return CrapsCarry({s: self.working(s) for s in range(self._seats)})
+        if self.phase is not Phase.OVER:
+            raise IllegalAction(_STILL_RUNNING)
+        return CrapsCarry({s: self.working(s) for s in range(self.seats)})
 
     def next_game(self) -> CrapsGame:
         """The next crap game: a clean table, point off, the same come-out options."""
-        if self._phase is not Phase.OVER:
-            raise IllegalAction("this crap game is still running: bets remain on the table")
-        return CrapsGame(
-            self.variant,
-            self._seats,
-            {s: self.working(s) for s in range(self._seats)},
-        )
+        return CrapsGame(self.variant, self.seats, self.carry().working)
 
     # --- verification ----------------------------------------------------------
 
-    def _verify_roll(self, action: RollDice) -> None:
-        if self._phase is not Phase.ROLLING:
-            raise IllegalAction("no roll is expected: press Roll first")
-        if action.seat is not None:
-            raise IllegalAction("dice come from the dice source, not a seat")
-        faces = action.faces
-        if len(faces) != 2 or any(
-            isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6 for f in faces
-        ):
-            raise IllegalAction(f"craps needs two dice showing 1-6, got {list(faces)!r}")
+    def verify_any(self, action: Action) -> None:
+        """An over game takes nothing; while the dice roll, no seat acts."""
+        if self.phase is Phase.OVER:
+            raise IllegalAction("this crap game is over (no bets remain); start the next game")
+        if isinstance(action, RollDice):
+            return
+        self.seat_of(action)
+        if self.phase is Phase.ROLLING:
+            raise IllegalAction("the dice are rolling; wait for the result")
 
-    def _verify_decide(self, action: Decide) -> None:
+    def unknown_action_text(self, action: Action) -> str:
+        return f"craps does not take {action.kind!r} actions"
+
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        key = parse_bet(action.bet)
+        reason = self._placing.place_reason(
+            self.seat_of(action), key, action.amount, point=self._point
+        )
+        if reason:
+            raise BetRefused(reason)
+
+    def verify_remove_bet(self, action: RemoveBet) -> None:
+        key = parse_bet(action.bet)
+        reason = self._placing.remove_reason(
+            self.seat_of(action), key, action.amount, point=self._point
+        )
+        if reason:
+            raise BetRefused(reason)
+
+    def verify_decide(self, action: Decide) -> None:
         if action.decision == "roll":
-            if not self._bets:
+            if not self.book:
                 raise IllegalAction("the Roll button is active only when bets are on the table")
             return
         if action.decision in ("come-out-on", "come-out-off"):
@@ -353,178 +316,83 @@ class CrapsGame(VerifyCan):
             return
         raise IllegalAction(f"craps has no decision {action.decision!r}")
 
-    def _place_reason(self, seat: int, key: BetKey, amount: int) -> str | None:
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            return "a bet must be a positive whole number of cents"
-        kind, n, point = key.kind, key.number, self._point
-        name = title(key)
-        current = self._bets.get((seat, key), 0)
-        if kind in (Kind.PASS, Kind.DONT_PASS):
-            if point is not None:
-                return f"{name} bets are available only when there is no table point"
-        elif kind in (Kind.COME, Kind.DONT_COME):
-            if n is not None:
-                return f"{name} bets go in the {kind.value} box; they travel to a number on a roll"
-            if point is None:
-                return f"{name} bets are available only when there is a table point"
-        elif kind in ODDS_OF:
-            flat = BetKey(_FLAT_OF_ODDS[kind], n)
-            if not self._bets.get((seat, flat)):
-                return f"{name} needs a {title(flat)} bet on the table"
-            if kind in (Kind.PASS_ODDS, Kind.DONT_PASS_ODDS) and point is None:
-                return f"{name} is available only when there is a table point"
-        elif kind in _NEEDS_TABLE_POINT_TO_START and current == 0:
-            if point is None:
-                return f"new {name} bets are available only when there is a table point"
-            if kind is not Kind.HARD and n == point:
-                return f"new {name} bets cannot be placed on the table point {point}"
-        limit = self.variant.limits[str(key)]
-        total = current + amount
-        if amount % limit.increment:
-            return f"{name} must be in increments of {format_cents(limit.increment)}"
-        if total < limit.minimum:
-            return f"{name} minimum is {format_cents(limit.minimum)}"
-        if kind in ODDS_OF:
-            flat_key = BetKey(_FLAT_OF_ODDS[kind], n)
-            on = n if n is not None else point
-            assert on is not None
-            mult = self._t.max_odds_multiple(lay=kind in LAY_ODDS, point=on)
-            top = mult * self._bets[(seat, flat_key)]
-            if total > top:
-                return f"{name} may be at most {mult}x the flat bet ({format_cents(top)})"
-        elif total > limit.maximum:
-            return f"{format_cents(limit.maximum)} maximum on {name} (now {format_cents(current)})"
-        return None
-
-    def _remove_reason(self, seat: int, key: BetKey, amount: int) -> str | None:
-        current = self._bets.get((seat, key), 0)
-        name = title(key)
-        if not current:
-            return f"no {name} bet to remove"
-        if key.kind is Kind.PASS and self._point is not None:
-            return (
-                "a pass line bet cannot be removed once the table point is set; "
-                "it is resolved by the point or a 7"
-            )
-        if key.kind is Kind.COME and key.number is not None:
-            return f"a come bet on {key.number} is resolved only by its come point or a 7"
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            return "the amount to remove must be 0 (all) or a positive number of cents"
-        if amount > current:
-            return (
-                f"cannot remove {format_cents(amount)}: the {name} bet is {format_cents(current)}"
-            )
-        if 0 < amount < current:
-            limit = self.variant.limits[str(key)]
-            rest = current - amount
-            if amount % limit.increment:
-                return f"{name} must be reduced in steps of {format_cents(limit.increment)}"
-            if rest < limit.minimum:
-                return f"{name} would fall below the {format_cents(limit.minimum)} minimum"
-            odds_kind = _ODDS_OF_FLAT.get(key.kind)
-            if odds_kind is not None:
-                odds = self._bets.get((seat, BetKey(odds_kind, key.number)), 0)
-                on = key.number if key.number is not None else self._point
-                if odds and on is not None:
-                    mult = self._t.max_odds_multiple(lay=odds_kind in LAY_ODDS, point=on)
-                    if odds > mult * rest:
-                        return f"reduce the odds first: they may be at most {mult}x the {name} bet"
-        return None
+    def verify_roll_dice(self, action: RollDice) -> None:
+        if self.phase is not Phase.ROLLING:
+            raise IllegalAction("no roll is expected: press Roll first")
+        if action.seat is not None:
+            raise IllegalAction("dice come from the dice source, not a seat")
+        faces = action.faces
+        if len(faces) != 2 or any(
+            isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6 for f in faces
+        ):
+            raise IllegalAction(f"craps needs two dice showing 1-6, got {list(faces)!r}")
 
     # --- moving chips ------------------------------------------------------------
 
-    def _remove(self, seat: int, key: BetKey, amount: int) -> tuple[Event, ...]:
-        current = self._bets[(seat, key)]
-        take = current if amount == 0 else amount
-        events: list[Event] = [BetReturned(seat=seat, bet=str(key), amount=take)]
-        if take == current:
-            del self._bets[(seat, key)]
-            odds_kind = _ODDS_OF_FLAT.get(key.kind)
-            odds_key = BetKey(odds_kind, key.number) if odds_kind else None
-            if odds_key is not None and (seat, odds_key) in self._bets:
-                odds = self._bets.pop((seat, odds_key))
-                events.append(BetReturned(seat=seat, bet=str(odds_key), amount=odds))
-        else:
-            self._bets[(seat, key)] = current - take
+    def apply_place_bet(self, action: PlaceBet) -> list[Event]:
+        # verify_place_bet has checked the table's limits (in craps words) and the page's
+        # rules; the book only takes the chips
+        bet = str(parse_bet(action.bet))
+        return [self.book.add_by_rule(self.seat_of(action), bet, action.amount)]
+
+    def apply_remove_bet(self, action: RemoveBet) -> list[Event]:
+        """Take the bet down (or reduce it); a flat bet taken down takes its odds with it."""
+        seat, key = self.seat_of(action), parse_bet(action.bet)
+        bet = str(key)
+        events: list[Event] = [self.book.remove(seat, bet, action.amount)]
+        odds_kind = ODDS_OF_FLAT.get(key.kind)
+        if odds_kind is not None and not self.book.stake(seat, bet):
+            odds = str(BetKey(odds_kind, key.number))
+            if self.book.stake(seat, odds):
+                events.append(self.book.remove(seat, odds, 0))
         self._end_if_clean(events)
-        return tuple(events)
+        return events
 
-    def _end_if_clean(self, events: list[Event]) -> None:
-        if not self._bets and self._rolls > 0:
-            self._phase = Phase.OVER
-            self._point = None
-            summary = ", ".join(
-                f"seat {s}: {format_cents(self._net[s])}" for s in range(self._seats)
-            )
-            events.append(RoundOver(summary=f"crap game over after {self._rolls} rolls; {summary}"))
+    def apply_decide(self, action: Decide) -> list[Event]:
+        seat = self.seat_of(action)
+        if action.decision == "roll":
+            self.phase = Phase.ROLLING
+            return [Message(text=f"seat {seat} rolls the dice")]
+        on = action.decision == "come-out-on"
+        self._working[seat][Kind(action.arg)] = on
+        state = "On (working)" if on else "Off (not working)"
+        return [Message(text=f"seat {seat}: {action.arg} bets are {state} on the come-out")]
 
-    def _roll(self, dice: tuple[int, int]) -> tuple[Event, ...]:
+    def apply_roll_dice(self, action: RollDice) -> list[Event]:
+        """Resolve every bet on the roll, move the table point, end the game once clean."""
+        dice = (action.faces[0], action.faces[1])
         total = dice[0] + dice[1]
         point = self._point
-        line = any(k.kind in (Kind.PASS, Kind.DONT_PASS) for (_, k) in self._bets)
+        line = any(key_of(bet).kind in _LINE for _seat, bet, _stake in self.book.items())
         new_point = assigns_point(total, point, line)
         self._rolls += 1
+        where = " (come-out)" if point is None else f" (point {point})"
         events: list[Event] = [
-            Message(
-                text=f"roll {self._rolls}: {dice[0]}+{dice[1]} = {total}"
-                + (" (come-out)" if point is None else f" (point {point})")
-            )
+            Message(text=f"roll {self._rolls}: {dice[0]}+{dice[1]} = {total}{where}")
         ]
+        ctx_on = RollContext(table_point=point, new_point=new_point, working=True)
+        ctx_off = RollContext(table_point=point, new_point=new_point, working=False)
         resolved: list[Resolution] = []
-        remaining: dict[tuple[int, BetKey], int] = {}
-        for (seat, key), stake in self._bets.items():
+        remaining: dict[tuple[int, str], int] = {}
+        for seat, bet, stake in list(self.book.items()):
+            key = key_of(bet)
             wtype = working_type(key.kind)
             working = True if wtype is None else self._working[seat][wtype]
-            ctx = RollContext(table_point=point, new_point=new_point, working=working)
-            out = resolve(key, dice, ctx, self._t)
-            bet = str(key)
+            out = resolve(key, dice, ctx_on if working else ctx_off, self._t)
             if out.result is Result.STAY:
-                remaining[(seat, key)] = remaining.get((seat, key), 0) + stake
+                remaining[(seat, bet)] = remaining.get((seat, bet), 0) + stake
                 continue
             if out.result is Result.MOVE:
-                dest = BetKey(key.kind, out.to)
+                dest = str(BetKey(key.kind, out.to))
                 remaining[(seat, dest)] = remaining.get((seat, dest), 0) + stake
-                resolved.append(
-                    Resolution(
-                        seat=seat,
-                        bet=bet,
-                        stake=stake,
-                        result="moved",
-                        moved_to=str(dest),
-                        why=out.why,
-                    )
-                )
-                events.append(Message(text=f"seat {seat}: {out.why}"))
-                continue
-            if out.result is Result.RETURN:
-                events.append(BetReturned(seat=seat, bet=bet, amount=stake))
-                resolved.append(
-                    Resolution(seat=seat, bet=bet, stake=stake, result="returned", why=out.why)
-                )
-                continue
-            settled = self._settle(seat, key, stake, out.result, out.ratio, out.why)
-            events.append(settled)
-            net = settled.net
-            self._net[seat] += net
-            self._resolved_stake[seat] += stake
-            resolved.append(
-                Resolution(
-                    seat=seat,
-                    bet=bet,
-                    stake=stake,
-                    result=settled.result,
-                    win=net,
-                    commission=settled.commission,
-                    why=out.why,
-                )
-            )
-        self._bets = remaining
-        if new_point:
-            self._point = total
-            events.append(Message(text=f"the table point is {total}"))
-        elif point is not None and total in (7, point):
-            self._point = None
-            events.append(Message(text="the table point is off"))
+            event, resolution = self._resolve_bet(seat, key, stake, out)
+            events.append(event)
+            resolved.append(resolution)
+        if resolved:  # else every bet stayed as it was
+            self.book.clear()
+            for (seat, bet), stake in remaining.items():
+                self.book.add_by_rule(seat, bet, stake)  # what stays, and come bets that moved
+        self._move_point(total, point, new_point, events)
         self._history.append(
             RollReport(
                 roll=self._rolls,
@@ -536,20 +404,46 @@ class CrapsGame(VerifyCan):
                 bets_remaining=sum(remaining.values()),
             )
         )
-        self._phase = Phase.BETTING
+        self.phase = Phase.BETTING
         self._end_if_clean(events)
-        return tuple(events)
+        return events
+
+    def _resolve_bet(
+        self, seat: int, key: BetKey, stake: int, out: Outcome
+    ) -> tuple[Event, Resolution]:
+        """The event and the report row of one bet the roll touched (moved, back, settled)."""
+        bet = str(key)
+        if out.result is Result.MOVE:
+            dest = str(BetKey(key.kind, out.to))
+            return Message(text=f"seat {seat}: {out.why}"), Resolution(
+                seat=seat, bet=bet, stake=stake, result="moved", moved_to=dest, why=out.why
+            )
+        if out.result is Result.RETURN:
+            return BetReturned(seat=seat, bet=bet, amount=stake), Resolution(
+                seat=seat, bet=bet, stake=stake, result="returned", why=out.why
+            )
+        settled = self._settle(seat, key, stake, out.result, out.ratio, out.why)
+        self._net[seat] += settled.net
+        self._resolved_stake[seat] += stake
+        return settled, Resolution(
+            seat=seat,
+            bet=bet,
+            stake=stake,
+            result=settled.result,
+            win=settled.net,
+            commission=settled.commission,
+            why=out.why,
+        )
 
     def _settle(
         self, seat: int, key: BetKey, stake: int, result: Result, ratio: Ratio | None, why: str
     ) -> BetSettled:
+        """Settle the seat's bet: lose, push, or win at ``ratio`` less any commission."""
         bet = str(key)
         if result is Result.LOSE:
-            return BetSettled(seat=seat, bet=bet, stake=stake, returned=0, result="lose", note=why)
+            return self.settle(seat, bet, 0, why, result="lose")
         if result is Result.PUSH:
-            return BetSettled(
-                seat=seat, bet=bet, stake=stake, returned=stake, result="push", note=why
-            )
+            return self.settle(seat, bet, stake, why, result="push")
         assert ratio is not None
         win = pay(Cents(stake), ratio, self._t.rounding)
         fee = 0
@@ -558,15 +452,28 @@ class CrapsGame(VerifyCan):
         elif key.kind is Kind.LAY:
             fee = commission(win, self._t.lay_bp_of_win, self._t.rounding)
         note = f"{why}; pays {ratio}" + (f", commission {format_cents(fee)}" if fee else "")
-        return BetSettled(
-            seat=seat,
-            bet=bet,
-            stake=stake,
-            returned=stake + win,
-            commission=fee,
-            result="win",
-            note=note,
-        )
+        return self.settle(seat, bet, stake + win, note, commission=fee, result="win")
+
+    def _move_point(
+        self, total: int, point: int | None, new_point: bool, events: list[Event]
+    ) -> None:
+        """Set the table point on a new line bet's point number; take it off on 7 or the point."""
+        if new_point:
+            self._point = total
+            events.append(Message(text=f"the table point is {total}"))
+        elif point is not None and total in (7, point):
+            self._point = None
+            events.append(Message(text="the table point is off"))
+
+    def _end_if_clean(self, events: list[Event]) -> None:
+        """Once a roll has been made and no bets remain, the crap game is over."""
+        if not self.book and self._rolls > 0:
+            self.phase = Phase.OVER
+            self._point = None
+            summary = ", ".join(
+                f"seat {s}: {format_cents(self._net[s])}" for s in range(self.seats)
+            )
+            events.append(RoundOver(summary=f"crap game over after {self._rolls} rolls; {summary}"))
 
 
-__all__ = ["CrapsGame", "Phase", "title"]
+__all__ = ["CrapsCarry", "CrapsGame", "CrapsView", "Phase"]

@@ -1,6 +1,6 @@
 """The craps pay table and table limits, loaded from TOML and validated when loaded.
 
-The file (``pinnacle.toml``) is data: ``spec = 1``, the source page named, every pay a
+The file (``paytables/pinnacle.toml``) is data: ``spec = 1``, the source page named, every pay a
 ``"num:den"`` string. Loading checks every key the rules need is present, nothing
 unknown is there, every pay parses, and that the horn and world pays are exactly
 the page's proposition pays less the other units (the reading of the rules index),
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from games.core.errors import PaytableError
@@ -25,6 +24,7 @@ from games.core.money import Ratio, Rounding
 from games.core.tomlread import (
     check_spec,
     exact_keys,
+    packaged,
     parse_toml,
     pay_ratio,
     read_int,
@@ -166,7 +166,7 @@ def load_paytable_text(text: str, name: str = "craps pay table") -> CrapsPaytabl
     return parse_paytable(parse_toml(text, name), name)
 
 
-def load_paytable(resource: str = "pinnacle.toml") -> CrapsPaytable:
-    """Load a pay table shipped in this package."""
-    text = resources.files("games.craps").joinpath(resource).read_text(encoding="utf-8")
-    return load_paytable_text(text, resource)
+def load_paytable(name: str = "pinnacle") -> CrapsPaytable:
+    """Load ``paytables/<name>.toml``, shipped in this package."""
+    text, where = packaged("games.craps", name)
+    return load_paytable_text(text, where)

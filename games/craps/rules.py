@@ -1,4 +1,10 @@
-"""The craps variant: the table's rules object and its per-spot limits, built from the pay table."""
+"""The craps variant: the typed rules (the pay table read from ``paytables/*.toml``) and
+the per-spot limits built from it.
+
+>>> v = pinnacle_variant()
+>>> v.rules.paytable.maximum, v.limits["horn"].increment
+(50000, 400)
+"""
 
 from __future__ import annotations
 
@@ -38,8 +44,9 @@ def limits_for(t: CrapsPaytable) -> dict[str, BetLimit]:
     return out
 
 
-def pinnacle_variant() -> Variant:
-    table = load_paytable("pinnacle.toml")
+def pinnacle_variant() -> Variant[CrapsRules]:
+    """The Pinnacle page's table (``paytables/pinnacle.toml``)."""
+    table = load_paytable("pinnacle")
     return Variant(
         id="craps-pinnacle",
         family="craps",

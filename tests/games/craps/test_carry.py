@@ -12,7 +12,9 @@ import pytest
 
 from games import catalog
 from games.core import Decide, IllegalAction, PlaceBet, RollDice
+from games.core.capabilities import CarriesOver, SeatDefaults, Spots
 from games.core.engine import GameContext
+from games.core.round import Round
 from games.craps import CrapsGame, new_game
 
 VARIANT = catalog.get_variant("craps-pinnacle")
@@ -60,3 +62,11 @@ def test_logged_carry_rebuilds_the_same_game_and_bad_carry_is_refused() -> None:
     assert (
         new_game(VARIANT, 1, context=GameContext(previous=g)).working(0)["big"] is False
     )  # fewer seats
+
+
+def test_the_game_declares_its_capabilities_and_settles_through_the_round() -> None:
+    g = finished_game()
+    assert isinstance(g, Round)
+    assert isinstance(g, Spots) and isinstance(g, CarriesOver) and isinstance(g, SeatDefaults)
+    assert [(s.bet, s.result, s.net) for s in g.settlements] == [("pass", "win", 1000)]
+    assert g.default_action(0) is None and g.awaiting() == frozenset()

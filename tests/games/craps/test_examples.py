@@ -182,7 +182,7 @@ def test_pass_odds_capped_at_3_4_5x(point: int, cap: int) -> None:
     with pytest.raises(BetRefused, match=f"at most {cap // 10}x"):
         bet(g, "pass-odds", cap + 1)
     bet(g, "pass-odds", cap)
-    assert g.bets(0)["pass-odds"] == cap * 100
+    assert g.bets[0]["pass-odds"] == cap * 100
 
 
 @pytest.mark.parametrize("point", [4, 5, 6, 8, 9, 10])
@@ -233,8 +233,8 @@ def test_come_bet_travels_to_its_point_and_takes_4x_odds() -> None:
     g = with_point(4)
     bet(g, "come", 10)
     ev = roll(g, 2, 3)
-    assert g.bets(0)["come-5"] == 1000
-    assert "come" not in g.bets(0)
+    assert g.bets[0]["come-5"] == 1000
+    assert "come" not in g.bets[0]
     last = g.last_roll
     assert last is not None
     assert [(r.bet, r.result, r.moved_to) for r in last.resolved] == [("come", "moved", "come-5")]
@@ -280,7 +280,7 @@ def test_dont_come_12_is_a_push_and_travels_otherwise() -> None:
     assert (s.result, s.returned) == ("push", 1000)
     bet(g, "dont-come", 10)
     roll(g, 3, 3)
-    assert g.bets(0)["dont-come-6"] == 1000
+    assert g.bets[0]["dont-come-6"] == 1000
     bet(g, "dont-come-odds-6", 60)
     ev = roll(g, 3, 4)
     assert settled(ev, "dont-come-6").net == 1000
@@ -329,7 +329,7 @@ def test_buy_bet_off_by_default_on_the_come_out() -> None:
     roll(g, 2, 2)
     ev = roll(g, 5, 5)  # no line bet: no table point, the off buy bet stays
     assert not [e for e in ev if isinstance(e, BetSettled)]
-    assert g.bets(0) == {"buy-10": 2000}
+    assert g.bets[0] == {"buy-10": 2000}
 
 
 def test_place_to_win_is_off_on_the_come_out_by_default_and_on_when_chosen() -> None:
@@ -338,7 +338,7 @@ def test_place_to_win_is_off_on_the_come_out_by_default_and_on_when_chosen() -> 
     roll(g, 1, 3)  # point made
     assert g.table_point is None
     ev = roll(g, 3, 4)  # come-out 7: place to win is off, stays
-    assert g.bets(0) == {"place-win-6": 600}
+    assert g.bets[0] == {"place-win-6": 600}
     assert not [e for e in ev if isinstance(e, BetSettled)]
     g.apply(Decide(seat=0, decision="come-out-on", arg="place-win"))
     ev = roll(g, 3, 4)
@@ -354,7 +354,7 @@ def test_off_place_bet_is_returned_when_its_number_becomes_the_table_point() -> 
     ev = roll(g, 2, 4)
     assert g.table_point == 6
     assert BetReturned(seat=0, bet="place-win-6", amount=600) in ev
-    assert g.bets(0) == {"pass": 1000, "buy-8": 1000}
+    assert g.bets[0] == {"pass": 1000, "buy-8": 1000}
 
 
 def test_off_place_bet_stays_when_no_line_bet_sets_a_point() -> None:
@@ -363,7 +363,7 @@ def test_off_place_bet_stays_when_no_line_bet_sets_a_point() -> None:
     roll(g, 1, 3)
     roll(g, 2, 4)
     assert g.table_point is None
-    assert g.bets(0) == {"place-win-6": 600}
+    assert g.bets[0] == {"place-win-6": 600}
 
 
 @pytest.mark.parametrize(
@@ -385,7 +385,7 @@ def test_working_by_default_and_off_when_chosen(
     g.apply(Decide(seat=0, decision="come-out-off", arg=arg))
     ev = roll(g, *dice)
     assert not [e for e in ev if isinstance(e, BetSettled)]
-    assert g.bets(0) == {name: 1000}
+    assert g.bets[0] == {name: 1000}
 
 
 def test_hardways_are_off_on_the_come_out_by_default() -> None:
@@ -393,7 +393,7 @@ def test_hardways_are_off_on_the_come_out_by_default() -> None:
     bet(g, "hard-6", 5)
     roll(g, 1, 3)
     ev = roll(g, 3, 3)  # come-out hard 6: off, stays
-    assert g.bets(0) == {"hard-6": 500}
+    assert g.bets[0] == {"hard-6": 500}
     assert not [e for e in ev if isinstance(e, BetSettled)]
     g.apply(Decide(seat=0, decision="come-out-on", arg="hard"))
     assert settled(roll(g, 3, 3), "hard-6").net == 4750
@@ -405,7 +405,7 @@ def test_every_bet_off_means_rolls_change_nothing() -> None:
     g.apply(Decide(seat=0, decision="come-out-off", arg="place-lose"))
     for dice in [(3, 4), (3, 3), (1, 1), (6, 6)]:
         roll(g, *dice)
-    assert g.bets(0) == {"place-lose-6": 1000}
+    assert g.bets[0] == {"place-lose-6": 1000}
     assert not g.is_over
 
 
@@ -416,7 +416,7 @@ def test_pass_line_cannot_be_removed_once_a_point_is_set() -> None:
     g = game()
     bet(g, "pass", 10)
     g.apply(RemoveBet(seat=0, bet="pass", amount=500))  # before the come-out roll: fine
-    assert g.bets(0) == {"pass": 500}
+    assert g.bets[0] == {"pass": 500}
     roll(g, 2, 2)
     with pytest.raises(BetRefused, match="cannot be removed once the table point is set"):
         g.apply(RemoveBet(seat=0, bet="pass"))
@@ -476,7 +476,7 @@ def test_standing_place_bet_may_grow_on_the_come_out() -> None:
     bet(g, "place-win-6", 6)
     roll(g, 2, 2)
     bet(g, "place-win-6", 6)
-    assert g.bets(0) == {"place-win-6": 1200}
+    assert g.bets[0] == {"place-win-6": 1200}
 
 
 def test_500_dollar_maximum_per_bet_but_not_on_odds() -> None:

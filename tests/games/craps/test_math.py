@@ -11,7 +11,7 @@ import pytest
 
 from games.catalog import get_variant
 from games.craps import house_edge, simulate
-from games.craps.odds import all_bets, percent
+from games.craps.exact import all_bets, percent
 from games.craps.paytable import load_paytable
 
 DATA = tomllib.loads(

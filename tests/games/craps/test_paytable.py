@@ -9,7 +9,11 @@ import pytest
 from games.core import PaytableError, Ratio
 from games.craps.paytable import load_paytable, load_paytable_text
 
-TEXT = resources.files("games.craps").joinpath("pinnacle.toml").read_text(encoding="utf-8")
+TEXT = (
+    resources.files("games.craps")
+    .joinpath("paytables", "pinnacle.toml")
+    .read_text(encoding="utf-8")
+)
 
 
 def test_page_pays() -> None:

@@ -95,7 +95,7 @@ def check_invariants(g: CrapsGame, ledger: Ledger) -> None:
     on_table = g.on_table()
     assert on_table == ledger.placed - ledger.returned - ledger.settled_stakes
     seats = range(len(ledger.net))
-    assert all(v > 0 for s in seats for v in g.bets(s).values())
+    assert all(v > 0 for s in seats for v in g.bets[s].values())
     for s in seats:
         assert g.game_result(s) == ledger.net[s]
     rolled = len(g.history) > 0

@@ -26,7 +26,7 @@ from games.core import (
     RemoveBet,
     SpinResult,
 )
-from games.craps.odds import percent
+from games.craps.exact import percent
 from games.roulette import VARIANTS, autoplay, house_edge, new_game, simulate
 from games.roulette.layout import EVEN_MONEY, Layout
 from games.roulette.paytable import load_tables_text

@@ -25,7 +25,7 @@ from games.core import (
     RemoveBet,
     RollDice,
 )
-from games.craps.odds import percent
+from games.craps.exact import percent
 from games.sicbo import autoplay, house_edge, new_game, simulate
 from games.sicbo.bets import all_bet_names
 from games.sicbo.engine import SicBoRound

@@ -2,7 +2,7 @@
 
 Each bet is played ``rounds`` times from the moment it is made until it is settled,
 each round on its own dice from a seeded ``numpy.random.Generator``. The bet's chain
-(:func:`games.craps.odds.step`, the engine's own rules) is compiled into two small
+(:func:`games.craps.exact.step`, the engine's own rules) is compiled into two small
 tables indexed by (state, dice pair): the net result in integer units of
 ``1/scale`` of the stake, and the next state (-1 once settled). All live rounds then
 advance one roll at a time as array operations.
@@ -17,9 +17,11 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import BetSimulation
-from games.craps.odds import PAIRS, State, step, unit_value
+from games.catalog import BetSimulation, SimulationResult
+from games.core.engine import Variant
+from games.craps.exact import PAIRS, State, starts, step, unit_value
 from games.craps.paytable import CrapsPaytable
+from games.craps.rules import CrapsRules
 
 Z999 = 3.2905267314919255  # two-sided 99.9% normal quantile
 _CHUNK = 1_000_000
@@ -35,6 +37,7 @@ class Chain:
 
 
 def compile_chain(start: State, t: CrapsPaytable) -> Chain:
+    """The chain of the bet made in ``start``, as value and next-state tables."""
     states: list[State] = [start]
     index = {start: 0}
     rows: list[list[tuple[Fraction, int]]] = []
@@ -92,6 +95,18 @@ def summarise(total: int, total_sq: int, rounds: int, scale: int) -> BetSimulati
 
 
 def simulate_bet(start: State, t: CrapsPaytable, rounds: int, seed: int) -> BetSimulation:
+    """The bet made in ``start``, played ``rounds`` times on dice seeded by ``seed``."""
     chain = compile_chain(start, t)
     total, total_sq = play(chain, rounds, np.random.default_rng(seed))
     return summarise(total, total_sq, rounds, chain.scale)
+
+
+def simulate(variant: Variant[CrapsRules], rounds: int, seed: int) -> SimulationResult:
+    """Each bet made ``rounds`` times and played to settlement on seeded NumPy dice."""
+    if rounds < 2:
+        raise ValueError("simulate needs at least 2 rounds")
+    t = variant.rules.paytable
+    bets = {}
+    for i, (name, start) in enumerate(starts().items()):
+        bets[name] = simulate_bet(start, t, rounds, seed * 1000 + i)
+    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
