@@ -15,8 +15,8 @@ the variant), :mod:`~games.craps.resolve` (one roll, one bet: the rules),
 
 from __future__ import annotations
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.craps.autoplay import autoplay
 from games.craps.bets import POINTS, BetKey, Kind, parse_bet
 from games.craps.engine import CrapsCarry, CrapsGame

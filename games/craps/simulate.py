@@ -17,8 +17,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import BetSimulation, SimulationResult
 from games.core.engine import Variant
+from games.core.figures import BetSimulation, SimulationResult
 from games.craps.exact import PAIRS, State, starts, step, unit_value
 from games.craps.paytable import CrapsPaytable
 from games.craps.rules import CrapsRules
