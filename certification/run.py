@@ -21,13 +21,19 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from certification.errors import CheckpointError, ParameterError
 from certification.progress import Progress
+
+if TYPE_CHECKING:
+    from certification.outcomes import GameReport
+    from certification.stats.fips140_2 import Fips140Report
+    from certification.stats.sp800_22.final_analysis import VariantSummary
+    from rng import RngStack
 
 CHECKPOINT_VERSION = 1
 
@@ -151,16 +157,11 @@ def _entropy_assessment(options: RunOptions, out: Path) -> dict[str, Any]:
 
 def certify_run(options: RunOptions) -> str:
     """Do (or resume) the run described by ``options``; return a short text summary."""
-    from certification.outcomes import rtp_convergence, run_game_checks, source_rng
-    from certification.report.html import render
-    from certification.report.json_report import sp800_22_document
+    from certification.outcomes import run_game_checks, source_rng
     from certification.report.nist_text import final_analysis_report
     from certification.stats.fips140_2 import fips140_2
     from certification.stats.sp800_22.final_analysis import final_analysis
     from certification.stats.sp800_22.result import PValue
-    from certification.stats.sp800_22.suite import battery_rows
-    from firmware_bridge import ENTROPY_OPENER
-    from rng import RngConfig, RngError, open_rng
 
     _check_options(options)
     out = options.out
@@ -168,8 +169,42 @@ def certify_run(options: RunOptions) -> str:
     data_path = out / "data.bin"
     ckpt_path = out / "sp800_22.jsonl"
 
+    stack = _open_source(options)
+    _open_dir(options)  # only once the source works: a failed start leaves nothing behind
+
+    done = _resume_capture(options, stack, data_path, ckpt_path, seq_bytes)
+    _test_sequences(options, done, data_path, ckpt_path, seq_bytes)
+
+    per_sequence = [[PValue(t, v, p) for t, v, p in done[i]] for i in range(options.sequences)]
+    summaries = final_analysis(per_sequence)
+    nist_text = final_analysis_report(summaries, f"croupier rng ({options.source})")
+    (out / "finalAnalysisReport.txt").write_text(nist_text)
+
+    fips = fips140_2(data_path.read_bytes())
+    (out / "fips140-2.txt").write_text(fips.rngtest_text())
+
+    entropy = _entropy_assessment(options, out)
+
+    rng = source_rng(options.source, seed=options.seed, url=options.url)
+    games = run_game_checks(
+        rng, game=options.game, rounds=options.rounds, samples=options.samples, seed=options.seed
+    )
+    (out / "games.txt").write_text(games.text())
+
+    _write_reports(options, summaries, nist_text, fips, entropy, games)
+    return _summary(options, summaries, fips, entropy, games)
+
+
+def _open_source(options: RunOptions) -> RngStack:
+    """Open the rng stack the DRBG data is captured from (test mode for the sim source).
+
+    A source that cannot be opened is a :class:`~certification.errors.SourceError`.
+    """
+    from firmware_bridge import ENTROPY_OPENER
+    from rng import RngConfig, RngError, open_rng
+
     try:
-        stack = open_rng(
+        return open_rng(
             RngConfig(
                 source=options.source,
                 url=options.url,
@@ -183,8 +218,16 @@ def certify_run(options: RunOptions) -> str:
         from certification.errors import SourceError
 
         raise SourceError(f"cannot open the {options.source} source: {exc}") from exc
-    _open_dir(options)  # only once the source works: a failed start leaves nothing behind
 
+
+def _resume_capture(
+    options: RunOptions, stack: RngStack, data_path: Path, ckpt_path: Path, seq_bytes: int
+) -> dict[int, list[Any]]:
+    """Keep the whole sequences already in ``data.bin``, capture the missing ones.
+
+    A sequence cut short by an interruption is dropped; returns the checkpointed p-value
+    rows of the kept sequences (by index), the ones still to test being absent.
+    """
     captured = data_path.stat().st_size // seq_bytes if data_path.exists() else 0
     captured = min(captured, options.sequences)
     if data_path.exists() and data_path.stat().st_size != captured * seq_bytes:
@@ -201,6 +244,23 @@ def certify_run(options: RunOptions) -> str:
                 out_fh.flush()
                 os.fsync(out_fh.fileno())
                 bar.advance()
+    return done
+
+
+def _test_sequences(
+    options: RunOptions,
+    done: dict[int, list[Any]],
+    data_path: Path,
+    ckpt_path: Path,
+    seq_bytes: int,
+) -> None:
+    """Run the SP 800-22 battery on every sequence not in ``done``, checkpointing each.
+
+    With ``jobs > 1`` the sequences go to a process pool with a bounded look-ahead; each
+    result is recorded (in ``done`` and as a checkpoint line) in sequence order.
+    """
+    from certification.stats.sp800_22.result import PValue
+    from certification.stats.sp800_22.suite import battery_rows
 
     def load(i: int) -> NDArray[np.uint8]:
         with data_path.open("rb") as fh:
@@ -229,21 +289,14 @@ def certify_run(options: RunOptions) -> str:
                 record(i, battery_rows(load(i)))
                 bar.advance()
 
-    per_sequence = [[PValue(t, v, p) for t, v, p in done[i]] for i in range(options.sequences)]
-    summaries = final_analysis(per_sequence)
-    nist_text = final_analysis_report(summaries, f"croupier rng ({options.source})")
-    (out / "finalAnalysisReport.txt").write_text(nist_text)
 
-    fips = fips140_2(data_path.read_bytes())
-    (out / "fips140-2.txt").write_text(fips.rngtest_text())
-
-    entropy = _entropy_assessment(options, out)
-
-    rng = source_rng(options.source, seed=options.seed, url=options.url)
-    games = run_game_checks(
-        rng, game=options.game, rounds=options.rounds, samples=options.samples, seed=options.seed
-    )
-    (out / "games.txt").write_text(games.text())
+def _rtp_figures(
+    options: RunOptions, games: GameReport
+) -> tuple[
+    dict[str, list[tuple[int, dict[str, tuple[float, float]]]]], dict[str, dict[str, float]]
+]:
+    """The RTP convergence curve (one variant per family) and the exact RTP of every bet."""
+    from certification.outcomes import rtp_convergence
 
     convergence: dict[str, list[tuple[int, dict[str, tuple[float, float]]]]] = {}
     exact: dict[str, dict[str, float]] = {}
@@ -256,7 +309,23 @@ def certify_run(options: RunOptions) -> str:
         convergence[check.variant] = rtp_convergence(check.variant, options.rounds, options.seed)
     for check in games.rtp:
         exact.setdefault(check.variant, {})[check.bet] = check.expected_rtp
+    return convergence, exact
 
+
+def _write_reports(
+    options: RunOptions,
+    summaries: list[VariantSummary],
+    nist_text: str,
+    fips: Fips140Report,
+    entropy: dict[str, Any],
+    games: GameReport,
+) -> None:
+    """Write ``report.json`` and ``report.html`` from the run's results."""
+    from certification.report.html import render
+    from certification.report.json_report import sp800_22_document
+
+    out = options.out
+    convergence, exact = _rtp_figures(options, games)
     doc: dict[str, Any] = {
         "run": options.identity(),
         "sp800_22": sp800_22_document(summaries, options.sequences, options.length),
@@ -291,6 +360,16 @@ def certify_run(options: RunOptions) -> str:
     )
     (out / "report.html").write_text(html)
 
+
+def _summary(
+    options: RunOptions,
+    summaries: list[VariantSummary],
+    fips: Fips140Report,
+    entropy: dict[str, Any],
+    games: GameReport,
+) -> str:
+    """The few lines ``croupier certify run`` prints: what was written, and each verdict."""
+    out = options.out
     failing = [s for s in summaries if s.sample_size and not (s.proportion_ok and s.uniformity_ok)]
     lines = [
         f"wrote {out}/report.html, report.json, finalAnalysisReport.txt, fips140-2.txt, games.txt",
