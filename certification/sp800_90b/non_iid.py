@@ -93,6 +93,77 @@ class NonIidResult:
         return None
 
 
+#: The estimators that run on the binary tracks only (the bitstring, or binary symbols).
+_BINARY_ONLY: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
+    ("Collision", collision_estimate),
+    ("Markov", markov_estimate),
+    ("Compression", compression_estimate),
+)
+
+#: The predictors, run on every track with its alphabet size.
+_PREDICTORS: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
+    ("MultiMCW Prediction", mcw_estimate),
+    ("Lag Prediction", lag_estimate),
+    ("MultiMMC Prediction", mmc_estimate),
+    ("LZ78Y Prediction", lz78y_estimate),
+)
+
+#: A track: its label, its symbols and their alphabet size.
+_Track = tuple[str, npt.NDArray[np.uint8], int]
+
+
+class _Tally:
+    """The rows in the order they ran, and each track's running minimum min-entropy.
+
+    ``h_original`` starts at the word size and ``h_bitstring`` at 1 bit, as in the tool.
+    """
+
+    def __init__(self, word: int, progress: Callable[[str, str], None] | None) -> None:
+        self.rows: list[EstimateRow] = []
+        self.h_original = float(word)
+        self.h_bitstring = 1.0
+        self.progress = progress
+
+    def lower(self, track: str, res: Estimate | None) -> None:
+        """Take an estimate's min-entropy into its track's minimum (none: no change)."""
+        if res is not None:
+            if track == "Bitstring":
+                self.h_bitstring = min(self.h_bitstring, res.min_entropy)
+            else:
+                self.h_original = min(self.h_original, res.min_entropy)
+
+    def record(
+        self, name: str, track: str, fn: Callable[..., Estimate | None], *args: object
+    ) -> None:
+        """Run one estimator on one track, timed, and keep its row and its minimum."""
+        if self.progress is not None:
+            self.progress(name, track)
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = fn(*args)
+        self.rows.append(
+            EstimateRow(name, track, res, time.perf_counter() - t0, time.process_time() - c0)
+        )
+        self.lower(track, res)
+
+    def record_tuples(self, tracks: list[_Track]) -> None:
+        """The t-tuple and LRS estimates, both from one suffix array per track.
+
+        The pair's time is the t-Tuple row's; the LRS row shows none.
+        """
+        pairs: dict[str, tuple[TupleResult | None, LrsResult | None]] = {}
+        for track, data, alph in tracks:
+            if self.progress is not None:
+                self.progress("t-Tuple", track)
+            t0, c0 = time.perf_counter(), time.process_time()
+            pairs[track] = tuple_estimates(data, alph)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            self.rows.append(EstimateRow("t-Tuple", track, pairs[track][0], wall, cpu))
+            self.rows.append(EstimateRow("LRS", track, pairs[track][1], 0.0, 0.0))
+        for tr, (tt, lrs) in pairs.items():
+            for res in (tt, lrs):
+                self.lower(tr, res)
+
+
 def assess_non_iid(
     samples: Samples,
     *,
@@ -104,107 +175,61 @@ def assess_non_iid(
     """Run the non-IID track.
 
     ``literal_only`` skips the bitstring (as the restart validation does); ``only`` limits
-    the run to some estimators (for benchmarks).
+    the run to some estimators (for benchmarks). The estimators run in the tool's order,
+    each on the bitstring first, then on the literal symbols.
     """
     t_start = time.perf_counter()
     initial = not conditioned
     binary = samples.alph_size == 2
     do_bits = ((not binary) or conditioned) and not literal_only
     do_lit = initial
-    word = samples.word_size
-    h_original = float(word)
-    h_bitstring = 1.0
-    rows: list[EstimateRow] = []
+    tally = _Tally(samples.word_size, progress)
 
     def want(name: str) -> bool:
         return only is None or name in only
 
-    def record(
-        name: str, track: str, fn: Callable[..., Estimate | None], *args: object
-    ) -> Estimate | None:
-        nonlocal h_original, h_bitstring
-        if progress is not None:
-            progress(name, track)
-        t0, c0 = time.perf_counter(), time.process_time()
-        res = fn(*args)
-        rows.append(
-            EstimateRow(name, track, res, time.perf_counter() - t0, time.process_time() - c0)
-        )
-        if res is not None:
-            if track == "Bitstring":
-                h_bitstring = min(h_bitstring, res.min_entropy)
-            else:
-                h_original = min(h_original, res.min_entropy)
-        return res
-
-    bits = samples.bits
-    sym = samples.symbols
-    k = samples.alph_size
+    tracks: list[_Track] = [("Bitstring", samples.bits, 2)] if do_bits else []
+    if do_lit:
+        tracks.append(("Literal", samples.symbols, samples.alph_size))
     if want("Most Common Value"):
-        if do_bits:
-            record("Most Common Value", "Bitstring", most_common_value, bits, 2)
-        if do_lit:
-            record("Most Common Value", "Literal", most_common_value, sym, k)
-    bin_tracks: list[tuple[str, npt.NDArray[np.uint8]]] = []
-    if do_bits:
-        bin_tracks.append(("Bitstring", bits))
-    if do_lit and binary:
-        bin_tracks.append(("Literal", sym))
-    entropic: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
-        ("Collision", collision_estimate),
-        ("Markov", markov_estimate),
-        ("Compression", compression_estimate),
-    )
-    for name, fn in entropic:
-        if want(name):
-            for track, data in bin_tracks:
-                record(name, track, fn, data)
-    if want("t-Tuple") or want("LRS"):
-        pairs: dict[str, tuple[TupleResult | None, LrsResult | None]] = {}
-        tracks = [("Bitstring", bits, 2)] if do_bits else []
-        if do_lit:
-            tracks.append(("Literal", sym, k))
         for track, data, alph in tracks:
-            if progress is not None:
-                progress("t-Tuple", track)
-            t0, c0 = time.perf_counter(), time.process_time()
-            pairs[track] = tuple_estimates(data, alph)
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            rows.append(EstimateRow("t-Tuple", track, pairs[track][0], wall, cpu))
-            rows.append(EstimateRow("LRS", track, pairs[track][1], 0.0, 0.0))
-        for tr, (tt, lrs) in pairs.items():
-            for res in (tt, lrs):
-                if res is not None:
-                    if tr == "Bitstring":
-                        h_bitstring = min(h_bitstring, res.min_entropy)
-                    else:
-                        h_original = min(h_original, res.min_entropy)
-    predictors: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
-        ("MultiMCW Prediction", mcw_estimate),
-        ("Lag Prediction", lag_estimate),
-        ("MultiMMC Prediction", mmc_estimate),
-        ("LZ78Y Prediction", lz78y_estimate),
-    )
-    for name, pfn in predictors:
+            tally.record("Most Common Value", track, most_common_value, data, alph)
+    binary_tracks = [(track, data) for track, data, _ in tracks if track == "Bitstring" or binary]
+    for name, fn in _BINARY_ONLY:
         if want(name):
-            if do_bits:
-                record(name, "Bitstring", pfn, bits, 2)
-            if do_lit:
-                record(name, "Literal", pfn, sym, k)
+            for track, data in binary_tracks:
+                tally.record(name, track, fn, data)
+    if want("t-Tuple") or want("LRS"):
+        tally.record_tuples(tracks)
+    for name, pfn in _PREDICTORS:
+        if want(name):
+            for track, data, alph in tracks:
+                tally.record(name, track, pfn, data, alph)
+    return _result(samples, tally, initial=initial, do_bits=do_bits, do_lit=do_lit, t0=t_start)
+
+
+def _result(
+    samples: Samples, tally: _Tally, *, initial: bool, do_bits: bool, do_lit: bool, t0: float
+) -> NonIidResult:
+    """The assessment from the tally: ``min(H_original, word_size * H_bitstring)``.
+
+    A track that did not run contributes nothing (and its ``h_*`` is ``None``).
+    """
+    word = samples.word_size
     h_assessed = float(word)
     if do_bits:
-        h_assessed = min(h_assessed, h_bitstring * word)
+        h_assessed = min(h_assessed, tally.h_bitstring * word)
     if do_lit:
-        h_assessed = min(h_assessed, h_original)
+        h_assessed = min(h_assessed, tally.h_original)
     return NonIidResult(
         samples=samples.len,
-        alph_size=k,
+        alph_size=samples.alph_size,
         word_size=word,
-        bit_count=int(bits.size),
+        bit_count=int(samples.bits.size),
         initial=initial,
-        rows=tuple(rows),
-        h_original=h_original if do_lit else None,
-        h_bitstring=h_bitstring if do_bits else None,
+        rows=tuple(tally.rows),
+        h_original=tally.h_original if do_lit else None,
+        h_bitstring=tally.h_bitstring if do_bits else None,
         h_assessed=h_assessed,
-        seconds=time.perf_counter() - t_start,
+        seconds=time.perf_counter() - t0,
     )

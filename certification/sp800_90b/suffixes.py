@@ -56,14 +56,36 @@ def _window_keys(vals: npt.NDArray[np.uint64], n: int, w: int, b: int) -> npt.ND
 
 
 def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I64]:
-    """Suffix array ``sa`` and ``lcp`` (``lcp[j]`` = LCP of suffixes ``sa[j]``, ``sa[j+1]``)."""
+    """Suffix array ``sa`` and ``lcp`` (``lcp[j]`` = LCP of suffixes ``sa[j]``, ``sa[j+1]``).
+
+    Each step below is whole-array NumPy work done once per call, so naming the steps
+    costs a handful of Python calls, not a per-suffix one.
+    """
     n = int(x.size)
     b = max(1, int(alph_size - 1).bit_length())
     pos_bits = max(1, int(n - 1).bit_length())
     w = (64 - pos_bits) // b
     if w < 1:
         raise ValueError("sample too long for suffix sorting")
-    key_bits = w * b
+    sa, skeys = _sort_by_words(x, n, w, b, pos_bits)
+    length = np.int64(n) - sa  # suffix lengths in sorted order
+    # Group-start ranks: equal only for identical full-width keys.
+    same = (skeys[1:] == skeys[:-1]) & (length[1:] >= w) & (length[:-1] >= w)
+    lcp = _word_lcp(skeys, length, same, w, b)
+    levels = _refine_ties(sa, same, n, w)
+    full = np.flatnonzero(same)
+    if full.size:
+        lcp[full] = w + _tied_extension(x, sa, full, levels, n, w)
+    return sa, lcp
+
+
+def _sort_by_words(
+    x: npt.NDArray[np.uint8], n: int, w: int, b: int, pos_bits: int
+) -> tuple[I64, npt.NDArray[np.uint64]]:
+    """The suffixes sorted by their first ``w`` symbols (shorter first among equals).
+
+    Returns the order ``sa`` and each sorted suffix's window key.
+    """
     vals = np.zeros(n + w, dtype=np.uint64)
     vals[:n] = x
     keys = _window_keys(vals, n, w, b)
@@ -71,18 +93,33 @@ def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I6
     words.sort()
     sa = np.int64(n - 1) - (words & np.uint64((1 << pos_bits) - 1)).astype(np.int64)
     del words
-    skeys = keys[sa]
-    length = np.int64(n) - sa  # suffix lengths in sorted order
-    # Group-start ranks: equal only for identical full-width keys.
-    same = (skeys[1:] == skeys[:-1]) & (length[1:] >= w) & (length[:-1] >= w)
-    lcp = np.empty(n - 1, dtype=np.int64)
-    diff = ~same
+    return sa, keys[sa]
+
+
+def _word_lcp(
+    skeys: npt.NDArray[np.uint64], length: I64, same: npt.NDArray[np.bool_], w: int, b: int
+) -> I64:
+    """The LCP of adjacent sorted suffixes within their first ``w`` symbols.
+
+    From the XOR of their keys, capped by both suffixes' lengths; ``w`` for tied keys.
+    """
+    lcp = np.empty(skeys.size - 1, dtype=np.int64)
     xor = skeys[1:] ^ skeys[:-1]
     nzx = xor != 0
     lcp[same] = w
     lcp[~nzx] = w
-    lcp[nzx] = _leading_equal_fields(xor[nzx], key_bits, b)
+    lcp[nzx] = _leading_equal_fields(xor[nzx], w * b, b)
     np.minimum(lcp, np.minimum(length[1:], length[:-1]), out=lcp)
+    return lcp
+
+
+def _refine_ties(sa: I64, same: npt.NDArray[np.bool_], n: int, w: int) -> list[tuple[int, I64]]:
+    """Order the groups still tied after ``w`` symbols by prefix doubling, in place in ``sa``.
+
+    Only the tied suffixes are touched. Returns the rank array of every level (``w``,
+    ``2w``, ...): at level ``h`` equal ranks mean ``h`` equal leading symbols.
+    """
+    diff = ~same
     starts = np.empty(n, dtype=np.int64)
     starts[0] = 0
     starts[1:] = np.where(diff, np.arange(1, n, dtype=np.int64), 0)
@@ -116,29 +153,37 @@ def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I6
         levels.append((h, rank.copy()))
         still = ~brk[1:] & (pos[1:] == pos[:-1] + 1)
         tied_pairs = pos[:-1][still]
-    full = np.flatnonzero(same)
-    if full.size:
-        a = sa[full] + w
-        c = sa[full + 1] + w
-        ext = np.zeros(full.size, dtype=np.int64)
-        for step, lev in reversed(levels):
-            ia = a + ext
-            ic = c + ext
-            ok = (ia < n) & (ic < n)
-            eq = np.zeros(full.size, dtype=bool)
-            eq[ok] = lev[ia[ok]] == lev[ic[ok]]
-            # A level-``step`` rank match means ``step`` more equal symbols, but only when
-            # both suffixes are long enough for that level to be exact.
-            eq &= (np.int64(n) - ia >= step) & (np.int64(n) - ic >= step)
-            ext[eq] += step
-        active = np.ones(full.size, dtype=bool)
-        while active.any():
-            ia = a + ext
-            ic = c + ext
-            ok = active & (ia < n) & (ic < n)
-            eq = np.zeros(full.size, dtype=bool)
-            eq[ok] = x[ia[ok]] == x[ic[ok]]
-            ext[eq] += 1
-            active &= eq
-        lcp[full] = w + ext
-    return sa, lcp
+    return levels
+
+
+def _tied_extension(
+    x: npt.NDArray[np.uint8], sa: I64, full: I64, levels: list[tuple[int, I64]], n: int, w: int
+) -> I64:
+    """How many symbols past the first ``w`` the tied pairs at ``full`` still share.
+
+    The doubling ranks give the long stretches, largest level first; symbol-by-symbol
+    comparison gives the rest.
+    """
+    a = sa[full] + w
+    c = sa[full + 1] + w
+    ext = np.zeros(full.size, dtype=np.int64)
+    for step, lev in reversed(levels):
+        ia = a + ext
+        ic = c + ext
+        ok = (ia < n) & (ic < n)
+        eq = np.zeros(full.size, dtype=bool)
+        eq[ok] = lev[ia[ok]] == lev[ic[ok]]
+        # A level-``step`` rank match means ``step`` more equal symbols, but only when
+        # both suffixes are long enough for that level to be exact.
+        eq &= (np.int64(n) - ia >= step) & (np.int64(n) - ic >= step)
+        ext[eq] += step
+    active = np.ones(full.size, dtype=bool)
+    while active.any():
+        ia = a + ext
+        ic = c + ext
+        ok = active & (ia < n) & (ic < n)
+        eq = np.zeros(full.size, dtype=bool)
+        eq[ok] = x[ia[ok]] == x[ic[ok]]
+        ext[eq] += 1
+        active &= eq
+    return ext
