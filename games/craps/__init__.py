@@ -18,7 +18,7 @@ from __future__ import annotations
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
 from games.craps.autoplay import autoplay
-from games.craps.bets import POINTS, BetKey, Kind, parse_bet
+from games.craps.bets import Kind
 from games.craps.engine import CrapsCarry, CrapsGame
 from games.craps.exact import all_bets, percent, with_max_odds
 from games.craps.rules import CrapsRules, pinnacle_variant
@@ -92,16 +92,11 @@ def house_edge(variant: Variant[CrapsRules]) -> dict[str, HouseEdge]:
 
 
 __all__ = [
-    "POINTS",
     "VARIANTS",
-    "BetKey",
-    "CrapsCarry",
     "CrapsGame",
     "CrapsRules",
-    "Kind",
     "autoplay",
     "house_edge",
     "new_game",
-    "parse_bet",
     "simulate",
 ]
