@@ -30,18 +30,9 @@ from games.core.engine import Engine
 from games.core.records import Action, Deal, Decide
 
 #: TRANSITION (issue 13): the passive choices of the engines that are not yet
-#: :class:`~games.core.capabilities.SeatDefaults` (each family now lists its own in
-#: ``Round.PASSIVE``, in this order); deleted once every family is a ``Round``.
-DEFAULTS = (
-    "no-insurance",
-    "stand",
-    "check",
-    "continue",
-    "house-way",
-    "decline-bank",
-    "fold",
-    "surrender",
-)
+#: :class:`~games.core.capabilities.SeatDefaults` (each family lists its own in
+#: ``Round.PASSIVE``); deleted once every family is a ``Round``.
+DEFAULTS = ("check", "continue", "fold")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,7 +99,4 @@ def _passive(engine: Engine, seat: int) -> Action | None:
 
 
 def _awaiting(engine: Engine) -> frozenset[int]:
-    if isinstance(engine, SeatDefaults):
-        return engine.awaiting()
-    offered = engine.view(None).get("bank_offered_to")  # TRANSITION: pai gow before its Round
-    return frozenset({offered}) if isinstance(offered, int) else frozenset()
+    return engine.awaiting() if isinstance(engine, SeatDefaults) else frozenset()
