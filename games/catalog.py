@@ -36,7 +36,7 @@ from typing import Any, Protocol, cast
 from games.core.capabilities import CarriesOver
 from games.core.engine import NEW_TABLE, Engine, GameContext, Variant
 from games.core.errors import GameError, UnknownGame
-from games.core.figures import BetSimulation, HouseEdge, SimulationResult
+from games.core.figures import HouseEdge, SimulationResult
 from games.core.records import Action
 
 #: Every family of the build, by package name (``games.<name>``); each must be present.
@@ -167,17 +167,13 @@ def carry_of(engine: Engine | None) -> dict[str, Any] | None:
 
 AutoplayFn = Callable[[Engine, int], Action | None]
 
-# HouseEdge and SimulationResult are what Family's methods return; their home is
-# games.core.figures. TRANSITION (issue 13): BetSimulation is named here only until the
-# families import it from there.
 __all__ = [
     "FAMILIES",
     "AutoplayFn",
-    "BetSimulation",
     "Family",
     "FamilyMissing",
-    "HouseEdge",
-    "SimulationResult",
+    "HouseEdge",  # TRANSITION (issue 13): until every family imports it from games.core
+    "SimulationResult",  # TRANSITION, likewise
     "carry_of",
     "families",
     "family_of",

@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 
 from games import catalog
-from games.catalog import HouseEdge, SimulationResult
 from games.core.engine import BetLimit, Variant
+from games.core.figures import HouseEdge, SimulationResult
 from games.sim import bet_statistics
 from kiosk_ui.cli import main
 
