@@ -181,27 +181,22 @@ def deal_shoes(shoes: int) -> Callable[[], int]:
     return run
 
 
-def main() -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("--frames", type=int, default=100_000)
-    p.add_argument("--mib", type=int, default=8)
-    p.add_argument("--repeat", type=int, default=5)
-    args = p.parse_args()
-    r = args.repeat
-
-    check = b"123456789"
-    assert binascii.crc_hqx(check, 0xFFFF) == crc_table(check) == crc_bitwise(check) == 0x29B1
-
-    rows_decode = []
+def decode_rows(frames: int, r: int) -> list[tuple[str, float, float]]:
+    """Frames/s of FrameDecoder and of the naive peer, on a clean and a noisy stream."""
+    rows_decode: list[tuple[str, float, float]] = []
     for label, noise in (("clean stream", 0.0), ("10 % noise", 0.1)):
-        stream, n = frame_stream(args.frames, noise)
+        stream, n = frame_stream(frames, noise)
         ours, got = timed(decode_with(FrameDecoder, stream), r)
         assert got == n, (got, n)
         naive_stream = stream[: len(stream) // 10]
         theirs, got_naive = timed(decode_with(NaiveDecoder, naive_stream), r)
         rows_decode.append((label, n / ours, got_naive / theirs))
         print(f"decode {label}: {n / ours:,.0f} vs naive {got_naive / theirs:,.0f} frames/s")
+    return rows_decode
 
+
+def crc_rates_of(r: int) -> list[tuple[str, float]]:
+    """MB/s of the stdlib CRC the decoder uses and of the two pure-Python peers."""
     blob = random.Random(2).randbytes(1 << 20)
     small = blob[: 1 << 16]
     t_hqx, _ = timed(lambda: binascii.crc_hqx(blob, 0xFFFF), r)
@@ -213,15 +208,28 @@ def main() -> int:
         ("pure-Python bitwise (peer)", len(small) / t_bit / 1e6),
     ]
     print("crc", crc_rates)
+    return crc_rates
 
-    nbytes = args.mib << 20
+
+def trng_rates(mib: int, r: int) -> tuple[float, float]:
+    """Bytes/s through the ``pty://trng`` driver and through raw ``os.read`` on a pty."""
+    nbytes = mib << 20
     t_drv, got_drv = timed(read_driver(nbytes), r)
     t_raw, got_raw = timed(read_raw(nbytes), r)
     print(f"trng: driver {got_drv / t_drv / 1e6:.1f} MB/s, raw os.read {got_raw / t_raw / 1e6:.1f}")
+    return got_drv / t_drv, got_raw / t_raw
 
-    t_shoe, cards = timed(deal_shoes(3), max(1, r // 2))
-    print(f"shoe: {cards / t_shoe:,.0f} cards/s")
 
+def report(
+    args: argparse.Namespace,
+    rows_decode: list[tuple[str, float, float]],
+    crc_rates: list[tuple[str, float]],
+    drv: float,
+    raw: float,
+    shoe: float,
+) -> list[str]:
+    """The results file's lines, one section per workload."""
+    r = args.repeat
     load = os.getloadavg()
     cmd = "python bench/bench_devices.py " + " ".join(sys.argv[1:])
     lines = [
@@ -252,9 +260,9 @@ def main() -> int:
         "",
         "| reader | MB/s | ratio |",
         "|---|---|---|",
-        f"| `pty://trng` driver (pyserial, exact-size reads) | {got_drv / t_drv / 1e6:,.1f} | "
-        f"{(got_drv / t_drv) / (got_raw / t_raw):.2f}x |",
-        f"| raw `os.read` on the same kind of pty (peer) | {got_raw / t_raw / 1e6:,.1f} | 1x |",
+        f"| `pty://trng` driver (pyserial, exact-size reads) | {drv / 1e6:,.1f} | "
+        f"{drv / raw:.2f}x |",
+        f"| raw `os.read` on the same kind of pty (peer) | {raw / 1e6:,.1f} | 1x |",
         "",
         "Both readers are fed by the same kind of simulator thread (seeded TrueRNG stream) in",
         "the same process, so the simulator shares the GIL with the reader and bounds both",
@@ -263,9 +271,31 @@ def main() -> int:
         "### Framed link end to end",
         "",
         f"| workload | rate |\n|---|---|\n| 8-deck shoes dealt over `pty://shoe` "
-        f"(one ACKed frame per card) | {cards / t_shoe:,.0f} cards/s |",
+        f"(one ACKed frame per card) | {shoe:,.0f} cards/s |",
         "",
     ]
+    return lines
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--frames", type=int, default=100_000)
+    p.add_argument("--mib", type=int, default=8)
+    p.add_argument("--repeat", type=int, default=5)
+    args = p.parse_args()
+    r = args.repeat
+
+    check = b"123456789"
+    assert binascii.crc_hqx(check, 0xFFFF) == crc_table(check) == crc_bitwise(check) == 0x29B1
+
+    rows_decode = decode_rows(args.frames, r)
+    crc_rates = crc_rates_of(r)
+    drv, raw = trng_rates(args.mib, r)
+
+    t_shoe, cards = timed(deal_shoes(3), max(1, r // 2))
+    print(f"shoe: {cards / t_shoe:,.0f} cards/s")
+
+    lines = report(args, rows_decode, crc_rates, drv, raw, cards / t_shoe)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text("\n".join(lines))
     print(f"wrote {OUT}")

@@ -35,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 from bench._common import machine  # noqa: E402
 from rng.config import RngConfig  # noqa: E402
 from rng.factory import open_rng  # noqa: E402
+from rng.generator import DrbgGenerator  # noqa: E402
+from rng.sample import Rng  # noqa: E402
 
 MIB = 1 << 20
 
@@ -88,28 +90,27 @@ def secrets_shuffle(x: list[int]) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--mb", type=int, default=200, help="MiB per byte-throughput run")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "rng.md")
-    args = ap.parse_args()
-    r, n = args.repeat, args.mb * MIB
-    rows: list[tuple[str, str, float, str]] = []  # (measure, who, rate, unit)
+Row = tuple[str, str, float, str]  # (measure, who, rate, unit)
 
-    # -- bytes/s ---------------------------------------------------------------------
+
+def byte_rows(n: int, r: int) -> tuple[list[Row], dict[str, float]]:
+    """``rng stream`` against ``head -c /dev/urandom`` through a pipe (subprocesses)."""
     croupier = [sys.executable, "-m", "kiosk_ui.cli", "rng", "stream", "--source", "os"]
     cli_total, cli_drbg, head_total, cli_urandom = median_pipes(
         [*croupier, "--bytes", str(n)], ["head", "-c", str(n), "/dev/urandom"], n, r
     )
-    rows += [
+    rows = [
         ("pipe, sustained (after 1st MiB)", "croupier rng stream (CTR_DRBG)", cli_drbg, "MB/s"),
         ("pipe, sustained (after 1st MiB)", "head -c N /dev/urandom", cli_urandom, "MB/s"),
         ("pipe, whole run incl. start-up", "croupier rng stream (CTR_DRBG)", cli_total, "MB/s"),
         ("pipe, whole run incl. start-up", "head -c N /dev/urandom", head_total, "MB/s"),
     ]
-    stack = open_rng(RngConfig(source="os"), real_money=False)
-    gen = stack.generator
+    ratios = {"pipe": cli_drbg / cli_urandom, "pipe whole": cli_total / head_total}
+    return rows, ratios
+
+
+def in_process_rows(gen: DrbgGenerator, n: int, r: int) -> tuple[list[Row], float]:
+    """The DRBG's ``generate(1 MiB)`` against ``read(1 MiB)`` from /dev/urandom."""
 
     def drbg_run() -> int:
         for _ in range(n // MIB):
@@ -123,13 +124,16 @@ def main() -> None:
         return n
 
     in_drbg, in_urandom = side_by_side([drbg_run, urandom_run], r)
-    rows += [
+    rows = [
         ("in process, 1 MiB reads", "DrbgGenerator.generate (CTR_DRBG)", in_drbg, "MB/s"),
         ("in process, 1 MiB reads", "read /dev/urandom", in_urandom, "MB/s"),
     ]
+    return rows, in_drbg / in_urandom
 
-    # -- shuffles/s ------------------------------------------------------------------
-    rng = stack.rng
+
+def shuffle_rows(rng: Rng, r: int) -> tuple[list[Row], dict[int, float]]:
+    """6- and 8-deck shoes: ``Rng.shoe`` against SystemRandom and a secrets Fisher-Yates."""
+    rows: list[Row] = []
     system = random.SystemRandom()
     shuffle_ratio = {}
     for decks in (6, 8):
@@ -159,8 +163,11 @@ def main() -> None:
             (label, "random.SystemRandom().shuffle", b, "shuffles/s"),
             (label, "Fisher-Yates over secrets.randbelow", c, "shuffles/s"),
         ]
+    return rows, shuffle_ratio
 
-    # -- randbelow calls/s ------------------------------------------------------------
+
+def randbelow_rows(rng: Rng, r: int) -> tuple[list[Row], float]:
+    """``Rng.randbelow(52)`` calls/s against ``secrets.randbelow(52)``."""
     calls = 200_000
 
     def ours_below() -> int:
@@ -174,11 +181,23 @@ def main() -> None:
         return calls
 
     below_ours, below_secrets = side_by_side([ours_below, secrets_below], r)
-    rows += [
+    rows = [
         ("randbelow(52)", "Rng.randbelow", below_ours, "calls/s"),
         ("randbelow(52)", "secrets.randbelow", below_secrets, "calls/s"),
     ]
-    stack.close()
+    return rows, below_ours / below_secrets
+
+
+def report(
+    r: int,
+    mb: int,
+    rows: list[Row],
+    pipe: dict[str, float],
+    in_proc: float,
+    shuffle_ratio: dict[int, float],
+    below: float,
+) -> str:
+    """The results file: every rate, then the ratios against their targets."""
 
     def fmt(rate: float, unit: str) -> str:
         return f"{rate / 1e6:,.1f}" if unit == "MB/s" else f"{rate:,.0f}"
@@ -186,7 +205,7 @@ def main() -> None:
     lines = [
         "## rng: DRBG throughput, shuffles and randbelow against the standard peers",
         "",
-        f"Command: `.venv/bin/python bench/bench_rng.py --repeat {r} --mb {args.mb}`  ",
+        f"Command: `.venv/bin/python bench/bench_rng.py --repeat {r} --mb {mb}`  ",
         f"Machine: {machine()}  ",
         f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; every figure is the "
         f"median of {r} runs, "
@@ -201,17 +220,37 @@ def main() -> None:
         "| ratio | value | target |",
         "|---|---:|---|",
         f"| `rng stream` / `head -c /dev/urandom` (pipe, sustained) "
-        f"| {cli_drbg / cli_urandom:.2f} | >= 0.5 |",
-        f"| the same, whole run incl. start-up | {cli_total / head_total:.2f} | (none) |",
-        f"| DRBG generate / read /dev/urandom (in process) | {in_drbg / in_urandom:.2f} | >= 0.5 |",
+        f"| {pipe['pipe']:.2f} | >= 0.5 |",
+        f"| the same, whole run incl. start-up | {pipe['pipe whole']:.2f} | (none) |",
+        f"| DRBG generate / read /dev/urandom (in process) | {in_proc:.2f} | >= 0.5 |",
         f"| 6-deck shoe: Rng.shoe / SystemRandom().shuffle | {shuffle_ratio[6]:.1f} | >= 5 |",
         f"| 8-deck shoe: Rng.shoe / SystemRandom().shuffle | {shuffle_ratio[8]:.1f} | >= 5 |",
-        f"| randbelow: Rng / secrets | {below_ours / below_secrets:.2f} | (none) |",
+        f"| randbelow: Rng / secrets | {below:.2f} | (none) |",
         "",
     ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--mb", type=int, default=200, help="MiB per byte-throughput run")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "rng.md")
+    args = ap.parse_args()
+    r, n = args.repeat, args.mb * MIB
+
+    rows, pipe = byte_rows(n, r)
+    stack = open_rng(RngConfig(source="os"), real_money=False)
+    in_rows, in_proc = in_process_rows(stack.generator, n, r)
+    shuffles, shuffle_ratio = shuffle_rows(stack.rng, r)
+    below_rows, below = randbelow_rows(stack.rng, r)
+    stack.close()
+    rows += in_rows + shuffles + below_rows
+
+    text = report(r, args.mb, rows, pipe, in_proc, shuffle_ratio, below)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines))
-    print("\n".join(lines))
+    args.out.write_text(text)
+    print(text)
 
 
 if __name__ == "__main__":

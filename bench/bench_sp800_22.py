@@ -180,6 +180,56 @@ def run_assess(
     return per_seq, cpu_seq, equal, compared, worst, cmd
 
 
+def assess_side_by_side(data: bytes, sequences: int, our_rows: Rows, med: float) -> tuple[str, str]:
+    """NIST's ``assess`` on the same data when NIST_ASSESS names a built binary.
+
+    Returns its table row (empty when not run) and the note saying how it was driven.
+    """
+    assess_env = os.environ.get("NIST_ASSESS")
+    if not assess_env:
+        return "", "NIST_ASSESS was not set for this run, so assess was not run."
+    with tempfile.TemporaryDirectory() as tmp:
+        data_file = Path(tmp) / "croupier.bin"
+        data_file.write_bytes(data)
+        per_seq, cpu_seq, equal, compared, worst, assess_cmd = run_assess(
+            Path(assess_env).resolve(), data_file, sequences, our_rows
+        )
+    assess_line = (
+        f"| NIST sts-2.1.2 `assess` ({assess_env}) | {cpu_seq * 1000:.0f} ms CPU "
+        f"({per_seq * 1000:.0f} ms wall) | {cpu_seq / med:.1f}x slower than croupier "
+        f"| {equal}/{compared} equal to 6 decimals; largest difference {worst:.2e} |"
+    )
+    print(assess_line)
+    return assess_line, f"assess was driven as: `{assess_cmd}`"
+
+
+def nistrng_lines(
+    n_times: dict[str, list[float]], n_agree: dict[str, tuple[int, int, float, int]]
+) -> list[str]:
+    """The per-test table of nistrng's times and its agreement with our p-values."""
+    lines = [
+        "nistrng per test (median CPU seconds per sequence) and agreement with croupier's "
+        "p-values (rows equal to 6 decimals / rows compared, largest difference; rows "
+        "croupier reports not applicable, as sts-2.1.2 does when J < 500, are not compared; "
+        "a test nistrng judges ineligible has nothing to compare):",
+        "",
+        "| nistrng test | CPU seconds | equal / compared | largest difference | croupier n/a |",
+        "|---|---|---|---|---|",
+    ]
+    for key, vals in n_times.items():
+        same, total, worst, na = n_agree.get(key, (0, 0, 0.0, 0))
+        lines.append(
+            f"| {key} | {statistics.median(vals):.2f} | {same}/{total} | {worst:.2e} | {na} |"
+        )
+    lines.append("")
+    lines.append(
+        "nistrng differs where it uses other parameters (block frequency M, serial and "
+        "approximate entropy m, its own template and excursion handling) or other "
+        "formulas; croupier follows sts-2.1.2, whose Appendix B values the tests pin."
+    )
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sequences", type=int, default=100)
@@ -204,23 +254,7 @@ def main() -> int:
     n_total = sum(statistics.median(v) for v in n_times.values() if v)
     print(f"nistrng: {n_total:.1f} s CPU/sequence")
 
-    assess_line = ""
-    assess_note = "NIST_ASSESS was not set for this run, so assess was not run."
-    assess_env = os.environ.get("NIST_ASSESS")
-    if assess_env:
-        with tempfile.TemporaryDirectory() as tmp:
-            data_file = Path(tmp) / "croupier.bin"
-            data_file.write_bytes(data)
-            per_seq, cpu_seq, equal, compared, worst, assess_cmd = run_assess(
-                Path(assess_env).resolve(), data_file, args.sequences, our_rows
-            )
-        assess_line = (
-            f"| NIST sts-2.1.2 `assess` ({assess_env}) | {cpu_seq * 1000:.0f} ms CPU "
-            f"({per_seq * 1000:.0f} ms wall) | {cpu_seq / med:.1f}x slower than croupier "
-            f"| {equal}/{compared} equal to 6 decimals; largest difference {worst:.2e} |"
-        )
-        assess_note = f"assess was driven as: `{assess_cmd}`"
-        print(assess_line)
+    assess_line, assess_note = assess_side_by_side(data, args.sequences, our_rows, med)
 
     lines = [
         "## SP 800-22 battery (certification.stats.sp800_22)",
@@ -258,26 +292,7 @@ def main() -> int:
         "",
     ]
     if n_times:
-        lines += [
-            "nistrng per test (median CPU seconds per sequence) and agreement with croupier's "
-            "p-values (rows equal to 6 decimals / rows compared, largest difference; rows "
-            "croupier reports not applicable, as sts-2.1.2 does when J < 500, are not compared; "
-            "a test nistrng judges ineligible has nothing to compare):",
-            "",
-            "| nistrng test | CPU seconds | equal / compared | largest difference | croupier n/a |",
-            "|---|---|---|---|---|",
-        ]
-        for key, vals in n_times.items():
-            same, total, worst, na = n_agree.get(key, (0, 0, 0.0, 0))
-            lines.append(
-                f"| {key} | {statistics.median(vals):.2f} | {same}/{total} | {worst:.2e} | {na} |"
-            )
-        lines.append("")
-        lines.append(
-            "nistrng differs where it uses other parameters (block frequency M, serial and "
-            "approximate entropy m, its own template and excursion handling) or other "
-            "formulas; croupier follows sts-2.1.2, whose Appendix B values the tests pin."
-        )
+        lines += nistrng_lines(n_times, n_agree)
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.no_write:

@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,39 +92,48 @@ def run_nist(binary: str, path: Path, bits: int | None) -> tuple[float, float, s
     return wall, cpu, proc.stdout
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--file", type=Path, default=DEFAULT_FILE)
-    ap.add_argument("--bits", type=int, default=8)
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "sp800_90b.md")
-    args = ap.parse_args()
-    nist = os.environ.get("EA_NON_IID")
-    ours_wall: list[float] = []
-    ours_cpu: list[float] = []
-    per_est: dict[tuple[str, str], list[float]] = {}
-    per_cpu: dict[tuple[str, str], list[float]] = {}
-    nist_wall: list[float] = []
-    nist_cpu: list[float] = []
+@dataclass
+class Runs:
+    """The timings of ``--repeat`` runs (ours, and NIST's when it ran), and the last results."""
+
+    ours_wall: list[float] = field(default_factory=list)
+    ours_cpu: list[float] = field(default_factory=list)
+    per_est: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    per_cpu: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    nist_wall: list[float] = field(default_factory=list)
+    nist_cpu: list[float] = field(default_factory=list)
     last: NonIidResult | None = None
-    nist_text = ""
+    nist_text: str = ""
+
+
+def run_all(args: argparse.Namespace, nist: str | None) -> Runs:
+    """Our assessment ``--repeat`` times, each followed by NIST's tool when it is given."""
+    runs = Runs()
     for _ in range(args.repeat):
         wall, cpu, res = run_ours(args.file, args.bits)
-        ours_wall.append(wall)
-        ours_cpu.append(cpu)
-        last = res
+        runs.ours_wall.append(wall)
+        runs.ours_cpu.append(cpu)
+        runs.last = res
         for row in res.rows:
-            per_est.setdefault((row.estimator, row.track), []).append(row.seconds)
-            per_cpu.setdefault((row.estimator, row.track), []).append(row.cpu_seconds)
+            runs.per_est.setdefault((row.estimator, row.track), []).append(row.seconds)
+            runs.per_cpu.setdefault((row.estimator, row.track), []).append(row.cpu_seconds)
         print(f"ours: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
         if nist:
-            w, c, nist_text = run_nist(nist, args.file, args.bits)
-            nist_wall.append(w)
-            nist_cpu.append(c)
+            w, c, runs.nist_text = run_nist(nist, args.file, args.bits)
+            runs.nist_wall.append(w)
+            runs.nist_cpu.append(c)
             print(f"NIST ea_non_iid: {w:.1f} s wall, {c:.1f} s CPU", flush=True)
+    return runs
+
+
+def report(args: argparse.Namespace, nist: str | None, runs: Runs) -> list[str]:
+    """The results file's lines: the whole run against NIST's, then per estimator."""
+    last = runs.last
+    nist_text = runs.nist_text
+    per_est, per_cpu = runs.per_est, runs.per_cpu
     assert last is not None
     ours_text = render_non_iid(last, str(args.file), verbose=2)
-    mw, mc = statistics.median(ours_wall), statistics.median(ours_cpu)
+    mw, mc = statistics.median(runs.ours_wall), statistics.median(runs.ours_cpu)
     load = os.getloadavg()
     lines = [
         "## SP 800-90B non-IID assessment (certification.sp800_90b)\n",
@@ -138,7 +148,7 @@ def main() -> int:
         f"| croupier (all ten estimators, both tracks) | {mw:.1f} | {mc:.1f} |",
     ]
     if nist:
-        nw, nc = statistics.median(nist_wall), statistics.median(nist_cpu)
+        nw, nc = statistics.median(runs.nist_wall), statistics.median(runs.nist_cpu)
         lines.append(f"| NIST ea_non_iid -v -v (same file, same session) | {nw:.1f} | {nc:.1f} |")
         lines.append("")
         lines.append(f"Ratio croupier / NIST: {mw / nw:.2f}x wall, {mc / nc:.2f}x CPU.")
@@ -176,6 +186,18 @@ def main() -> int:
         "about 10 during these runs); CPU time is the figure comparable with the tool's",
         "recorded 17 s.",
     ]
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    ap.add_argument("--bits", type=int, default=8)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "sp800_90b.md")
+    args = ap.parse_args()
+    nist = os.environ.get("EA_NON_IID")
+    lines = report(args, nist, run_all(args, nist))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
