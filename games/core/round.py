@@ -67,10 +67,6 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-def _method_suffix(kind: str) -> str:
-    return kind.replace("-", "_")
-
-
 class Round(ABC, Generic[R]):
     """One round (or one craps game) at a table of ``seats`` seats, numbered from 0.
 
@@ -84,8 +80,8 @@ class Round(ABC, Generic[R]):
     OVER: ClassVar[str] = "over"
     PASSIVE: ClassVar[tuple[str, ...]] = ()
 
-    _verifiers: ClassVar[dict[str, Callable[[Any, Any], None]]]
-    _appliers: ClassVar[dict[str, Callable[[Any, Any], Iterable[Event]]]]
+    # action kind ("place-bet") -> (verify_place_bet, apply_place_bet), for kinds with both
+    _dispatch: ClassVar[dict[str, tuple[Callable[[Any, Any], None], Callable[[Any, Any], Any]]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -93,12 +89,11 @@ class Round(ABC, Generic[R]):
         appliers: dict[str, Callable[[Any, Any], Iterable[Event]]] = {}
         for klass in reversed(cls.__mro__):
             for name, fn in vars(klass).items():
-                if name.startswith("verify_") and callable(fn):
-                    verifiers[name[len("verify_") :]] = fn
+                if name.startswith("verify_") and name != "verify_any" and callable(fn):
+                    verifiers[name[len("verify_") :].replace("_", "-")] = fn
                 elif name.startswith("apply_") and callable(fn):
-                    appliers[name[len("apply_") :]] = fn
-        cls._verifiers = verifiers
-        cls._appliers = appliers
+                    appliers[name[len("apply_") :].replace("_", "-")] = fn
+        cls._dispatch = {k: (verifiers[k], appliers[k]) for k in verifiers if k in appliers}
 
     def __init__(
         self,
@@ -148,10 +143,10 @@ class Round(ABC, Generic[R]):
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` (``BetRefused`` for bets) with the reason; no change."""
         self.verify_any(action)
-        check = self._verifiers.get(_method_suffix(action.kind))
-        if check is None or _method_suffix(action.kind) not in self._appliers:
+        pair = self._dispatch.get(action.kind)
+        if pair is None:
             raise IllegalAction(self.unknown_action_text(action))
-        check(self, action)
+        pair[0](self, action)
 
     def can(self, action: Action) -> bool:
         """True if :meth:`verify` accepts the action (nothing changes either way)."""
@@ -164,7 +159,7 @@ class Round(ABC, Generic[R]):
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Verify, then apply: the only mutator. Returns the events that happened."""
         self.verify(action)
-        return tuple(self._appliers[_method_suffix(action.kind)](self, action))
+        return tuple(self._dispatch[action.kind][1](self, action))
 
     # --- settling -----------------------------------------------------------------------
 
