@@ -36,7 +36,7 @@ import numpy.typing as npt  # noqa: E402
 import games.caribbean_stud as cs  # noqa: E402
 from bench._common import machine  # noqa: E402
 from games.caribbean_stud import exact  # noqa: E402
-from games.caribbean_stud.paytable import load_packaged, rules_of  # noqa: E402
+from games.caribbean_stud.rules import load_packaged, loads  # noqa: E402
 from games.caribbean_stud.simulate import Decide, rules_of_thumb  # noqa: E402
 from games.core.cards import DECK, parse_cards  # noqa: E402
 from games.poker.batch import categories  # noqa: E402
@@ -86,7 +86,7 @@ def main() -> int:
     published = json.loads(PUBLISHED.read_text(encoding="utf-8"))
     want_loss: dict[str, int] = published["caribbean_total_loss"]
     variant = load_packaged("caribbean-stud")
-    rules = rules_of(variant)
+    rules = variant.rules
 
     t0 = time.perf_counter()
     counts = exact.deal_counts(rules.qualifier)
@@ -117,7 +117,7 @@ def main() -> int:
         table = exact.call_table(counts, rules, upcard)
         v = variant
         if not upcard:
-            v = cs.loads(
+            v = loads(
                 (ROOT / "games/caribbean_stud/paytables/caribbean-stud.toml")
                 .read_text(encoding="utf-8")
                 .replace("dealer_shows_card = true", "dealer_shows_card = false")

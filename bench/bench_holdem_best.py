@@ -39,11 +39,10 @@ import numpy as np  # noqa: E402
 
 import games.holdem as he  # noqa: E402
 from bench._common import machine  # noqa: E402
-from games.caribbean_stud.simulate import deal  # noqa: E402
 from games.holdem.calltable import COMPLETIONS, fingerprint, packaged_table  # noqa: E402
 from games.holdem.exact import build_totals, call_total, pattern_corrections  # noqa: E402
 from games.holdem.strategy import casino_call  # noqa: E402
-from games.sim import contains  # noqa: E402
+from games.sim import contains, deal_cards  # noqa: E402
 
 PUBLISHED = json.loads((ROOT / "tests" / "data" / "holdem" / "published.json").read_text())
 TABLE = ROOT / "games" / "holdem" / "data" / "casino_call.json"
@@ -90,7 +89,7 @@ def main() -> int:
     published = PUBLISHED["casino_holdem_best_edge"]
     inside = contains(ante, Fraction(str(published)))
 
-    cards = deal(np.random.default_rng(7), args.situations, 5)
+    cards = deal_cards(np.random.default_rng(7), args.situations, 5)
     hole, flop = cards[:, :2], cards[:, 2:]
     t0 = time.perf_counter()
     ev = np.array(

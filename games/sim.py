@@ -12,6 +12,8 @@ central limit theorem applies at the round counts used).
 * :func:`draw_positions`: distinct card positions off the top of a full shoe
   (baccarat, Casino War).
 * :func:`contains`: does an exact edge lie in a simulation's interval.
+* :func:`deal_cards` and :func:`simulate_batches`: rows of cards off a shuffled deck,
+  and the batch loop that tallies each bet's nets (the poker families).
 
 >>> r = bet_statistics(1000, [(1.0, 490), (-1.0, 510)])
 >>> round(r.mean, 3), r.rounds
@@ -25,7 +27,8 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -121,3 +124,46 @@ def contains(sim: BetSimulation, house_edge: Fraction) -> bool:
     """True if the exact return ``-house_edge`` lies in the simulation's 99.9% interval."""
     ret = -house_edge
     return Fraction(sim.ci_low) <= ret <= Fraction(sim.ci_high)
+
+
+# --- the card games' batch simulators ---------------------------------------------------
+
+
+def deal_cards(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
+    """``n`` rows of ``k`` distinct card indices (0..51), uniform over ordered deals.
+
+    The cards with the ``k`` smallest of 52 uniform keys, in key order: the
+    first ``k`` cards of a uniformly shuffled deck.
+    """
+    keys = rng.random((n, 52))
+    subset = np.argpartition(keys, k, axis=1)[:, :k]
+    order = np.argsort(np.take_along_axis(keys, subset, axis=1), axis=1)
+    return np.take_along_axis(subset, order, axis=1).astype(np.int64)
+
+
+#: one batch of a simulation: (the generator, rows) -> bet -> net per unit, one per row
+Batch = Callable[[np.random.Generator, int], Mapping[str, npt.NDArray[np.float64]]]
+
+
+def simulate_batches(
+    variant: str, rounds: int, seed: int, batch: int, nets: Batch
+) -> SimulationResult:
+    """Run ``nets`` on batches of at most ``batch`` rows until ``rounds`` rows, then tally.
+
+    Each bet's nets are counted by value (a bet's net takes few values), so the
+    statistics are :func:`bet_statistics` of the counts, bets in the order first seen.
+    """
+    if rounds <= 0:
+        raise ValueError("rounds must be positive")
+    rng = np.random.default_rng(seed)
+    tallies: dict[str, Counter[float]] = {}
+    done = 0
+    while done < rounds:
+        n = min(batch, rounds - done)
+        for bet, net in nets(rng, n).items():
+            values, counts = np.unique(net, return_counts=True)
+            tally = tallies.setdefault(bet, Counter())
+            tally.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        done += n
+    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
+    return SimulationResult(variant=variant, rounds=rounds, seed=seed, bets=bets)

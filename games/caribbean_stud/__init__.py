@@ -3,9 +3,9 @@
 The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``caribbean-stud``, ``pinnacle-stud-poker``, ``oasis-poker`` (``paytables/*.toml``).
-``new_game(variant, seats=1, always_contribute=None, previous=None, carry=None)``: a
+``new_game(variant, seats=1, *, context=NEW_TABLE, always_contribute=None)``: a
 :class:`~games.caribbean_stud.engine.StudRound` whose always-contribute buttons follow
-on from the table's last game.
+on from the table's last game (``context.previous``, or ``context.carry`` as logged).
 ``house_edge(variant)``: ``ante`` (ante and call per unit of ante) exact for the
 best call/fold play, with or without the dealer's up card as the table deals it,
 counted over all 19,933,230,517,200 deals by :mod:`games.caribbean_stud.exact`
@@ -14,7 +14,7 @@ counted over all 19,933,230,517,200 deals by :mod:`games.caribbean_stud.exact`
 cached figure, and Oasis Poker (bought draws), get a simulation of the
 documented strategy instead (exact=False). ``jackpot`` is exact over all
 five-card hands at the meter's reset value
-(:meth:`~games.caribbean_stud.progressive.JackpotTable.return_at` gives any meter).
+(:meth:`~games.core.progressive.JackpotTable.return_at` gives any meter).
 ``simulate(variant, rounds, seed)``: :mod:`games.caribbean_stud.simulate`.
 ``autoplay(engine, seat)``: :mod:`games.caribbean_stud.autoplay`.
 
@@ -28,16 +28,13 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from games.caribbean_stud.autoplay import autoplay
-from games.caribbean_stud.engine import StudRound, parse_positions
-from games.caribbean_stud.paytable import PACKAGED, load_packaged, loads, rules_of
-from games.caribbean_stud.progressive import FIVE_CARD_COUNTS, JackpotTable
-from games.caribbean_stud.rules import StudRules
+from games.caribbean_stud.engine import StudRound
+from games.caribbean_stud.rules import PACKAGED, StudRules, load_packaged
 from games.caribbean_stud.simulate import simulate
-from games.caribbean_stud.table import Phase
 from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 
-VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+VARIANTS: tuple[Variant[StudRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 #: rounds and seed of the simulation behind the ``ante`` figure of :func:`house_edge`
 EDGE_ROUNDS, EDGE_SEED = 400_000, 20261130
@@ -45,7 +42,7 @@ _EDGE_CACHE: dict[str, Fraction] = {}
 
 
 def new_game(
-    variant: Variant,
+    variant: Variant[StudRules],
     seats: int = 1,
     *,
     context: GameContext = NEW_TABLE,
@@ -64,11 +61,11 @@ def new_game(
     )
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[StudRules]) -> dict[str, HouseEdge]:
     """House edge per unit of each bet's initial wager (see the module docstring)."""
     from games.caribbean_stud.exact import cached_edge  # local: reads data/exact.json
 
-    rules = rules_of(variant)
+    rules = variant.rules
     cached = cached_edge(rules)
     if cached is not None:
         shown = "with" if rules.dealer_shows_card else "without"
@@ -101,18 +98,4 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     return out
 
 
-__all__ = [
-    "FIVE_CARD_COUNTS",
-    "VARIANTS",
-    "JackpotTable",
-    "Phase",
-    "StudRound",
-    "StudRules",
-    "autoplay",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "parse_positions",
-    "simulate",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from games.caribbean_stud.engine import StudRound
 from games.caribbean_stud.strategy import flush_draw, should_call
-from games.caribbean_stud.table import Phase
 from games.core.engine import Engine
-from games.core.records import Action, Deal, Decide, PlaceBet
+from games.core.poker_table import ante_and_deal
+from games.core.records import Action, Decide
+from games.core.round import Phase
 from games.poker.rank5 import category, rank5
 
 
@@ -20,15 +21,9 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
     """The next action for ``seat``, or None when it has nothing to do."""
     if not isinstance(engine, StudRound):
         raise TypeError("Caribbean Stud autoplay needs a Caribbean Stud family round")
-    if not 0 <= seat < engine.seats:
-        return None
-    if engine.phase is Phase.BETTING:
-        if "ante" not in engine.bets[seat]:
-            return PlaceBet(seat=seat, bet="ante", amount=engine.variant.limits["ante"].minimum)
-        return Deal(seat=seat)
     options = engine.legal_actions(seat)
     if engine.phase is not Phase.DECIDING or "call" not in options:
-        return None
+        return ante_and_deal(engine, seat)
     hand = engine.hand(seat)
     cards = [c.index for c in hand]
     shown = engine.dealer_visible

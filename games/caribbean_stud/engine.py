@@ -25,8 +25,8 @@ player's category: the ace/king pays as ``high_card``); equal hands push both.
 On tables with a jackpot each seat has an "always contribute" button (Oasis page:
 the jackpot bet is placed for every ante without asking): ``Decide(seat=s,
 decision="always-contribute", arg="on"|"off")`` while bets are open. The buttons
-carry to the table's next game: :meth:`StudRound.carry`, and ``new_game(previous=...)``
-(or ``carry=``, the same data as logged).
+carry to the table's next game: :meth:`StudRound.carry`, and ``new_game(context=...)``
+(its ``previous``, or its ``carry``, the same data as logged).
 
 Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws nothing.
 """
@@ -35,26 +35,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from games.caribbean_stud.paytable import rules_of
 from games.caribbean_stud.rules import StudRules
-from games.caribbean_stud.table import Phase, PokerTableRound, Slot
 from games.core.cards import Card
 from games.core.engine import Variant
 from games.core.errors import IllegalAction
-from games.core.money import Cents, format_cents, pay
-from games.core.records import (
-    Action,
-    Decide,
-    Event,
-    JackpotContribution,
-    JackpotWin,
-    Message,
+from games.core.money import Cents, pay
+from games.core.poker_table import (
+    BetRules,
+    PokerTableRound,
+    PokerTableView,
+    Slot,
+    round_the_table,
 )
+from games.core.progressive import describe_award
+from games.core.records import Decide, Event, Message
+from games.core.round import Phase
 from games.poker.rank5 import category, rank5
 
 CONTRIBUTE = "always-contribute"
+
+
+class StudView(PokerTableView, total=False):
+    """What a seat sees of a Caribbean Stud family table; ``always_contribute`` (the
+    seats whose button is on) only at tables with a jackpot."""
+
+    always_contribute: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +87,7 @@ class ContributeCarry:
         return cls(frozenset(raw))
 
 
-class StudRound(PokerTableRound):
+class StudRound(PokerTableRound[StudRules]):
     """One round of a Caribbean Stud family table for ``seats`` seats (numbered from 0).
 
     ``always_contribute`` names seats whose "always contribute" button is on: at
@@ -88,15 +95,18 @@ class StudRound(PokerTableRound):
     (the table's own default comes from its pay table).
     """
 
+    GAME = "Caribbean Stud"
+    PASSIVE: ClassVar[tuple[str, ...]] = ("fold",)
+
     def __init__(
-        self, variant: Variant, seats: int = 1, *, always_contribute: Iterable[int] | None = None
+        self,
+        variant: Variant[StudRules],
+        seats: int = 1,
+        *,
+        always_contribute: Iterable[int] | None = None,
     ) -> None:
         super().__init__(variant, seats)
-        self.rules: StudRules = rules_of(variant)
         jp = self.rules.jackpot
-        self.bet_names = self.rules.bets
-        self.riders = {"jackpot": "ante"}
-        self.fixed_stakes = {"jackpot": jp.stake} if jp else {}
         default = range(seats) if jp and jp.always_contribute else ()
         self.always_contribute = frozenset(
             default if always_contribute is None else always_contribute
@@ -106,10 +116,13 @@ class StudRound(PokerTableRound):
         self._original: dict[int, tuple[Card, ...]] = {}
         self._jackpot_done = False
 
+    def bet_rules(self) -> BetRules:
+        return BetRules.with_jackpot(self.rules.bets, "jackpot", self.rules.jackpot)
+
     @classmethod
     def following(
         cls,
-        variant: Variant,
+        variant: Variant[StudRules],
         seats: int = 1,
         *,
         always_contribute: Iterable[int] | None = None,
@@ -150,24 +163,22 @@ class StudRound(PokerTableRound):
             return names | {CONTRIBUTE}
         return names
 
-    def verify(self, action: Action) -> None:
-        if isinstance(action, Decide) and action.decision == CONTRIBUTE:
+    def verify_decide(self, action: Decide) -> None:
+        if action.decision == CONTRIBUTE:
             self._verify_contribute(action)
-            return
-        super().verify(action)
+        else:
+            super().verify_decide(action)
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
-        if isinstance(action, Decide) and action.decision == CONTRIBUTE:
-            self._verify_contribute(action)
-            seat = action.seat
-            assert seat is not None
-            on = action.arg == "on"
-            mine = {seat}
-            self.always_contribute = (
-                self.always_contribute | mine if on else self.always_contribute - mine
-            )
-            return (Message(text=f"seat {seat}: always contribute {'on' if on else 'off'}"),)
-        return super().apply(action)
+    def apply_decide(self, action: Decide) -> list[Event]:
+        if action.decision != CONTRIBUTE:
+            return super().apply_decide(action)
+        seat = self.seat_of(action)
+        on = action.arg == "on"
+        mine = {seat}
+        self.always_contribute = (
+            self.always_contribute | mine if on else self.always_contribute - mine
+        )
+        return [Message(text=f"seat {seat}: always contribute {'on' if on else 'off'}")]
 
     def _verify_contribute(self, action: Decide) -> None:
         seat = action.seat
@@ -182,16 +193,19 @@ class StudRound(PokerTableRound):
         if action.arg not in ("on", "off"):
             raise IllegalAction(f"always contribute is 'on' or 'off', not {action.arg!r}")
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        out = super().view(seat)
-        if self.rules.jackpot:
-            out["always_contribute"] = sorted(self.always_contribute)
+    def view(self, seat: int | None) -> StudView:
+        out: StudView = {
+            **self.table_view(seat),
+            "always_contribute": sorted(self.always_contribute),
+        }
+        if self.rules.jackpot is None:
+            del out["always_contribute"]  # no jackpot, no button
         return out
 
     # --- decisions ------------------------------------------------------------------
 
     def _pending(self) -> list[int]:
-        return [s for s in self.active() if "ante" in self._book.of(s) and s not in self._decided]
+        return [s for s in self.active() if "ante" in self.book.of(s) and s not in self._decided]
 
     def decisions(self, seat: int) -> frozenset[str]:
         if seat not in self._pending():
@@ -201,7 +215,7 @@ class StudRound(PokerTableRound):
             names.add("draw")
         return frozenset(names)
 
-    def _verify_decision(self, seat: int, action: Decide) -> None:
+    def check_decision(self, seat: int, action: Decide) -> None:
         if action.decision != "draw":
             if action.arg:
                 raise IllegalAction(f"{action.decision} takes no argument")
@@ -210,17 +224,17 @@ class StudRound(PokerTableRound):
         if len(positions) not in self.rules.draw_costs:
             raise IllegalAction(f"cannot replace {len(positions)} cards here")
 
-    def _decide(self, seat: int, action: Decide) -> list[Event]:
-        ante = self._book.of(seat)["ante"]
+    def decide(self, seat: int, action: Decide) -> list[Event]:
+        ante = self.book.of(seat)["ante"]
         events: list[Event] = []
         if action.decision == "fold":
             self._decided[seat] = "fold"
             self._folded.add(seat)
             events.append(Message(text=f"seat {seat} folds"))
-            events.append(self._settle(seat, "ante", 0, "folded"))
+            events.append(self.settle(seat, "ante", 0, "folded"))
         elif action.decision == "call":
             self._decided[seat] = "call"
-            events.append(self._place(seat, "call", self.rules.call_multiple * ante))
+            events.append(self.place_by_rule(seat, "call", self.rules.call_multiple * ante))
         else:
             positions = parse_positions(action.arg)
             n = len(positions)
@@ -228,8 +242,8 @@ class StudRound(PokerTableRound):
             price = self.rules.draw_costs[n] * ante
             note = f"draw {n} card{'s' if n > 1 else ''}: {self.rules.draw_costs[n]}x the ante"
             if price:
-                events.append(self._place(seat, "draw", price))
-                events.append(self._settle(seat, "draw", 0, note))
+                events.append(self.place_by_rule(seat, "draw", price))
+                events.append(self.settle(seat, "draw", 0, note))
             else:
                 events.append(Message(text=note))
             hand = self._hands[seat]
@@ -239,7 +253,7 @@ class StudRound(PokerTableRound):
             if n in self.rules.auto_call_draws:
                 self._decided[seat] = "call"
                 events.append(Message(text=f"seat {seat} replaces all {n}: automatic call"))
-                events.append(self._place(seat, "call", self.rules.call_multiple * ante))
+                events.append(self.place_by_rule(seat, "call", self.rules.call_multiple * ante))
             self.phase = Phase.DEALING
             return events
         if not self._pending():
@@ -248,27 +262,22 @@ class StudRound(PokerTableRound):
 
     # --- dealing ---------------------------------------------------------------------
 
-    def _deal_plan(self, active: list[int]) -> list[Slot]:
-        plan: list[Slot] = []
-        for i in range(5):
-            plan.extend(Slot(f"seat{s}", "seat") for s in active)
-            shown = i == 0 and self.rules.dealer_shows_card
-            plan.append(Slot("dealer", "all" if shown else "none"))
-        return plan
+    def deal_plan(self, active: list[int]) -> list[Slot]:
+        return round_the_table(active, 5, dealer_shows_first=self.rules.dealer_shows_card)
 
-    def _on_deal(self, active: list[int]) -> list[Event]:
+    def on_deal(self, active: list[int]) -> list[Event]:
         jp = self.rules.jackpot
         events: list[Event] = []
         if jp is None:
             return events
         for s in active:
-            mine = self._book.of(s)
+            mine = self.book.of(s)
             if s in self.always_contribute and "ante" in mine and "jackpot" not in mine:
                 events.append(Message(text=f"seat {s}: always contribute"))
-                events.append(self._place(s, "jackpot", jp.stake))
+                events.append(self.place_by_rule(s, "jackpot", jp.stake))
         return events
 
-    def _after_cards(self) -> list[Event]:
+    def after_cards(self) -> list[Event]:
         events: list[Event] = []
         if not self._jackpot_done:
             self._jackpot_done = True
@@ -287,24 +296,16 @@ class StudRound(PokerTableRound):
         if jp is None:
             return events
         for s in self.active():
-            if "jackpot" not in self._book.of(s):
+            if "jackpot" not in self.book.of(s):
                 continue
             cat = category(rank5(self._hands[s]))
             award = jp.award(cat)
             note = f"{cat.label}: " + (describe_award(award) if award else "no award")
-            events.append(self._settle(s, "jackpot", 0, note))
-            if jp.contribution:
-                events.append(JackpotContribution(seat=s, meter=jp.meter, amount=jp.contribution))
-            if award:
-                events.append(
-                    JackpotWin(
-                        seat=s, meter=jp.meter, fixed=award[0], share_bp=award[1], hand=cat.label
-                    )
-                )
+            events.extend(self.settle_jackpot(s, "jackpot", jp, cat, note))
         return events
 
     def _finish(self) -> list[Event]:
-        events = self._reveal("dealer")
+        events = self.reveal("dealer")
         r = self.rules
         d = rank5(self._dealer)
         d_name = category(d).label
@@ -312,31 +313,31 @@ class StudRound(PokerTableRound):
         for seat, decision in sorted(self._decided.items()):
             if decision != "call":
                 continue
-            ante, call = self._book.of(seat)["ante"], self._book.of(seat)["call"]
+            ante, call = self.book.of(seat)["ante"], self.book.of(seat)["call"]
             p = rank5(self._hands[seat])
             p_cat = category(p)
             won_ante = pay(Cents(ante), r.ante_pays)
             if not qualifies:
                 note = f"dealer does not qualify ({d_name})"
-                events.append(self._settle(seat, "ante", ante + won_ante, note))
-                events.append(self._settle(seat, "call", call, note))
+                events.append(self.settle(seat, "ante", ante + won_ante, note))
+                events.append(self.settle(seat, "call", call, note))
                 continue
             vs = f"{p_cat.label} vs dealer {d_name}"
             if p > d:
                 ratio = r.call_pays[p_cat]
-                events.append(self._settle(seat, "ante", ante + won_ante, f"{vs}: win"))
+                events.append(self.settle(seat, "ante", ante + won_ante, f"{vs}: win"))
                 events.append(
-                    self._settle(
+                    self.settle(
                         seat, "call", call + pay(Cents(call), ratio), f"{vs}: call pays {ratio}"
                     )
                 )
             elif p < d:
-                events.append(self._settle(seat, "ante", 0, f"{vs}: lose"))
-                events.append(self._settle(seat, "call", 0, f"{vs}: lose"))
+                events.append(self.settle(seat, "ante", 0, f"{vs}: lose"))
+                events.append(self.settle(seat, "call", 0, f"{vs}: lose"))
             else:
-                events.append(self._settle(seat, "ante", ante, f"{vs}: push"))
-                events.append(self._settle(seat, "call", call, f"{vs}: push"))
-        events.extend(self._close())
+                events.append(self.settle(seat, "ante", ante, f"{vs}: push"))
+                events.append(self.settle(seat, "call", call, f"{vs}: push"))
+        events.extend(self.close())
         return events
 
     def original_hand(self, seat: int) -> tuple[Card, ...]:
@@ -353,13 +354,3 @@ def parse_positions(arg: str) -> tuple[int, ...]:
     if len(set(positions)) != len(positions) or positions[-1] > 4:
         raise IllegalAction(f"draw positions must be distinct and in 0-4, got {arg!r}")
     return positions
-
-
-def describe_award(award: tuple[int, int]) -> str:
-    fixed, share = award
-    parts = [format_cents(fixed)] if fixed else []
-    if share:
-        whole, frac = divmod(share, 100)
-        pct = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
-        parts.append(f"{pct}% of the meter")
-    return " + ".join(parts)

@@ -208,9 +208,38 @@ def deal_counts(
         lt5[a:b] = (r5 < r).sum(axis=2)
         le5[a:b] = (r5 <= r).sum(axis=2)
 
-    # the sweep: count[k][T] = hands containing T ranked below the current rank
+    below, at_most = _sweep(ranks[hand_order], subsets, prank, up, idx, lt5, le5)
+    return DealCounts(
+        qualifier=qualifier,
+        player=player.astype(np.int8),
+        weight=weight,
+        rank=prank,
+        up=up.astype(np.int8),
+        below_qualifier=below_q.astype(np.int32),
+        below=below.astype(np.int32),
+        at_most=at_most.astype(np.int32),
+    )
+
+
+def _sweep(
+    sorted_ranks: I64,
+    subsets: dict[int, I64],
+    prank: I64,
+    up: I64,
+    idx: dict[int, npt.NDArray[np.int32]],
+    lt5: I64,
+    le5: I64,
+) -> tuple[I64, I64]:
+    """The sweep of :func:`deal_counts`: per player class and up card, the dealer hands
+    ranked below the player's and at most equal to it.
+
+    Dealer hands (their 1- to 4-card subsets ``subsets``, in rank order) are added to
+    ``count[k][T]`` (hands containing ``T`` ranked below the current rank) one rank at a
+    time; a class at that rank reads its count by inclusion-exclusion over ``idx``.
+    """
+    n = len(prank)
     count = {k: np.zeros(comb(52, k), dtype=np.int64) for k in (1, 2, 3, 4)}
-    hand_at = np.searchsorted(ranks[hand_order], np.arange(DISTINCT_HANDS + 2))
+    hand_at = np.searchsorted(sorted_ranks, np.arange(DISTINCT_HANDS + 2))
     class_at = np.searchsorted(prank, np.arange(DISTINCT_HANDS + 2))
     below = np.zeros((n, 47), dtype=np.int64)
     at_most = np.zeros((n, 47), dtype=np.int64)
@@ -230,16 +259,7 @@ def deal_counts(
             np.add.at(count[k], subsets[k][h0:h1].ravel(), 1)
         if b > a:
             at_most[a:b] = look(a, b) + le5[a:b]
-    return DealCounts(
-        qualifier=qualifier,
-        player=player.astype(np.int8),
-        weight=weight,
-        rank=prank,
-        up=up.astype(np.int8),
-        below_qualifier=below_q.astype(np.int32),
-        below=below.astype(np.int32),
-        at_most=at_most.astype(np.int32),
-    )
+    return below, at_most
 
 
 @functools.cache

@@ -10,19 +10,17 @@ at the meter's reset value).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
-from games.caribbean_stud.paytable import rules_of
 from games.caribbean_stud.rules import StudRules
 from games.caribbean_stud.strategy import flush_draw_batch, should_call_batch
 from games.catalog import SimulationResult
 from games.core.engine import Variant
 from games.poker.batch import categories, rank_batch
-from games.sim import bet_statistics
+from games.sim import deal_cards, simulate_batches
 
 BATCH = 250_000
 
@@ -38,18 +36,6 @@ def rules_of_thumb(
 ) -> npt.NDArray[np.bool_]:
     """The default :data:`Decide`: :func:`games.caribbean_stud.strategy.should_call_batch`."""
     return should_call_batch(categories(ranks), player, up)
-
-
-def deal(rng: np.random.Generator, n: int, k: int) -> npt.NDArray[np.int64]:
-    """``n`` rows of ``k`` distinct card indices, uniform over ordered deals.
-
-    The cards with the ``k`` smallest of 52 uniform keys, in key order: the
-    first ``k`` cards of a uniformly shuffled deck.
-    """
-    keys = rng.random((n, 52))
-    subset = np.argpartition(keys, k, axis=1)[:, :k]
-    order = np.argsort(np.take_along_axis(keys, subset, axis=1), axis=1)
-    return np.take_along_axis(subset, order, axis=1).astype(np.int64)
 
 
 def ante_nets(
@@ -92,16 +78,12 @@ def jackpot_nets(rules: StudRules, cards: npt.NDArray[np.int64]) -> npt.NDArray[
     """Net per unit of jackpot stake on the first five cards, at the reset meter."""
     jp = rules.jackpot
     assert jp is not None
-    award = np.zeros(11)
-    for cat in range(10):
-        a = jp.award(cat)  # type: ignore[arg-type]
-        if a:
-            award[cat] = (a[0] + jp.reset * a[1] / 10_000) / jp.stake
+    award = np.array(jp.awards_per_stake(jp.reset))
     return award[categories(rank_batch(cards[:, :5], validate=False))] - 1.0
 
 
 def simulate(
-    variant: Variant, rounds: int, seed: int, *, decide: Decide = rules_of_thumb
+    variant: Variant[StudRules], rounds: int, seed: int, *, decide: Decide = rules_of_thumb
 ) -> SimulationResult:
     """Simulate ``rounds`` rounds of the ante (with call and draws) and the jackpot bet.
 
@@ -109,21 +91,13 @@ def simulate(
     bench/bench_caribbean_exact.py passes the best play,
     :meth:`games.caribbean_stud.exact.CallTable.calls`).
     """
-    if rounds <= 0:
-        raise ValueError("rounds must be positive")
-    rules = rules_of(variant)
-    rng = np.random.default_rng(seed)
-    tallies: dict[str, Counter[float]] = {b: Counter() for b in rules.bets}
-    done = 0
-    while done < rounds:
-        n = min(BATCH, rounds - done)
-        cards = deal(rng, n, 11)
-        nets = {"ante": ante_nets(rules, cards, decide)}
+    rules = variant.rules
+
+    def nets(rng: np.random.Generator, n: int) -> dict[str, npt.NDArray[np.float64]]:
+        cards = deal_cards(rng, n, 11)
+        out = {"ante": ante_nets(rules, cards, decide)}
         if rules.jackpot:
-            nets["jackpot"] = jackpot_nets(rules, cards)
-        for bet, net in nets.items():
-            values, counts = np.unique(net, return_counts=True)
-            tallies[bet].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-        done += n
-    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
-    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+            out["jackpot"] = jackpot_nets(rules, cards)
+        return out
+
+    return simulate_batches(variant.id, rounds, seed, BATCH, nets)

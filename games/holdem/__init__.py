@@ -3,7 +3,7 @@
 The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``pinnacle-holdem`` and ``ultimate-texas-holdem`` (``paytables/*.toml``).
-``new_game(variant, seats=1)``: a :class:`~games.holdem.engine.HoldemRound`.
+``new_game(variant, seats=1, *, context=NEW_TABLE)``: a :class:`~games.holdem.engine.HoldemRound`.
 ``house_edge(variant)``: by simulation of the documented strategy
 (:mod:`games.holdem.strategy`; exact=False): ``ante`` per unit of ante (Pinnacle:
 ante and call; UTH: ante, blind and play), ``bonus`` (Pinnacle, lost on a fold)
@@ -24,11 +24,10 @@ from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
-from games.holdem.paytable import PACKAGED, load_packaged, loads, rules_of
-from games.holdem.rules import HoldemRules
+from games.holdem.rules import PACKAGED, HoldemRules, load_packaged
 from games.holdem.simulate import simulate
 
-VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+VARIANTS: tuple[Variant[HoldemRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 #: rounds (by game style) and seed of the simulation behind :func:`house_edge`; casino
 #: hold'em's ante varies a lot round to round, so it gets ten times the rounds
@@ -37,17 +36,19 @@ EDGE_SEED = 20261130
 _EDGE_CACHE: dict[str, dict[str, tuple[Fraction, float, float]]] = {}
 
 
-def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> HoldemRound:
+def new_game(
+    variant: Variant[HoldemRules], seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> HoldemRound:
     """A fresh round (this family carries nothing from one round to the next)."""
     return HoldemRound(variant, seats)
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
     """House edge per unit of each bet's initial wager, simulated (see the module docstring).
 
     The note gives the simulation's 99.9% interval (bench/bench_holdem_best.py runs 10^8
     rounds of Pinnacle Hold'em)."""
-    rounds = EDGE_ROUNDS[rules_of(variant).style]
+    rounds = EDGE_ROUNDS[variant.rules.style]
     if variant.id not in _EDGE_CACHE:
         sim = simulate(variant, rounds, EDGE_SEED)
         _EDGE_CACHE[variant.id] = {
@@ -66,14 +67,4 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     }
 
 
-__all__ = [
-    "VARIANTS",
-    "HoldemRound",
-    "HoldemRules",
-    "autoplay",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "simulate",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

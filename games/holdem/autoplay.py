@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.caribbean_stud.table import Phase
 from games.core.cards import Card
 from games.core.engine import Engine
-from games.core.records import Action, Deal, Decide, PlaceBet
+from games.core.poker_table import ante_and_deal
+from games.core.records import Action, Decide
+from games.core.round import Phase
 from games.holdem.engine import HoldemRound
 from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river
 
@@ -23,21 +24,12 @@ def _row(cards: tuple[Card, ...]) -> np.ndarray[tuple[int, int], np.dtype[np.int
 
 
 def autoplay(engine: Engine, seat: int) -> Action | None:
+    """The next action for ``seat``, or None when it has nothing to do."""
     if not isinstance(engine, HoldemRound):
         raise TypeError("hold'em autoplay needs a hold'em round")
-    if not 0 <= seat < engine.seats:
-        return None
-    bets = engine.bets[seat]
-    if engine.phase is Phase.BETTING:
-        minimum = engine.variant.limits["ante"].minimum
-        if "ante" not in bets:
-            return PlaceBet(seat=seat, bet="ante", amount=minimum)
-        if not engine.casino and "blind" not in bets:
-            return PlaceBet(seat=seat, bet="blind", amount=bets["ante"])
-        return Deal(seat=seat)
     options = engine.legal_actions(seat)
     if engine.phase is not Phase.DECIDING or not options:
-        return None
+        return ante_and_deal(engine, seat, *(() if engine.casino else ("blind",)))
     hole, board = _row(engine.hand(seat)), _row(engine.board_visible)
     if engine.casino:
         return Decide(seat=seat, decision="call" if casino_call(hole, board)[0] else "fold")

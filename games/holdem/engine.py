@@ -24,12 +24,14 @@ seat's best five of seven, folded or not.
 
 from __future__ import annotations
 
-from games.caribbean_stud.table import Phase, PokerTableRound, Slot
+from typing import ClassVar
+
 from games.core.engine import Variant
 from games.core.errors import BetRefused
 from games.core.money import Cents, Ratio, pay
+from games.core.poker_table import BetRules, PokerTableRound, PokerTableView, Slot
 from games.core.records import Decide, Event, Message
-from games.holdem.paytable import rules_of
+from games.core.round import Phase
 from games.holdem.rules import PLAY_MULTIPLES, HoldemRules
 from games.poker.category import Category
 from games.poker.rank5 import category, fields, rank5
@@ -38,17 +40,31 @@ from games.poker.rank7 import rank7
 STREETS = ("preflop", "flop", "river")
 
 
-class HoldemRound(PokerTableRound):
+class HoldemView(PokerTableView):
+    """What a seat sees of a hold'em table (the poker table's view: hole cards, board)."""
+
+
+class HoldemRound(PokerTableRound[HoldemRules]):
     """One round of a hold'em table for ``seats`` seats (numbered from 0)."""
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
+    GAME = "hold'em"
+    #: an absent seat checks before the river and folds on it (or at casino hold'em)
+    PASSIVE: ClassVar[tuple[str, ...]] = ("check", "fold")
+
+    def __init__(self, variant: Variant[HoldemRules], seats: int = 1) -> None:
         super().__init__(variant, seats)
-        self.rules: HoldemRules = rules_of(variant)
-        self.bet_names = self.rules.bets
-        self.riders = {"bonus": "ante", "trips": "ante", "blind": "ante"}
         self.street = 0  # index into STREETS (casino: 0 = the flop decision)
         self._acted: dict[int, int] = {}  # seat -> streets decided
         self._played: set[int] = set()
+
+    def bet_rules(self) -> BetRules:
+        return BetRules(
+            names=self.rules.bets, riders={"bonus": "ante", "trips": "ante", "blind": "ante"}
+        )
+
+    def view(self, seat: int | None) -> HoldemView:
+        out: HoldemView = {**self.table_view(seat)}
+        return out
 
     @property
     def casino(self) -> bool:
@@ -75,16 +91,16 @@ class HoldemRound(PokerTableRound):
         names.add("fold" if street == "river" else "check")
         return frozenset(names)
 
-    def _verify_deal(self) -> None:
+    def check_deal(self) -> None:
         if self.casino:
             return
         for s in self.active():
-            ante, blind = self._book.of(s).get("ante"), self._book.of(s).get("blind")
+            ante, blind = self.book.of(s).get("ante"), self.book.of(s).get("blind")
             if ante != blind:
                 raise BetRefused(f"seat {s}: the blind must equal the ante")
 
-    def _decide(self, seat: int, action: Decide) -> list[Event]:
-        ante = self._book.of(seat)["ante"]
+    def decide(self, seat: int, action: Decide) -> list[Event]:
+        ante = self.book.of(seat)["ante"]
         self._acted[seat] = self.street + 1
         events: list[Event] = []
         d = action.decision
@@ -93,15 +109,15 @@ class HoldemRound(PokerTableRound):
             events.append(Message(text=f"seat {seat} folds"))
             lost = ("ante", "bonus") if self.casino else ("ante", "blind")
             for bet in lost:
-                if bet in self._book.of(seat):
+                if bet in self.book.of(seat):
                     note = "forfeited on a fold" if bet == "bonus" else "folded"
-                    events.append(self._settle(seat, bet, 0, note))
+                    events.append(self.settle(seat, bet, 0, note))
         elif d == "call":
             self._played.add(seat)
-            events.append(self._place(seat, "call", self.rules.call_multiple * ante))
+            events.append(self.place_by_rule(seat, "call", self.rules.call_multiple * ante))
         elif d.startswith("bet-"):
             self._played.add(seat)
-            events.append(self._place(seat, "play", int(d[4:-1]) * ante))
+            events.append(self.place_by_rule(seat, "play", int(d[4:-1]) * ante))
         if self._pending():
             return events
         return events + self._advance()
@@ -118,14 +134,14 @@ class HoldemRound(PokerTableRound):
         while True:
             self.street += 1
             if self.street == 3:
-                return events + self._reveal("board") + self._finish()
-            events += self._reveal("board", 3 if self.street == 1 else 5)
+                return events + self.reveal("board") + self._finish()
+            events += self.reveal("board", 3 if self.street == 1 else 5)
             if self._pending():
                 return events
 
     # --- dealing ---------------------------------------------------------------------
 
-    def _deal_plan(self, active: list[int]) -> list[Slot]:
+    def deal_plan(self, active: list[int]) -> list[Slot]:
         seats = [Slot(f"seat{s}", "seat") for _ in range(2) for s in active]
         if self.casino:
             return [
@@ -141,7 +157,7 @@ class HoldemRound(PokerTableRound):
             Slot("dealer", "none"),
         ]
 
-    def _after_cards(self) -> list[Event]:
+    def after_cards(self) -> list[Event]:
         if self.casino and len(self._board) == 5:
             return self._finish()
         if self._pending():
@@ -152,9 +168,9 @@ class HoldemRound(PokerTableRound):
     # --- settlement ------------------------------------------------------------------
 
     def _finish(self) -> list[Event]:
-        events = self._reveal("dealer") + self._reveal("board")
+        events = self.reveal("dealer") + self.reveal("board")
         events += self._finish_casino() if self.casino else self._finish_ultimate()
-        return events + self._close()
+        return events + self.close()
 
     def _finish_casino(self) -> list[Event]:
         r = self.rules
@@ -164,7 +180,7 @@ class HoldemRound(PokerTableRound):
         d = rank7([*self._dealer, *self._board])
         d_name = category(d).label
         for seat in sorted(self._played):
-            bets = self._book.of(seat)
+            bets = self.book.of(seat)
             ante, call = bets["ante"], bets["call"]
             p = rank7([*self._hands[seat], *self._board])
             p_cat = category(p)
@@ -172,26 +188,26 @@ class HoldemRound(PokerTableRound):
             ante_won = ante + pay(Cents(ante), ratio)
             if d < r.qualifier:
                 note = f"dealer does not qualify ({d_name}); ante pays {ratio}"
-                events.append(self._settle(seat, "ante", ante_won, note))
-                events.append(self._settle(seat, "call", call, note))
+                events.append(self.settle(seat, "ante", ante_won, note))
+                events.append(self.settle(seat, "call", call, note))
             elif p > d:
                 note = f"{p_cat.label} vs dealer {d_name}: win"
-                events.append(self._settle(seat, "ante", ante_won, f"{note}, ante pays {ratio}"))
-                events.append(self._settle(seat, "call", call * 2, note))
+                events.append(self.settle(seat, "ante", ante_won, f"{note}, ante pays {ratio}"))
+                events.append(self.settle(seat, "call", call * 2, note))
             elif p < d:
                 note = f"{p_cat.label} vs dealer {d_name}: lose"
-                events.append(self._settle(seat, "ante", 0, note))
-                events.append(self._settle(seat, "call", 0, note))
+                events.append(self.settle(seat, "ante", 0, note))
+                events.append(self.settle(seat, "call", 0, note))
             else:
                 note = f"{p_cat.label} vs dealer {d_name}: push"
-                events.append(self._settle(seat, "ante", ante, note))
-                events.append(self._settle(seat, "call", call, note))
+                events.append(self.settle(seat, "ante", ante, note))
+                events.append(self.settle(seat, "call", call, note))
             if "bonus" in bets:
                 events.append(self._settle_bonus(seat))
         return events
 
     def _settle_bonus(self, seat: int) -> Event:
-        stake = self._book.of(seat)["bonus"]
+        stake = self.book.of(seat)["bonus"]
         first5 = rank5([*self._hands[seat], *self._board[:3]])
         cat = category(first5)
         ratio: Ratio | None = self.rules.bonus.get(cat)
@@ -199,8 +215,8 @@ class HoldemRound(PokerTableRound):
         if ratio is None and cat is Category.PAIR and fields(first5)[0] == 14:
             ratio, label = self.rules.bonus_pair_of_aces, "pair of aces"
         if ratio is None:
-            return self._settle(seat, "bonus", 0, f"first five: {label}")
-        return self._settle(
+            return self.settle(seat, "bonus", 0, f"first five: {label}")
+        return self.settle(
             seat, "bonus", stake + pay(Cents(stake), ratio), f"first five: {label} pays {ratio}"
         )
 
@@ -211,7 +227,7 @@ class HoldemRound(PokerTableRound):
         d_name = category(d).label
         qualifies = d >= r.qualifier
         for seat in self.active():
-            bets = self._book.of(seat)
+            bets = self.book.of(seat)
             p = rank7([*self._hands[seat], *self._board])
             p_cat = category(p)
             if seat in self._played:
@@ -222,27 +238,27 @@ class HoldemRound(PokerTableRound):
                     blind_back = blind + pay(Cents(blind), ratio) if ratio else blind
                     a_note = f"{vs}: win" if qualifies else f"dealer does not open ({d_name})"
                     events.append(
-                        self._settle(seat, "ante", 2 * ante if qualifies else ante, a_note)
+                        self.settle(seat, "ante", 2 * ante if qualifies else ante, a_note)
                     )
                     b_note = (
                         f"{vs}: blind pays {ratio}"
                         if ratio
                         else f"{vs}: blind pushes below a straight"
                     )
-                    events.append(self._settle(seat, "blind", blind_back, b_note))
-                    events.append(self._settle(seat, "play", 2 * play, f"{vs}: win"))
+                    events.append(self.settle(seat, "blind", blind_back, b_note))
+                    events.append(self.settle(seat, "play", 2 * play, f"{vs}: win"))
                 elif p < d:
                     a_note = f"{vs}: lose" if qualifies else f"dealer does not open ({d_name})"
-                    events.append(self._settle(seat, "ante", 0 if qualifies else ante, a_note))
-                    events.append(self._settle(seat, "blind", 0, f"{vs}: lose"))
-                    events.append(self._settle(seat, "play", 0, f"{vs}: lose"))
+                    events.append(self.settle(seat, "ante", 0 if qualifies else ante, a_note))
+                    events.append(self.settle(seat, "blind", 0, f"{vs}: lose"))
+                    events.append(self.settle(seat, "play", 0, f"{vs}: lose"))
                 else:
                     for bet in ("ante", "blind", "play"):
-                        events.append(self._settle(seat, bet, bets[bet], f"{vs}: push"))
+                        events.append(self.settle(seat, bet, bets[bet], f"{vs}: push"))
             if "trips" in bets:
                 stake = bets["trips"]
                 tr = r.trips.get(p_cat)
                 back = stake + pay(Cents(stake), tr) if tr else 0
                 note = f"{p_cat.label}" + (f" pays {tr}" if tr else "")
-                events.append(self._settle(seat, "trips", back, note))
+                events.append(self.settle(seat, "trips", back, note))
         return events

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from games.holdem.rules import HoldemRules
 from games.poker.batch import categories, combinations_array, rank_batch
 from games.poker.category import Category
+from games.sim import deal_cards
 
 I64 = npt.NDArray[np.int64]
 #: completions of one flop situation: C(47, 2) board pairs x C(45, 2) dealer pairs
@@ -110,11 +111,6 @@ def call_ev(rules: HoldemRules, hole: Sequence[int], flop: Sequence[int]) -> Fra
     return Fraction(total, den * COMPLETIONS)
 
 
-def best_is_call(rules: HoldemRules, hole: Sequence[int], flop: Sequence[int]) -> bool:
-    """Best play: call when calling loses less than the ante a fold gives up (ties call)."""
-    return call_ev(rules, hole, flop) >= -1
-
-
 def build_totals(rules: HoldemRules) -> list[int]:
     """The exact call total of each rank pattern's rainbow representative, in table order.
 
@@ -141,7 +137,6 @@ def pattern_corrections(
     when the strategy would look them up (no hidden pair, four-flush or straight+).
     The lower median of integers, so the result is exact for a given seed.
     """
-    from games.caribbean_stud.simulate import deal
     from games.holdem.calltable import SuitPattern, from_data, split
     from games.holdem.strategy import outright_call
 
@@ -149,7 +144,7 @@ def pattern_corrections(
         {"spec": 1, "rules": {}, "totals": totals, "corrections": {p.name: 0 for p in SuitPattern}},
         "corrections",
     )
-    cards = deal(np.random.default_rng(seed), situations, 5)
+    cards = deal_cards(np.random.default_rng(seed), situations, 5)
     hole, flop = cards[:, :2], cards[:, 2:]
     rows = np.flatnonzero(~outright_call(hole, flop))
     code, pattern = split(hole[rows], flop[rows])

@@ -10,6 +10,19 @@ five of seven) and differ in data:
 * ``ultimate``: Ultimate Texas Hold'em (page 004): ante = blind, one play bet of
   4x/3x before the flop, 2x on the flop or 1x on the river (else fold); dealer
   qualifies with a pair; blind and trips tables.
+
+The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loads`,
+:func:`load_packaged`). Schema (``spec = 1``)::
+
+    spec = 1
+    id, title, source = "..."; notes = ["..."]
+    [rules]  style = "casino" | "ultimate"; seats = 1..7; call_multiple = 2 (casino)
+    [bets.<name>]   limits in cents: casino ante, call, bonus; ultimate ante, blind, play, trips
+    casino:   [ante_pays] every category -> "n:d"; [bonus] category -> "n:d";
+              bonus_pair_of_aces = "n:d" (in [bonus_extra])
+    ultimate: [blind] category -> "n:d" (straight and up); [trips] (three of a kind and up)
+
+Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 """
 
 from __future__ import annotations
@@ -17,11 +30,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from games.core.cards import parse_cards
+from games.core.engine import BetLimit, Variant
+from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.poker_paytable import one_deck_variant, parse_pays, read_header, read_limits
+from games.core.tomlread import TomlTable, packaged, parse_ratio, parse_toml
 from games.poker.category import Category
 from games.poker.rank5 import rank5
+
+PACKAGED = ("pinnacle-holdem", "ultimate-texas-holdem")
+BETS = {"casino": {"ante", "call", "bonus"}, "ultimate": {"ante", "blind", "play", "trips"}}
 
 PAIR_OF_FOURS = rank5(parse_cards("4c 4d 5h 3s 2c"))
 ANY_PAIR = rank5(parse_cards("2c 2d 5h 4s 3c"))
@@ -51,3 +72,78 @@ class HoldemRules:
     def bets(self) -> tuple[str, ...]:
         """Bets placed before the deal."""
         return ("ante", "bonus") if self.style == "casino" else ("ante", "blind", "trips")
+
+
+def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
+    """Validate a parsed pay-table mapping and build its variant."""
+    top, notes = read_header(
+        data, where, {"rules", "bets", "ante_pays", "bonus", "bonus_extra", "blind", "trips"}
+    )
+    r = TomlTable(top.get("rules", dict), f"{where}: [rules]", {"style", "seats", "call_multiple"})
+    style, seats = r.get("style", str), r.get("seats", int)
+    if style not in BETS:
+        raise PaytableError(f"{where}: [rules] style must be 'casino' or 'ultimate', got {style!r}")
+    if not 1 <= seats <= 7:
+        raise PaytableError(f"{where}: [rules] seats must be 1..7")
+    bets = top.get("bets", dict)
+    limits = read_limits(bets, BETS[style], where)
+    if any("pays" in bets[b] for b in bets):
+        raise PaytableError(f"{where}: bets pay by their own tables, not by a 'pays' key")
+    reader = _casino if style == "casino" else _ultimate
+    rules = reader(top, r, limits, where)
+    return one_deck_variant(top, notes, family="holdem", limits=limits, rules=rules, seats=seats)
+
+
+def _casino(
+    top: TomlTable, r: TomlTable, limits: Mapping[str, BetLimit], where: str
+) -> HoldemRules:
+    multiple = r.get("call_multiple", int)
+    if not 1 <= multiple <= 10:
+        raise PaytableError(f"{where}: [rules] call_multiple must be 1..10")
+    if limits["call"].maximum < multiple * limits["ante"].maximum:
+        raise PaytableError(f"{where}: [bets.call] must allow {multiple} x the largest ante")
+    ante = parse_pays(top.get("ante_pays", dict), f"{where}: [ante_pays]")
+    missing = [c.label for c in Category if c <= Category.ROYAL_FLUSH and c not in ante]
+    if missing:
+        raise PaytableError(f"{where}: [ante_pays] has no pay for {', '.join(missing)}")
+    extra = TomlTable(
+        top.get("bonus_extra", dict, default={}, required=False),
+        f"{where}: [bonus_extra]",
+        {"pair_of_aces"},
+    )
+    aces = extra.get("pair_of_aces", str, default=None, required=False)
+    return HoldemRules(
+        style="casino",
+        qualifier=PAIR_OF_FOURS,
+        call_multiple=multiple,
+        ante_pays=MappingProxyType(ante),
+        bonus=MappingProxyType(parse_pays(top.get("bonus", dict), f"{where}: [bonus]")),
+        bonus_pair_of_aces=parse_ratio(aces, f"{where}: [bonus_extra]") if aces else None,
+    )
+
+
+def _ultimate(
+    top: TomlTable, r: TomlTable, limits: Mapping[str, BetLimit], where: str
+) -> HoldemRules:
+    if limits["play"].maximum < 4 * limits["ante"].maximum:
+        raise PaytableError(f"{where}: [bets.play] must allow 4 x the largest ante")
+    blind = parse_pays(top.get("blind", dict), f"{where}: [blind]")
+    trips = parse_pays(top.get("trips", dict), f"{where}: [trips]")
+    if min(blind) < Category.STRAIGHT or min(trips) < Category.THREE_OF_A_KIND:
+        raise PaytableError(f"{where}: [blind] pays from a straight, [trips] from trips")
+    return HoldemRules(
+        style="ultimate",
+        qualifier=ANY_PAIR,
+        blind=MappingProxyType(blind),
+        trips=MappingProxyType(trips),
+    )
+
+
+def loads(text: str, where: str = "<string>") -> Variant[HoldemRules]:
+    """Parse and validate a hold'em pay table given as TOML text."""
+    return parse_table(parse_toml(text, where), where)
+
+
+def load_packaged(name: str) -> Variant[HoldemRules]:
+    """Load ``paytables/<name>.toml`` shipped inside this package."""
+    return loads(*packaged("games.holdem", name))

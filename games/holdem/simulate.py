@@ -8,22 +8,19 @@ and per unit of the side bet for ``bonus`` (lost on a fold) and ``trips``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
 
-from games.caribbean_stud.simulate import deal
 from games.catalog import SimulationResult
 from games.core.engine import Variant
 from games.core.money import Ratio
-from games.holdem.paytable import rules_of
 from games.holdem.rules import HoldemRules
 from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river
 from games.poker.batch import categories, rank_batch
 from games.poker.category import Category
-from games.sim import bet_statistics
+from games.sim import deal_cards, simulate_batches
 
 BATCH = 250_000
 F64 = npt.NDArray[np.float64]
@@ -82,21 +79,12 @@ def ultimate_nets(rules: HoldemRules, cards: npt.NDArray[np.int64]) -> dict[str,
     }
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
-    if rounds <= 0:
-        raise ValueError("rounds must be positive")
-    rules = rules_of(variant)
-    rng = np.random.default_rng(seed)
-    tallies: dict[str, Counter[float]] = {}
-    done = 0
-    while done < rounds:
-        n = min(BATCH, rounds - done)
-        cards = deal(rng, n, 9)
-        nets = casino_nets(rules, cards) if rules.style == "casino" else ultimate_nets(rules, cards)
-        for bet, net in nets.items():
-            values, counts = np.unique(net, return_counts=True)
-            tally = tallies.setdefault(bet, Counter())
-            tally.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-        done += n
-    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
-    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+def simulate(variant: Variant[HoldemRules], rounds: int, seed: int) -> SimulationResult:
+    """Simulate ``rounds`` rounds of every bet, the player following the documented play."""
+    rules = variant.rules
+    nets_of = casino_nets if rules.style == "casino" else ultimate_nets
+
+    def nets(rng: np.random.Generator, n: int) -> dict[str, F64]:
+        return nets_of(rules, deal_cards(rng, n, 9))
+
+    return simulate_batches(variant.id, rounds, seed, BATCH, nets)

@@ -3,7 +3,8 @@
 The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``lets-em-ride`` and ``lets-em-ride-alternate`` (``paytables/*.toml``).
-``new_game(variant, seats=1)``: a :class:`~games.let_it_ride.engine.RideRound`.
+``new_game(variant, seats=1, *, context=NEW_TABLE)``: a
+:class:`~games.let_it_ride.engine.RideRound`.
 ``house_edge(variant)``: exact (:mod:`games.let_it_ride.exact`): ``ante`` (ante
 and both raises per unit of ante, best strategy) and ``progressive`` (at the
 meter's reset value; linear in the meter).
@@ -20,21 +21,23 @@ from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.let_it_ride.autoplay import autoplay
 from games.let_it_ride.engine import RideRound
-from games.let_it_ride.exact import ante_return, raise_first, raise_second
-from games.let_it_ride.paytable import PACKAGED, load_packaged, loads, rules_of
-from games.let_it_ride.rules import RideRules
+from games.let_it_ride.exact import ante_return
+from games.let_it_ride.rules import PACKAGED, RideRules, load_packaged
 from games.let_it_ride.simulate import simulate
 
-VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+VARIANTS: tuple[Variant[RideRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 
-def new_game(variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE) -> RideRound:
+def new_game(
+    variant: Variant[RideRules], seats: int = 1, *, context: GameContext = NEW_TABLE
+) -> RideRound:
     """A fresh round (this family carries nothing from one round to the next)."""
     return RideRound(variant, seats)
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
-    rules = rules_of(variant)
+def house_edge(variant: Variant[RideRules]) -> dict[str, HouseEdge]:
+    """Exact house edge per unit of each bet's initial wager (see the module docstring)."""
+    rules = variant.rules
     out = {
         "ante": HouseEdge(
             edge=-ante_return(rules),
@@ -54,17 +57,4 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     return out
 
 
-__all__ = [
-    "VARIANTS",
-    "RideRound",
-    "RideRules",
-    "ante_return",
-    "autoplay",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "raise_first",
-    "raise_second",
-    "simulate",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

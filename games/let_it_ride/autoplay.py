@@ -8,24 +8,20 @@ positive).
 
 from __future__ import annotations
 
-from games.caribbean_stud.table import Phase
 from games.core.engine import Engine
-from games.core.records import Action, Deal, Decide, PlaceBet
+from games.core.poker_table import ante_and_deal
+from games.core.records import Action, Decide
+from games.core.round import Phase
 from games.let_it_ride.engine import RideRound
 from games.let_it_ride.exact import raise_first, raise_second
 
 
 def autoplay(engine: Engine, seat: int) -> Action | None:
+    """The next action for ``seat``, or None when it has nothing to do."""
     if not isinstance(engine, RideRound):
         raise TypeError("Let'Em Ride autoplay needs a Let'Em Ride round")
-    if not 0 <= seat < engine.seats:
-        return None
-    if engine.phase is Phase.BETTING:
-        if "ante" not in engine.bets[seat]:
-            return PlaceBet(seat=seat, bet="ante", amount=engine.variant.limits["ante"].minimum)
-        return Deal(seat=seat)
     if engine.phase is not Phase.DECIDING or "raise" not in engine.legal_actions(seat):
-        return None
+        return ante_and_deal(engine, seat)
     cards = [c.index for c in engine.hand(seat)] + [c.index for c in engine.board_visible]
     good = (
         raise_first(engine.rules, cards) if len(cards) == 3 else raise_second(engine.rules, cards)

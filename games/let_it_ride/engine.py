@@ -18,28 +18,40 @@ contribution to the meter, awards as :class:`~games.core.records.JackpotWin`).
 
 from __future__ import annotations
 
-from games.caribbean_stud.table import Phase, PokerTableRound, Slot
+from typing import ClassVar
+
 from games.core.engine import Variant
 from games.core.money import Cents, pay
-from games.core.records import Decide, Event, JackpotContribution, JackpotWin, Message
-from games.let_it_ride.paytable import rules_of
+from games.core.poker_table import BetRules, PokerTableRound, PokerTableView, Slot
+from games.core.records import Decide, Event, Message
+from games.core.round import Phase
 from games.let_it_ride.rules import RAISES, RideRules
 from games.poker.rank5 import category, rank5
 
 DECISIONS = frozenset({"raise", "continue"})
 
 
-class RideRound(PokerTableRound):
+class RideView(PokerTableView):
+    """What a seat sees of a Let'Em Ride table (its three cards, the community cards up)."""
+
+
+class RideRound(PokerTableRound[RideRules]):
     """One round of Let'Em Ride for ``seats`` seats (numbered from 0)."""
 
-    def __init__(self, variant: Variant, seats: int = 1) -> None:
+    GAME = "Let'Em Ride"
+    PASSIVE: ClassVar[tuple[str, ...]] = ("continue",)
+
+    def __init__(self, variant: Variant[RideRules], seats: int = 1) -> None:
         super().__init__(variant, seats)
-        self.rules: RideRules = rules_of(variant)
-        self.bet_names = self.rules.bets
-        self.riders = {"progressive": "ante"}
-        self.fixed_stakes = {"progressive": self.rules.jackpot.stake} if self.rules.jackpot else {}
         self.stage = 0  # decisions made so far by every seat (0, 1, 2)
         self._decided: dict[int, list[str]] = {}
+
+    def bet_rules(self) -> BetRules:
+        return BetRules.with_jackpot(self.rules.bets, "progressive", self.rules.jackpot)
+
+    def view(self, seat: int | None) -> RideView:
+        out: RideView = {**self.table_view(seat)}
+        return out
 
     def _pending(self) -> list[int]:
         return [s for s in self.active() if len(self._decided.get(s, [])) == self.stage]
@@ -47,23 +59,23 @@ class RideRound(PokerTableRound):
     def decisions(self, seat: int) -> frozenset[str]:
         return DECISIONS if self.stage < 2 and seat in self._pending() else frozenset()
 
-    def _deal_plan(self, active: list[int]) -> list[Slot]:
+    def deal_plan(self, active: list[int]) -> list[Slot]:
         plan = [Slot(f"seat{s}", "seat") for _ in range(3) for s in active]
         return [*plan, Slot("board", "none"), Slot("board", "none")]
 
-    def _after_cards(self) -> list[Event]:
+    def after_cards(self) -> list[Event]:
         self.phase = Phase.DECIDING
         return [Message(text="raise or continue")]
 
-    def _decide(self, seat: int, action: Decide) -> list[Event]:
+    def decide(self, seat: int, action: Decide) -> list[Event]:
         self._decided.setdefault(seat, []).append(action.decision)
         events: list[Event] = []
         if action.decision == "raise":
-            events.append(self._place(seat, RAISES[self.stage], self._book.of(seat)["ante"]))
+            events.append(self.place_by_rule(seat, RAISES[self.stage], self.book.of(seat)["ante"]))
         if self._pending():
             return events
         self.stage += 1
-        events.extend(self._reveal("board", self.stage))
+        events.extend(self.reveal("board", self.stage))
         if self.stage == 2:
             events.extend(self._finish())
         return events
@@ -77,30 +89,15 @@ class RideRound(PokerTableRound):
             cat = category(r)
             ratio = self.rules.pays.get(cat) if r >= self.rules.lowest_win else None
             for bet in ("ante", *RAISES):
-                if bet not in self._book.of(seat):
+                if bet not in self.book.of(seat):
                     continue
-                stake = self._book.of(seat)[bet]
+                stake = self.book.of(seat)[bet]
                 if ratio is None:
-                    events.append(self._settle(seat, bet, 0, f"{cat.label}: below tens, loses"))
+                    events.append(self.settle(seat, bet, 0, f"{cat.label}: below tens, loses"))
                 else:
                     won = stake + pay(Cents(stake), ratio)
-                    events.append(self._settle(seat, bet, won, f"{cat.label} pays {ratio}"))
-            if jp is not None and "progressive" in self._book.of(seat):
-                award = jp.award(cat)
-                events.append(self._settle(seat, "progressive", 0, f"{cat.label}"))
-                if jp.contribution:
-                    events.append(
-                        JackpotContribution(seat=seat, meter=jp.meter, amount=jp.contribution)
-                    )
-                if award:
-                    events.append(
-                        JackpotWin(
-                            seat=seat,
-                            meter=jp.meter,
-                            fixed=award[0],
-                            share_bp=award[1],
-                            hand=cat.label,
-                        )
-                    )
-        events.extend(self._close())
+                    events.append(self.settle(seat, bet, won, f"{cat.label} pays {ratio}"))
+            if jp is not None and "progressive" in self.book.of(seat):
+                events.extend(self.settle_jackpot(seat, "progressive", jp, cat, f"{cat.label}"))
+        events.extend(self.close())
         return events

@@ -10,50 +10,36 @@ stake at the meter's reset value.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
+import numpy.typing as npt
 
-from games.caribbean_stud.simulate import deal
 from games.catalog import SimulationResult
 from games.core.engine import Variant
 from games.let_it_ride.exact import colex, decision_sums, multiples
-from games.let_it_ride.paytable import rules_of
+from games.let_it_ride.rules import RideRules
 from games.poker.batch import categories, rank_batch
-from games.sim import bet_statistics
+from games.sim import deal_cards, simulate_batches
 
 BATCH = 500_000
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
-    if rounds <= 0:
-        raise ValueError("rounds must be positive")
-    rules = rules_of(variant)
+def simulate(variant: Variant[RideRules], rounds: int, seed: int) -> SimulationResult:
+    """Simulate ``rounds`` rounds of the ante (with both raises) and the progressive."""
+    rules = variant.rules
     s3, s4, _ = decision_sums(rules)
     m_of = multiples(rules)
-    rng = np.random.default_rng(seed)
-    tallies: dict[str, Counter[float]] = {b: Counter() for b in rules.bets}
-    award = np.zeros(11)
-    if rules.jackpot:
-        jp = rules.jackpot
-        for cat in range(10):
-            a = jp.award(cat)  # type: ignore[arg-type]
-            if a:
-                award[cat] = (a[0] + jp.reset * a[1] / 10_000) / jp.stake
-    done = 0
-    while done < rounds:
-        n = min(BATCH, rounds - done)
-        cards = deal(rng, n, 5)
+    jp = rules.jackpot
+    award = np.array(jp.awards_per_stake(jp.reset)) if jp else np.zeros(11)
+
+    def nets(rng: np.random.Generator, n: int) -> dict[str, npt.NDArray[np.float64]]:
+        cards = deal_cards(rng, n, 5)
         ranks = rank_batch(cards, validate=False)
         m = m_of[ranks]
         first = s3[colex(np.sort(cards[:, :3], axis=1))] > 0
         second = s4[colex(np.sort(cards[:, :4], axis=1))] > 0
-        nets = {"ante": (m * (1 + first.astype(np.int64) + second)).astype(np.float64)}
-        if rules.jackpot:
-            nets["progressive"] = award[categories(ranks)] - 1.0
-        for bet, net in nets.items():
-            values, counts = np.unique(net, return_counts=True)
-            tallies[bet].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-        done += n
-    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
-    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+        out = {"ante": (m * (1 + first.astype(np.int64) + second)).astype(np.float64)}
+        if jp:
+            out["progressive"] = award[categories(ranks)] - 1.0
+        return out
+
+    return simulate_batches(variant.id, rounds, seed, BATCH, nets)

@@ -3,7 +3,8 @@
 The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``three-card-poker`` and ``tri-card-poker`` (``paytables/*.toml``).
-``new_game(variant, seats=1)``: a :class:`~games.three_card.engine.ThreeCardRound`.
+``new_game(variant, seats=1, *, context=NEW_TABLE)``: a
+:class:`~games.three_card.engine.ThreeCardRound`.
 ``house_edge(variant)``: exact, :mod:`games.three_card.exact` (bets ``ante`` (with
 the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus``).
 ``simulate(variant, rounds, seed)``: :mod:`games.three_card.simulate`.
@@ -15,25 +16,24 @@ from __future__ import annotations
 from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.three_card.autoplay import autoplay
-from games.three_card.engine import Phase, ThreeCardRound
-from games.three_card.exact import bet_returns, pair_plus_alone_return, play_table, should_play
-from games.three_card.paytable import PACKAGED, load_packaged, loads, rules_of
-from games.three_card.rules import ThreeCardRules
+from games.three_card.engine import ThreeCardRound
+from games.three_card.exact import bet_returns
+from games.three_card.rules import PACKAGED, ThreeCardRules, load_packaged
 from games.three_card.simulate import simulate
 
-VARIANTS: tuple[Variant, ...] = tuple(load_packaged(name) for name in PACKAGED)
+VARIANTS: tuple[Variant[ThreeCardRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
 
 def new_game(
-    variant: Variant, seats: int = 1, *, context: GameContext = NEW_TABLE
+    variant: Variant[ThreeCardRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> ThreeCardRound:
     """A fresh round (this family carries nothing from one round to the next)."""
     return ThreeCardRound(variant, seats)
 
 
-def house_edge(variant: Variant) -> dict[str, HouseEdge]:
+def house_edge(variant: Variant[ThreeCardRules]) -> dict[str, HouseEdge]:
     """Exact house edge per unit of each bet's initial wager."""
-    rules = rules_of(variant)
+    rules = variant.rules
     deals = "all 22,100 x 18,424 player/dealer deals"
     shown = (
         "best play/fold for the player's cards and the dealer's exposed card"
@@ -55,19 +55,4 @@ def house_edge(variant: Variant) -> dict[str, HouseEdge]:
     return out
 
 
-__all__ = [
-    "VARIANTS",
-    "Phase",
-    "ThreeCardRound",
-    "ThreeCardRules",
-    "autoplay",
-    "bet_returns",
-    "house_edge",
-    "load_packaged",
-    "loads",
-    "new_game",
-    "pair_plus_alone_return",
-    "play_table",
-    "should_play",
-    "simulate",
-]
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]

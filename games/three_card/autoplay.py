@@ -9,8 +9,10 @@ on the California table it also uses the dealer's exposed card.
 from __future__ import annotations
 
 from games.core.engine import Engine
-from games.core.records import Action, Deal, Decide, PlaceBet
-from games.three_card.engine import Phase, ThreeCardRound
+from games.core.poker_table import ante_and_deal
+from games.core.records import Action, Decide
+from games.core.round import Phase
+from games.three_card.engine import ThreeCardRound
 from games.three_card.exact import should_play
 
 
@@ -18,15 +20,9 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
     """The next action for ``seat``, or None when it has nothing to do."""
     if not isinstance(engine, ThreeCardRound):
         raise TypeError("three-card autoplay needs a three-card round")
-    if not 0 <= seat < engine.seats:
-        return None
-    if engine.phase is Phase.BETTING:
-        if "ante" not in engine.bets[seat]:
-            return PlaceBet(seat=seat, bet="ante", amount=engine.variant.limits["ante"].minimum)
-        return Deal(seat=seat)
-    if engine.phase is Phase.DECIDING and "play" in engine.legal_actions(seat):
-        shown = engine.shown_dealer_card
-        cards = tuple(c.index for c in engine.hand(seat))
-        play = should_play(engine.rules, cards, shown.index if shown else None)
-        return Decide(seat=seat, decision="play" if play else "fold")
-    return None
+    if engine.phase is not Phase.DECIDING or "play" not in engine.legal_actions(seat):
+        return ante_and_deal(engine, seat)
+    shown = engine.shown_dealer_card
+    cards = tuple(c.index for c in engine.hand(seat))
+    play = should_play(engine.rules, cards, shown.index if shown else None)
+    return Decide(seat=seat, decision="play" if play else "fold")

@@ -9,8 +9,6 @@ simulated returns estimate the same quantities the enumeration computes exactly.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import numpy.typing as npt
 
@@ -18,9 +16,9 @@ from games.catalog import SimulationResult
 from games.core.engine import Variant
 from games.poker.batch import categories, rank_batch
 from games.poker.three_card import Category3, category3_batch, rank3_batch
-from games.sim import bet_statistics
+from games.sim import simulate_batches
 from games.three_card.exact import hands, play_table
-from games.three_card.paytable import rules_of
+from games.three_card.rules import ThreeCardRules
 
 BATCH = 500_000
 
@@ -36,12 +34,9 @@ def deal_six(rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
         out[bad] = rng.integers(0, 52, size=(bad.size, 6))
 
 
-def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
+def simulate(variant: Variant[ThreeCardRules], rounds: int, seed: int) -> SimulationResult:
     """Simulate ``rounds`` rounds of every bet (ante with play, pair plus, 6 card bonus)."""
-    if rounds <= 0:
-        raise ValueError("rounds must be positive")
-    rules = rules_of(variant)
-    rng = np.random.default_rng(seed)
+    rules = variant.rules
     table = play_table(rules)
     index = hands().index
     ante_win = rules.pays["ante"].num / rules.pays["ante"].den
@@ -55,10 +50,8 @@ def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
     six = np.full(11, -1.0)
     for cat5, r in rules.six_card_bonus.items():
         six[cat5] = r.num / r.den
-    tallies: dict[str, Counter[float]] = {b: Counter() for b in rules.bets}
-    done = 0
-    while done < rounds:
-        n = min(BATCH, rounds - done)
+
+    def nets(rng: np.random.Generator, n: int) -> dict[str, npt.NDArray[np.float64]]:
         cards = deal_six(rng, n)
         player, dealer = cards[:, :3], cards[:, 3:]
         p, d = rank3_batch(player), rank3_batch(dealer)
@@ -70,15 +63,12 @@ def simulate(variant: Variant, rounds: int, seed: int) -> SimulationResult:
         value = np.where(
             d < rules.qualifier, ante_win, np.where(p > d, both_win, np.where(p < d, -2.0, 0.0))
         )
-        nets = {
+        out = {
             "ante": np.where(play, value + bonus[p_cat], -1.0),
             "pair-plus": np.where(play, pp[p_cat], -1.0),
         }
-        if "six-card-bonus" in tallies:
-            nets["six-card-bonus"] = six[categories(rank_batch(cards, validate=False))]
-        for bet, net in nets.items():
-            values, counts = np.unique(net, return_counts=True)
-            tallies[bet].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
-        done += n
-    bets = {b: bet_statistics(rounds, list(t.items())) for b, t in tallies.items()}
-    return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+        if rules.six_card_bonus:
+            out["six-card-bonus"] = six[categories(rank_batch(cards, validate=False))]
+        return out
+
+    return simulate_batches(variant.id, rounds, seed, BATCH, nets)

@@ -12,6 +12,7 @@ import pytest
 
 import games.caribbean_stud as cs
 from games import catalog
+from games.caribbean_stud.engine import StudRound
 from games.core.cards import Card
 from games.core.engine import GameContext
 from games.core.errors import IllegalAction
@@ -25,7 +26,7 @@ def on(seat: int, arg: str = "on") -> Decide:
     return Decide(seat=seat, decision="always-contribute", arg=arg)
 
 
-def play_out(game: cs.StudRound) -> None:
+def play_out(game: StudRound) -> None:
     """Deal the deck in index order and fold every seat."""
     i = 0
     while game.needs() is not None:

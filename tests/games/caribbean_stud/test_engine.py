@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 import games.caribbean_stud as cs
 from games.caribbean_stud.engine import StudRound
+from games.caribbean_stud.rules import loads
 from games.core.cards import Card, parse_cards
 from games.core.errors import BetRefused, IllegalAction
 from games.core.records import (
@@ -115,9 +117,9 @@ def test_cards_stay_hidden_from_other_seats_and_before_the_reveal() -> None:
 
 def test_dealer_card_hidden_when_configured_not_to_show() -> None:
     text = (
-        cs.paytable.resources.files("games.caribbean_stud") / "paytables" / "caribbean-stud.toml"
+        resources.files("games.caribbean_stud") / "paytables" / "caribbean-stud.toml"
     ).read_text()
-    variant = cs.loads(text.replace("dealer_shows_card = true", "dealer_shows_card = false"))
+    variant = loads(text.replace("dealer_shows_card = true", "dealer_shows_card = false"))
     game = cs.new_game(variant)
     game.apply(PlaceBet(seat=0, bet="ante", amount=100))
     game.apply(Deal(seat=0))

@@ -18,8 +18,7 @@ import pytest
 
 import games.caribbean_stud as cs
 from games.caribbean_stud import exact
-from games.caribbean_stud.paytable import load_packaged, rules_of
-from games.caribbean_stud.rules import ACE_KING, StudRules
+from games.caribbean_stud.rules import ACE_KING, StudRules, load_packaged, loads
 from games.caribbean_stud.simulate import Decide, rules_of_thumb
 from games.core.cards import parse_cards
 from games.poker.batch import combinations_array, rank_batch
@@ -34,12 +33,12 @@ PAYTABLE = Path(cs.__file__).parent / "paytables" / "caribbean-stud.toml"
 
 
 def _rules() -> StudRules:
-    return rules_of(load_packaged("caribbean-stud"))
+    return load_packaged("caribbean-stud").rules
 
 
 def _no_upcard_variant() -> object:
     text = PAYTABLE.read_text(encoding="utf-8")
-    return cs.loads(text.replace("dealer_shows_card = true", "dealer_shows_card = false"))
+    return loads(text.replace("dealer_shows_card = true", "dealer_shows_card = false"))
 
 
 def _percent_digits(x: Fraction) -> float:
@@ -112,8 +111,8 @@ def test_house_edge_without_the_up_card_is_exact_and_the_published_5_316() -> No
 def test_oasis_and_unknown_rules_fall_back_to_simulation() -> None:
     assert not cs.house_edge(load_packaged("oasis-poker"))["ante"].exact
     text = PAYTABLE.read_text(encoding="utf-8").replace('flush = "5:1"', 'flush = "6:1"')
-    odd = cs.loads(text)
-    assert exact.cached_edge(rules_of(odd)) is None
+    odd = loads(text)
+    assert exact.cached_edge(odd.rules) is None
 
 
 def test_percent_rounds_half_up_without_floats() -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 import games.caribbean_stud as cs
-from games.caribbean_stud.paytable import load_packaged
+from games.caribbean_stud.rules import load_packaged, loads
 from games.catalog import families, get_variant
 from games.core.errors import PaytableError
+from games.core.progressive import FIVE_CARD_COUNTS
 from games.poker.category import Category
 from tests.games.caribbean_stud.data import load
 
@@ -57,12 +58,12 @@ def test_bad_tables_are_refused_with_the_key(old: str, new: str, message: str) -
     text = _text()
     assert old in text
     with pytest.raises(PaytableError, match=message.replace("[", r"\[").replace("]", r"\]")):
-        cs.loads(text.replace(old, new, 1), "bad.toml")
+        loads(text.replace(old, new, 1), "bad.toml")
 
 
 def test_five_card_counts_match_the_published_counts() -> None:
     counts = json.loads(POKER_COUNTS.read_text(encoding="utf-8"))["five_card"]["counts"]
-    assert {c.name: n for c, n in cs.FIVE_CARD_COUNTS.items()} == counts
+    assert {c.name: n for c, n in FIVE_CARD_COUNTS.items()} == counts
 
 
 def test_jackpot_return_is_exact_and_linear_in_the_meter() -> None:
@@ -91,7 +92,7 @@ def test_simulated_edge_matches_the_published_rules_of_thumb_figure() -> None:
 
 def test_no_upcard_table_plays_akj83_and_matches_its_published_edge() -> None:
     published = load("published.json")["caribbean_akj83_edge"]
-    variant = cs.loads(
+    variant = loads(
         _text("caribbean-stud").replace("dealer_shows_card = true", "dealer_shows_card = false")
     )
     sim = cs.simulate(variant, 300_000, 8).bets["ante"]

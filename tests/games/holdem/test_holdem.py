@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.holdem as he
-from games.caribbean_stud.simulate import deal
 from games.core.cards import Card, parse_cards
 from games.core.errors import BetRefused, IllegalAction, PaytableError
 from games.core.records import BetPlaced, BetReturned, BetSettled, Deal, DealCard, Decide, PlaceBet
 from games.holdem.engine import HoldemRound
+from games.holdem.rules import loads
 from games.holdem.simulate import casino_nets, ultimate_nets
+from games.sim import deal_cards
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "holdem"
 VARIANTS = {v.id: v for v in he.VARIANTS}
@@ -91,12 +92,12 @@ def test_refusals() -> None:
 def test_bad_tables() -> None:
     text = (Path(he.__file__).parent / "paytables" / "ultimate-texas-holdem.toml").read_text()
     with pytest.raises(PaytableError, match="style must be"):
-        he.loads(text.replace('style = "ultimate"', 'style = "omaha"'))
+        loads(text.replace('style = "ultimate"', 'style = "omaha"'))
     with pytest.raises(PaytableError, match="pays from a straight"):
-        he.loads(text.replace('straight = "1:1"', 'straight = "1:1"\npair = "1:1"'))
+        loads(text.replace('straight = "1:1"', 'straight = "1:1"\npair = "1:1"'))
     casino = (Path(he.__file__).parent / "paytables" / "pinnacle-holdem.toml").read_text()
     with pytest.raises(PaytableError, match="no pay for high card"):
-        he.loads(casino.replace('high_card = "1:1"\n', ""))
+        loads(casino.replace('high_card = "1:1"\n', ""))
 
 
 def _play_out(game: HoldemRound, cards: list[int]) -> None:
@@ -116,7 +117,7 @@ def _play_out(game: HoldemRound, cards: list[int]) -> None:
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_engine_and_autoplay_agree_with_the_vectorised_simulation(variant: str) -> None:
     rules = VARIANTS[variant].rules
-    cards = deal(np.random.default_rng(4), 300, 9)
+    cards = deal_cards(np.random.default_rng(4), 300, 9)
     nets = casino_nets(rules, cards) if rules.style == "casino" else ultimate_nets(rules, cards)
     for i, row in enumerate(cards.tolist()):
         game = he.new_game(VARIANTS[variant])

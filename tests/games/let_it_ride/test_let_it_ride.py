@@ -24,6 +24,8 @@ from games.core.records import (
     JackpotWin,
     PlaceBet,
 )
+from games.let_it_ride.exact import raise_first, raise_second
+from games.let_it_ride.rules import loads
 
 VARIANTS = {v.id: v for v in lr.VARIANTS}
 DATA = Path(__file__).resolve().parents[2] / "data" / "let_it_ride"
@@ -78,9 +80,9 @@ def test_simulation_agrees_with_the_enumeration() -> None:
 def test_strategy_lookups() -> None:
     rules = VARIANTS["lets-em-ride"].rules
     idx = [c.index for c in parse_cards("Th Td 2c")]
-    assert lr.raise_first(rules, idx)  # a paying pair rides
-    assert not lr.raise_first(rules, [c.index for c in parse_cards("2h 7d 9c")])
-    assert lr.raise_second(rules, [c.index for c in parse_cards("2h 7h 9h Jh")])  # four to a flush
+    assert raise_first(rules, idx)  # a paying pair rides
+    assert not raise_first(rules, [c.index for c in parse_cards("2h 7d 9c")])
+    assert raise_second(rules, [c.index for c in parse_cards("2h 7h 9h Jh")])  # four to a flush
 
 
 def test_refusals_and_autoplay() -> None:
@@ -104,9 +106,9 @@ def test_refusals_and_autoplay() -> None:
 def test_bad_table_is_refused() -> None:
     text = (Path(lr.__file__).parent / "paytables" / "lets-em-ride.toml").read_text()
     with pytest.raises(PaytableError, match=r"needs exactly pair\.\.royal_flush"):
-        lr.loads(text.replace('flush = "8:1"\n', ""))
+        loads(text.replace('flush = "8:1"\n', ""))
     with pytest.raises(PaytableError, match="spec 3"):
-        lr.loads(text.replace("spec = 1", "spec = 3"))
+        loads(text.replace("spec = 1", "spec = 3"))
 
 
 @settings(max_examples=40, deadline=None)

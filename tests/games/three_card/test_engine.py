@@ -22,7 +22,8 @@ from games.core.records import (
     PlaceBet,
     RemoveBet,
 )
-from games.three_card.engine import Phase, ThreeCardRound
+from games.core.round import Phase
+from games.three_card.engine import ThreeCardRound
 from tests.games.three_card.data import load
 
 VARIANTS = {v.id: v for v in tc.VARIANTS}

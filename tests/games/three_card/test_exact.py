@@ -12,8 +12,15 @@ import pytest
 import games.three_card as tc
 from games.core.cards import parse_cards
 from games.poker.three_card import rank3_batch
-from games.three_card.exact import class_play, hands, play_table, should_play
-from games.three_card.paytable import load_packaged, rules_of
+from games.three_card.exact import (
+    bet_returns,
+    class_play,
+    hands,
+    pair_plus_alone_return,
+    play_table,
+    should_play,
+)
+from games.three_card.rules import load_packaged
 from tests.games.three_card.data import load
 
 PUBLISHED = load("published.json")
@@ -38,23 +45,23 @@ def test_pair_plus_1_3_6_30_40_is_published_edge() -> None:
 
     from games.poker.three_card import Category3
 
-    rules = rules_of(TRI)
+    rules = TRI.rules
     table = dict(rules.pair_plus)
     table[Category3.MINI_ROYAL] = table[Category3.STRAIGHT_FLUSH]  # no royal bonus
     plain = replace(rules, pair_plus=MappingProxyType(table))
-    ret = tc.pair_plus_alone_return(plain)
+    ret = pair_plus_alone_return(plain)
     assert _percent(-ret) == Decimal(PUBLISHED["pair_plus_1_3_6_30_40_house_edge_percent"])
-    assert tc.bet_returns(plain)["pair-plus"] == ret  # every pair or better is played
+    assert bet_returns(plain)["pair-plus"] == ret  # every pair or better is played
 
 
 @pytest.mark.parametrize("hand", PUBLISHED["q64_played"])
 def test_q64_hands_are_played(hand: str) -> None:
-    assert should_play(rules_of(TRI), tuple(c.index for c in parse_cards(hand)), None)
+    assert should_play(TRI.rules, tuple(c.index for c in parse_cards(hand)), None)
 
 
 @pytest.mark.parametrize("hand", PUBLISHED["q64_folded"])
 def test_below_q64_hands_are_folded(hand: str) -> None:
-    assert not should_play(rules_of(TRI), tuple(c.index for c in parse_cards(hand)), None)
+    assert not should_play(TRI.rules, tuple(c.index for c in parse_cards(hand)), None)
 
 
 def test_suit_classes_cover_every_hand() -> None:
@@ -66,7 +73,7 @@ def test_suit_classes_cover_every_hand() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_class_sums_match_brute_force(seed: int) -> None:
     """S(P, u) by direct enumeration of the dealer hands holding u, for random P and u."""
-    rules = rules_of(TCP)
+    rules = TCP.rules
     rng = np.random.default_rng(seed)
     cards = [int(c) for c in rng.choice(52, size=4, replace=False)]
     player, shown = tuple(cards[:3]), cards[3]
@@ -88,7 +95,7 @@ def test_class_sums_match_brute_force(seed: int) -> None:
 
 
 def test_play_table_shape_and_fold_rate() -> None:
-    tri = play_table(rules_of(TRI))
+    tri = play_table(TRI.rules)
     assert tri.shape == (22_100, 52)
     assert (tri == tri[:, :1]).all()  # no shown card: one decision per hand
     assert 22_100 - int(tri[:, 0].sum()) == PUBLISHED["q64_folded_hands"]
@@ -96,6 +103,6 @@ def test_play_table_shape_and_fold_rate() -> None:
 
 def test_should_play_refuses_bad_input() -> None:
     with pytest.raises(ValueError, match="not a three-card hand"):
-        should_play(rules_of(TRI), (1, 1, 2), None)
+        should_play(TRI.rules, (1, 1, 2), None)
     with pytest.raises(ValueError, match="shows a dealer card"):
-        should_play(rules_of(TCP), (1, 2, 3), None)
+        should_play(TCP.rules, (1, 2, 3), None)

@@ -9,7 +9,7 @@ import pytest
 import games.three_card as tc
 from games.core.errors import PaytableError
 from games.sim import contains
-from games.three_card.paytable import loads
+from games.three_card.rules import loads
 
 TEXT = (
     resources.files("games.three_card")

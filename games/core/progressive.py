@@ -28,8 +28,9 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from games.baccarat.paytable import TomlTable
 from games.core.errors import PaytableError
+from games.core.money import format_cents
+from games.core.tomlread import TomlTable
 from games.poker.category import Category
 
 #: the number of five-card hands of each category among C(52, 5) (standard counts)
@@ -79,6 +80,15 @@ class JackpotTable:
     def return_at(self, meter: int) -> Fraction:
         """Expected net per unit staked (negative: the house's edge) at a meter level."""
         return (self.expected_award(meter) - self.stake) / self.stake
+
+    def awards_per_stake(self, meter: int) -> list[float]:
+        """The award per unit of stake by category value (0..10) at ``meter``, for simulators."""
+        out = [0.0] * len(Category)
+        for cat in Category:
+            a = self.award(cat)
+            if a:
+                out[cat] = (a[0] + meter * a[1] / 10_000) / self.stake
+        return out
 
     def break_even_meter(self) -> Fraction | None:
         """The meter (cents) at which the bet returns exactly its stake, if the meter matters."""
@@ -146,3 +156,18 @@ def category_named(name: str, where: str) -> Category:
     if cat is Category.FIVE_OF_A_KIND:
         raise PaytableError(f"{where}: no five of a kind without a joker")
     return cat
+
+
+def describe_award(award: tuple[int, int]) -> str:
+    """``(fixed cents, share in basis points)`` in words: ``"$50.00 + 10% of the meter"``.
+
+    >>> describe_award((5000, 1000)), describe_award((0, 250))
+    ('$50.00 + 10% of the meter', '2.5% of the meter')
+    """
+    fixed, share = award
+    parts = [format_cents(fixed)] if fixed else []
+    if share:
+        whole, frac = divmod(share, 100)
+        pct = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
+        parts.append(f"{pct}% of the meter")
+    return " + ".join(parts)
