@@ -31,8 +31,8 @@ from games.caribbean_stud.autoplay import autoplay
 from games.caribbean_stud.engine import StudRound
 from games.caribbean_stud.rules import PACKAGED, StudRules, load_packaged
 from games.caribbean_stud.simulate import simulate
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 
 VARIANTS: tuple[Variant[StudRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
@@ -88,13 +88,7 @@ def house_edge(variant: Variant[StudRules]) -> dict[str, HouseEdge]:
         )
     out = {"ante": ante}
     if rules.jackpot:
-        jp = rules.jackpot
-        out["jackpot"] = HouseEdge(
-            edge=-jp.return_at(jp.reset),
-            exact=True,
-            method="enumeration over all 2,598,960 five-card hands",
-            note=f"at the reset meter ({jp.reset} cents); JackpotTable.return_at for others",
-        )
+        out["jackpot"] = rules.jackpot.house_edge()
     return out
 
 

@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from games.caribbean_stud.rules import StudRules
 from games.caribbean_stud.strategy import flush_draw_batch, should_call_batch
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.poker.batch import categories, rank_batch
 from games.sim import deal_cards, simulate_batches
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, TypeVar
 
+from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -148,13 +149,14 @@ def round_the_table(active: list[int], cards: int, *, dealer_shows_first: bool) 
     return plan
 
 
-class PokerTableRound(Round[R]):
+class PokerTableRound(BookBets, Round[R]):
     """Bets, dealing and settlement common to the house-banked poker games.
 
     Subclasses give :meth:`bet_rules` (read once, at construction), :meth:`deal_plan`,
     :meth:`after_cards`, :meth:`decisions`, :meth:`decide` and :meth:`view`, and may
     refine :meth:`check_deal`, :meth:`on_deal` and :meth:`check_decision`. The stakes
-    and the limit checks are :attr:`book`'s; riders and fixed stakes are checked here.
+    and the limit checks are :attr:`book`'s (bets go on it as they come:
+    :class:`~games.core.betting.BookBets`); riders and fixed stakes are checked here.
     """
 
     #: the refusal of a joker (the families word it their own way)
@@ -281,9 +283,6 @@ class PokerTableRound(Round[R]):
             raise BetRefused(f"the {action.bet} bet is exactly {format_cents(fixed)}")
         self.book.check_place(seat, action.bet, action.amount)
 
-    def apply_place_bet(self, action: PlaceBet) -> list[Event]:
-        return [self.book.place(self.seat_of(action), action.bet, action.amount)]
-
     def verify_remove_bet(self, action: RemoveBet) -> None:
         seat = self.seat_of(action)
         self.book.check_remove(seat, action.bet, action.amount)
@@ -297,9 +296,6 @@ class PokerTableRound(Round[R]):
             riders = self.riders_on(seat, action.bet)
             if riders:
                 raise BetRefused(f"remove the {', '.join(riders)} bet before the {action.bet}")
-
-    def apply_remove_bet(self, action: RemoveBet) -> list[Event]:
-        return [self.book.remove(self.seat_of(action), action.bet, action.amount)]
 
     def verify_deal(self, action: Deal) -> None:
         if not self.book:

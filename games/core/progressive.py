@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.core.errors import PaytableError
+from games.core.figures import HouseEdge
 from games.core.money import format_cents
 from games.core.tomlread import TomlTable
 from games.poker.category import Category
@@ -89,6 +90,15 @@ class JackpotTable:
             if a:
                 out[cat] = (a[0] + meter * a[1] / 10_000) / self.stake
         return out
+
+    def house_edge(self) -> HouseEdge:
+        """The exact edge at the meter's reset value (the figure a family publishes)."""
+        return HouseEdge(
+            edge=-self.return_at(self.reset),
+            exact=True,
+            method="enumeration over all 2,598,960 five-card hands",
+            note=f"at the reset meter ({self.reset} cents); JackpotTable.return_at for others",
+        )
 
     def break_even_meter(self) -> Fraction | None:
         """The meter (cents) at which the bet returns exactly its stake, if the meter matters."""

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
 from games.holdem.rules import PACKAGED, HoldemRules, load_packaged

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.core.money import Ratio
 from games.holdem.rules import HoldemRules
 from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river

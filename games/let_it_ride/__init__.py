@@ -17,8 +17,8 @@ Decision names: ``raise`` (Let It Ride's "let it ride") and ``continue`` (its
 
 from __future__ import annotations
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.let_it_ride.autoplay import autoplay
 from games.let_it_ride.engine import RideRound
 from games.let_it_ride.exact import ante_return
@@ -47,13 +47,7 @@ def house_edge(variant: Variant[RideRules]) -> dict[str, HouseEdge]:
         )
     }
     if rules.jackpot:
-        jp = rules.jackpot
-        out["progressive"] = HouseEdge(
-            edge=-jp.return_at(jp.reset),
-            exact=True,
-            method="enumeration over all 2,598,960 five-card hands",
-            note=f"at the reset meter ({jp.reset} cents); JackpotTable.return_at for others",
-        )
+        out["progressive"] = rules.jackpot.house_edge()
     return out
 
 

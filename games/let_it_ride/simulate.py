@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.let_it_ride.exact import colex, decision_sums, multiples
 from games.let_it_ride.rules import RideRules
 from games.poker.batch import categories, rank_batch

@@ -13,8 +13,8 @@ the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus`
 
 from __future__ import annotations
 
-from games.catalog import HouseEdge
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.core.figures import HouseEdge
 from games.three_card.autoplay import autoplay
 from games.three_card.engine import ThreeCardRound
 from games.three_card.exact import bet_returns

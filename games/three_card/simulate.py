@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from games.catalog import SimulationResult
 from games.core.engine import Variant
+from games.core.figures import SimulationResult
 from games.poker.batch import categories, rank_batch
 from games.poker.three_card import Category3, category3_batch, rank3_batch
 from games.sim import simulate_batches
