@@ -22,6 +22,7 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -106,61 +107,57 @@ def mean_ci(total: int, n: int) -> tuple[float, float, float]:
     return mean, mean - Z999 * se, mean + Z999 * se
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=10_000_000, help="rounds per bet in the check")
-    ap.add_argument("--speed-rounds", type=int, default=1_000_000)
-    ap.add_argument("--naive-rounds", type=int, default=200_000)
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "dice.md"))
-    args = ap.parse_args()
-    cmd = "`.venv/bin/python bench/bench_dice.py" + (
-        f" --rounds {args.rounds}`" if args.rounds != 10_000_000 else "`"
-    )
+SpeedRow = tuple[str, str, float]  # (game, simulator, rounds/s)
+NaiveCheck = tuple[str, int, float, float, float, float]  # (bet, n, exact, mean, lo, hi)
+CheckRow = tuple[str, int, int, list[str], float]  # (table, bets, rounds, misses, seconds)
 
+
+def craps_speed(
+    n_speed: int, n_naive: int, seeds: Iterator[int], rng: random.Random
+) -> tuple[list[SpeedRow], NaiveCheck]:
+    """The pass line: NumPy simulator, naive peer, engine; and the peer's own mean."""
     craps_v = get_variant("craps-pinnacle")
-    sicbo_v = get_variant("sicbo-macau")
     table = craps_v.rules.paytable
-    n_speed, n_naive = args.speed_rounds, args.naive_rounds
-    seeds = iter(range(1000, 2000))
-
-    speed_rows: list[tuple[str, str, float]] = []
-    naive_checks: list[tuple[str, int, float, float, float, float]] = []
-
-    # craps: the pass line
     fast = median_rate(
         lambda: simulate_bet((BetKey(Kind.PASS), None), table, n_speed, next(seeds)).rounds
     )
-    rng = random.Random(1)
     naive = median_rate(lambda: naive_pass(rng, n_naive)[1])
     eng = median_rate(lambda: engine_rounds("craps", "craps-pinnacle", 5_000, next(seeds)))
-    speed_rows += [
+    rows = [
         ("craps", "games.craps.simulate, pass line decisions (NumPy)", fast),
         ("craps", "naive peer: pass line, random.randint, pure Python", naive),
         ("craps", "engine + autoplay, crap games (pass + 1x odds)", eng),
     ]
     total, n = naive_pass(random.Random(7), 2_000_000)
-    naive_checks.append(
-        ("craps pass line (naive peer)", n, -float(craps.house_edge(craps_v)["pass"].edge),
-         *mean_ci(total, n))
-    )  # fmt: skip
+    check = ("craps pass line (naive peer)", n, -float(craps.house_edge(craps_v)["pass"].edge),
+             *mean_ci(total, n))  # fmt: skip
+    return rows, check
 
-    # sic bo: every bet on the same rolls
+
+def sicbo_speed(
+    n_speed: int, n_naive: int, seeds: Iterator[int], rng: random.Random
+) -> tuple[list[SpeedRow], NaiveCheck]:
+    """Every sic bo bet on the same rolls, the naive small, the engine; the peer's mean."""
+    sicbo_v = get_variant("sicbo-macau")
     nbets = len(sicbo.house_edge(sicbo_v))
     fast = median_rate(lambda: sicbo.simulate(sicbo_v, n_speed, next(seeds)).rounds)
     naive = median_rate(lambda: naive_small(rng, n_naive)[1])
     eng = median_rate(lambda: engine_rounds("sicbo", "sicbo-macau", 20_000, next(seeds)))
-    speed_rows += [
+    rows = [
         ("sic bo", f"games.sicbo.simulate, rolls with all {nbets} bets settled (NumPy)", fast),
         ("sic bo", "naive peer: small, random.randint, pure Python", naive),
         ("sic bo", "engine + autoplay, rounds", eng),
     ]
     total, n = naive_small(random.Random(8), 2_000_000)
-    naive_checks.append(
-        ("sic bo small (naive peer)", n, -float(sicbo.house_edge(sicbo_v)["small"].edge),
-         *mean_ci(total, n))
-    )  # fmt: skip
+    check = ("sic bo small (naive peer)", n, -float(sicbo.house_edge(sicbo_v)["small"].edge),
+             *mean_ci(total, n))  # fmt: skip
+    return rows, check
 
-    # roulette: every bet on the same spins
+
+def roulette_speed(
+    n_speed: int, n_naive: int, seeds: Iterator[int], rng: random.Random
+) -> tuple[list[SpeedRow], NaiveCheck]:
+    """Every single-zero bet on the same spins, the naive red, the engine; the peer's mean."""
     single = get_variant("roulette-single-zero")
     nbets = len(roulette.house_edge(single))
     fast = median_rate(lambda: roulette.simulate(single, n_speed, next(seeds)).rounds)
@@ -168,19 +165,23 @@ def main() -> int:
     eng = median_rate(
         lambda: engine_rounds("roulette", "roulette-single-zero", 20_000, next(seeds))
     )
-    speed_rows += [
+    rows = [
         ("roulette", f"games.roulette.simulate, spins with all {nbets} bets settled (NumPy)", fast),
         ("roulette", "naive peer: red, random.randint, pure Python", naive),
         ("roulette", "engine + autoplay, rounds", eng),
     ]
     total, n = naive_red(random.Random(9), 2_000_000)
-    naive_checks.append(
-        ("roulette single-zero red (naive peer)", n,
-         -float(roulette.house_edge(single)["red"].edge), *mean_ci(total, n))
-    )  # fmt: skip
+    check = ("roulette single-zero red (naive peer)", n,
+             -float(roulette.house_edge(single)["red"].edge), *mean_ci(total, n))  # fmt: skip
+    return rows, check
 
-    # the check: every bet of every table, --rounds each
-    check_rows: list[tuple[str, int, int, list[str], float]] = []
+
+def edge_checks(rounds: int) -> tuple[list[CheckRow], list[tuple[float, str]]]:
+    """Every bet of every table simulated ``rounds`` times against its exact edge.
+
+    Returns a row per table (the bets outside their 99.9% interval) and every bet's |z|.
+    """
+    check_rows: list[CheckRow] = []
     worst: list[tuple[float, str]] = []
     for fam, variant_id in [
         (craps, "craps-pinnacle"),
@@ -192,7 +193,7 @@ def main() -> int:
         v = get_variant(variant_id)
         edges = fam.house_edge(v)  # type: ignore[attr-defined]
         t0 = time.perf_counter()
-        result = fam.simulate(v, args.rounds, seed=20261130)  # type: ignore[attr-defined]
+        result = fam.simulate(v, rounds, seed=20261130)  # type: ignore[attr-defined]
         secs = time.perf_counter() - t0
         misses = []
         for name, sim in result.bets.items():
@@ -201,8 +202,19 @@ def main() -> int:
             worst.append((abs(z), f"{variant_id} {name}"))
             if not sim.ci_low <= exact <= sim.ci_high:
                 misses.append(f"{name} (z = {z:+.2f})")
-        check_rows.append((variant_id, len(result.bets), args.rounds, misses, secs))
+        check_rows.append((variant_id, len(result.bets), rounds, misses, secs))
+    return check_rows, worst
 
+
+def report(
+    cmd: str,
+    rounds: int,
+    speed_rows: list[SpeedRow],
+    check_rows: list[CheckRow],
+    worst: list[tuple[float, str]],
+    naive_checks: list[NaiveCheck],
+) -> str:
+    """The results file: speeds against the naive peers, the edge check, the peers' means."""
     base = {g: r for g, label, r in speed_rows if label.startswith("naive")}
     lines = [
         "## Dice and wheel: craps, sic bo, roulette",
@@ -225,17 +237,17 @@ def main() -> int:
         "average for the pass line); sic bo and roulette rounds settle every bet on the",
         "layout at once, so their NumPy rate counts rolls (spins), each settling all bets.",
         "",
-        f"Edge check: every bet simulated over {args.rounds:,} rounds; the exact edge",
+        f"Edge check: every bet simulated over {rounds:,} rounds; the exact edge",
         "(fractions.Fraction) must lie inside the simulation's 99.9% interval:",
         "",
         "| table | bets | rounds per bet | inside 99.9% interval | simulate time |",
         "|---|---:|---:|---|---:|",
     ]
-    for vid, nb, rounds, misses, secs in check_rows:
+    for vid, nb, n_rounds, misses, secs in check_rows:
         inside = (
             "all" if not misses else f"{nb - len(misses)} of {nb}; outside: {', '.join(misses)}"
         )
-        lines.append(f"| {vid} | {nb} | {rounds:,} | {inside} | {secs:.1f} s |")
+        lines.append(f"| {vid} | {nb} | {n_rounds:,} | {inside} | {secs:.1f} s |")
     total_bets = sum(r[1] for r in check_rows)
     worst.sort(reverse=True)
     lines += [
@@ -255,7 +267,32 @@ def main() -> int:
         lines.append(
             f"| {label} | {n:,} | {exact:.6f} | {mean:.6f} | [{lo:.6f}, {hi:.6f}] | {ok} |"
         )
-    text = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=10_000_000, help="rounds per bet in the check")
+    ap.add_argument("--speed-rounds", type=int, default=1_000_000)
+    ap.add_argument("--naive-rounds", type=int, default=200_000)
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "dice.md"))
+    args = ap.parse_args()
+    cmd = "`.venv/bin/python bench/bench_dice.py" + (
+        f" --rounds {args.rounds}`" if args.rounds != 10_000_000 else "`"
+    )
+
+    n_speed, n_naive = args.speed_rounds, args.naive_rounds
+    seeds = iter(range(1000, 2000))  # one seed per timed run, in order
+    rng = random.Random(1)  # the naive peers' timed runs share one generator, in order
+    speed_rows: list[SpeedRow] = []
+    naive_checks: list[NaiveCheck] = []
+    for game in (craps_speed, sicbo_speed, roulette_speed):
+        rows, check = game(n_speed, n_naive, seeds, rng)
+        speed_rows += rows
+        naive_checks.append(check)
+
+    check_rows, worst = edge_checks(args.rounds)
+    text = report(cmd, args.rounds, speed_rows, check_rows, worst, naive_checks)
     Path(args.out).write_text(text + "\n", encoding="utf-8")
     print(text)
     return 0

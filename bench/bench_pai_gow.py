@@ -78,6 +78,89 @@ def run_budget(
     return games, total, time.perf_counter() - start
 
 
+def exact_lines() -> list[str]:
+    """Time the cold exact enumerations (ace-or-filler joker, then the wild joker)."""
+    exact.hand_counts.cache_clear()
+    exact.plain_hand_counts.cache_clear()
+    t = time.perf_counter()
+    exact.hand_counts(
+        JokerRule.ACE_OR_FILLER,
+        ("royal-flush-deuces", "seven-card-straight-flush", "seven-card-straight-flush-joker"),
+    )
+    t_ace = time.perf_counter() - t
+    t = time.perf_counter()
+    exact.hand_counts(
+        JokerRule.WILD, ("seven-card-straight-flush", "seven-card-straight-flush-joker")
+    )
+    t_wild = time.perf_counter() - t
+    return [
+        "| exact enumeration of the 154,143,080 seven-card hands | seconds |",
+        "|---|---|",
+        f"| ace-or-filler joker (Bonus), incl. the 133,784,560 joker-free hands | {t_ace:.1f} |",
+        f"| wild joker (Fortune), joker-free counts reused | {t_wild:.1f} |",
+        "",
+    ]
+
+
+def speed_lines(seed: int) -> list[str]:
+    """Games/s of the simulator's tally (cold memo) against the plain-Python peer."""
+    sample = 20_000
+    t = time.perf_counter()
+    tally.cache_clear()
+    tally(JokerRule.ACE_OR_FILLER, True, sample, seed + 999)
+    ours = sample / (time.perf_counter() - t)
+    peer = naive_games(2_000, JokerRule.ACE_OR_FILLER, seed)
+    return [
+        "| simulation (house way vs house way + bonus classification) | games/s | ratio |",
+        "|---|---|---|",
+        f"| games.pai_gow.simulate.tally ({sample:,} games, cold memo) | {ours:,.0f} | "
+        f"{ours / peer:.1f}x |",
+        f"| plain-Python peer (2,000 games) | {peer:,.0f} | 1.0x |",
+        "",
+    ]
+
+
+def table_rows(
+    vid: str, joker: JokerRule, seconds: float, args: argparse.Namespace
+) -> tuple[list[str], str, bool]:
+    """Simulate one table for ``seconds``: its main-bet and side-bet rows, its sustained
+    rate, and whether the side bet's exact edge is inside the simulated interval."""
+    variant = {v.id: v for v in pg.VARIANTS}[vid]  # not via the catalog: other families
+    rules = variant.rules
+    side = rules.side
+    assert side is not None
+    games, tot, took = run_budget(joker, seconds, args.max_rounds, args.seed * 1000 + len(vid))
+    sustained = f"{vid}: {games:,} games in {took:.0f} s = {games / took:,.0f} games/s"
+    wins, pushes, losses = tot[:3]
+    stake = variant.limits[MAIN_BET].minimum
+    win = float(main_win_per_unit(rules, stake))
+    main = bet_statistics(games, [(win, wins), (0.0, pushes), (-1.0, losses)])
+    label = (
+        "vs the published 2.73% +/- 0.35% for house-way differences"
+        if joker is JokerRule.ACE_OR_FILLER
+        else "wild joker: the published 2.73% is for the ace-or-filler joker, for scale only"
+    )
+    inside = (
+        main.ci_low <= -float(PUBLISHED_MAIN_EDGE) + 0.0035
+        and main.ci_high >= -float(PUBLISHED_MAIN_EDGE) - 0.0035
+    )
+    rows = [
+        f"| {vid} main ({label}) | {games:,} | "
+        f"2.73% | {-main.mean:.3%} | [{-main.ci_high:.3%}, {-main.ci_low:.3%}] | "
+        f"{'yes' if inside else 'no'} |"
+    ]
+    side_stake = variant.limits[side.name].minimum
+    sim = bet_statistics(games, side_nets(side, side_stake, tuple(tot[3:])))
+    edge = -exact.side_return(side, joker, side_stake)
+    ok = sim.ci_low <= -float(edge) <= sim.ci_high
+    rows.append(
+        f"| {vid} {side.name} | {games:,} | {float(edge):.4%} (exact) | {-sim.mean:.4%} | "
+        f"[{-sim.ci_high:.4%}, {-sim.ci_low:.4%}] | {'yes' if ok else 'no'} |"
+    )
+    print(rows[-2], rows[-1], sep="\n", flush=True)
+    return rows, sustained, ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=600.0, help="simulation budget in total")
@@ -94,45 +177,11 @@ def main() -> int:
         f"Machine: {machine(load=True)}",
         "",
     ]
-
-    exact.hand_counts.cache_clear()
-    exact.plain_hand_counts.cache_clear()
-    t = time.perf_counter()
-    exact.hand_counts(
-        JokerRule.ACE_OR_FILLER,
-        ("royal-flush-deuces", "seven-card-straight-flush", "seven-card-straight-flush-joker"),
-    )
-    t_ace = time.perf_counter() - t
-    t = time.perf_counter()
-    exact.hand_counts(
-        JokerRule.WILD, ("seven-card-straight-flush", "seven-card-straight-flush-joker")
-    )
-    t_wild = time.perf_counter() - t
-    lines += [
-        "| exact enumeration of the 154,143,080 seven-card hands | seconds |",
-        "|---|---|",
-        f"| ace-or-filler joker (Bonus), incl. the 133,784,560 joker-free hands | {t_ace:.1f} |",
-        f"| wild joker (Fortune), joker-free counts reused | {t_wild:.1f} |",
-        "",
-    ]
-
-    sample = 20_000
-    t = time.perf_counter()
-    tally.cache_clear()
-    tally(JokerRule.ACE_OR_FILLER, True, sample, args.seed + 999)
-    ours = sample / (time.perf_counter() - t)
-    peer = naive_games(2_000, JokerRule.ACE_OR_FILLER, args.seed)
-    lines += [
-        "| simulation (house way vs house way + bonus classification) | games/s | ratio |",
-        "|---|---|---|",
-        f"| games.pai_gow.simulate.tally ({sample:,} games, cold memo) | {ours:,.0f} | "
-        f"{ours / peer:.1f}x |",
-        f"| plain-Python peer (2,000 games) | {peer:,.0f} | 1.0x |",
-        "",
-    ]
+    lines += exact_lines()
+    lines += speed_lines(args.seed)
 
     half = args.seconds / 2
-    rows = [
+    lines += [
         "| table / bet | games simulated | exact or published edge | simulated edge"
         " | 99.9% interval | inside |",
         "|---|---|---|---|---|---|",
@@ -143,41 +192,10 @@ def main() -> int:
         ("pai-gow-bonus", JokerRule.ACE_OR_FILLER),
         ("pai-gow-fortune", JokerRule.WILD),
     ):
-        variant = {v.id: v for v in pg.VARIANTS}[vid]  # not via the catalog: other families
-        rules = variant.rules
-        side = rules.side
-        assert side is not None
-        games, tot, took = run_budget(joker, half, args.max_rounds, args.seed * 1000 + len(vid))
-        sustained.append(f"{vid}: {games:,} games in {took:.0f} s = {games / took:,.0f} games/s")
-        wins, pushes, losses = tot[:3]
-        stake = variant.limits[MAIN_BET].minimum
-        win = float(main_win_per_unit(rules, stake))
-        main = bet_statistics(games, [(win, wins), (0.0, pushes), (-1.0, losses)])
-        label = (
-            "vs the published 2.73% +/- 0.35% for house-way differences"
-            if joker is JokerRule.ACE_OR_FILLER
-            else "wild joker: the published 2.73% is for the ace-or-filler joker, for scale only"
-        )
-        inside = (
-            main.ci_low <= -float(PUBLISHED_MAIN_EDGE) + 0.0035
-            and main.ci_high >= -float(PUBLISHED_MAIN_EDGE) - 0.0035
-        )
-        rows.append(
-            f"| {vid} main ({label}) | {games:,} | "
-            f"2.73% | {-main.mean:.3%} | [{-main.ci_high:.3%}, {-main.ci_low:.3%}] | "
-            f"{'yes' if inside else 'no'} |"
-        )
-        side_stake = variant.limits[side.name].minimum
-        sim = bet_statistics(games, side_nets(side, side_stake, tuple(tot[3:])))
-        edge = -exact.side_return(side, joker, side_stake)
-        ok = sim.ci_low <= -float(edge) <= sim.ci_high
+        rows, rate, ok = table_rows(vid, joker, half, args)
+        lines += rows
+        sustained.append(rate)
         all_inside &= ok
-        rows.append(
-            f"| {vid} {side.name} | {games:,} | {float(edge):.4%} (exact) | {-sim.mean:.4%} | "
-            f"[{-sim.ci_high:.4%}, {-sim.ci_low:.4%}] | {'yes' if ok else 'no'} |"
-        )
-        print(rows[-2], rows[-1], sep="\n", flush=True)
-    lines += rows
     lines += ["", "Sustained simulation rate (warm memo): " + "; ".join(sustained) + "."]
     lines += [
         "",

@@ -80,6 +80,51 @@ def engine_rounds_per_second(rounds: int) -> float:
     return rounds / (time.perf_counter() - t0)
 
 
+def exact_seconds(repeat: int) -> dict[str, float]:
+    """Median seconds of every variant's exact enumeration, caches cleared each run."""
+    exact_times: dict[str, float] = {}
+    for v in tc.VARIANTS:
+        times = []
+        for _ in range(repeat):
+            clear_caches()
+            t0 = time.perf_counter()
+            tc.house_edge(v)
+            times.append(time.perf_counter() - t0)
+        exact_times[v.id] = statistics.median(times)
+    return exact_times
+
+
+def simulation_rates(speed_rounds: int, repeat: int) -> dict[str, float]:
+    """Median simulated rounds/s of every variant (tables built before the timing)."""
+    sim_rates: dict[str, float] = {}
+    for v in tc.VARIANTS:
+        tc.simulate(v, 10_000, 0)  # tables built
+        times = []
+        for r in range(repeat):
+            t0 = time.perf_counter()
+            tc.simulate(v, speed_rounds, r)
+            times.append(time.perf_counter() - t0)
+        sim_rates[v.id] = speed_rounds / statistics.median(times)
+    return sim_rates
+
+
+def edge_checks(rounds: int) -> tuple[list[str], bool]:
+    """A row per bet: its exact return inside the ``rounds``-round 99.9% interval or not."""
+    checks = []
+    all_ok = True
+    for v in tc.VARIANTS:
+        result = tc.simulate(v, rounds, seed=20261130)
+        edges = tc.house_edge(v)
+        for bet, sim in result.bets.items():
+            ok = contains(sim, edges[bet].edge)
+            all_ok &= ok
+            checks.append(
+                f"| {v.id} | {bet} | {decimal_text(-edges[bet].edge, 6)} | {sim.mean:.6f} | "
+                f"[{sim.ci_low:.6f}, {sim.ci_high:.6f}] | {'inside' if ok else 'OUTSIDE'} |"
+            )
+    return checks, all_ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=10_000_000)
@@ -89,42 +134,13 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "three_card.md")
     args = ap.parse_args()
 
-    exact_times: dict[str, float] = {}
-    for v in tc.VARIANTS:
-        times = []
-        for _ in range(args.repeat):
-            clear_caches()
-            t0 = time.perf_counter()
-            tc.house_edge(v)
-            times.append(time.perf_counter() - t0)
-        exact_times[v.id] = statistics.median(times)
+    exact_times = exact_seconds(args.repeat)
     exact.hands()
     naive_rate = naive_sums_rate(20)
     naive_full = exact.HANDS / naive_rate
-
-    sim_rates: dict[str, float] = {}
-    for v in tc.VARIANTS:
-        tc.simulate(v, 10_000, 0)  # tables built
-        times = []
-        for r in range(args.repeat):
-            t0 = time.perf_counter()
-            tc.simulate(v, args.speed_rounds, r)
-            times.append(time.perf_counter() - t0)
-        sim_rates[v.id] = args.speed_rounds / statistics.median(times)
+    sim_rates = simulation_rates(args.speed_rounds, args.repeat)
     engine_rate = engine_rounds_per_second(args.engine_rounds)
-
-    checks = []
-    all_ok = True
-    for v in tc.VARIANTS:
-        result = tc.simulate(v, args.rounds, seed=20261130)
-        edges = tc.house_edge(v)
-        for bet, sim in result.bets.items():
-            ok = contains(sim, edges[bet].edge)
-            all_ok &= ok
-            checks.append(
-                f"| {v.id} | {bet} | {decimal_text(-edges[bet].edge, 6)} | {sim.mean:.6f} | "
-                f"[{sim.ci_low:.6f}, {sim.ci_high:.6f}] | {'inside' if ok else 'OUTSIDE'} |"
-            )
+    checks, all_ok = edge_checks(args.rounds)
 
     command = "    .venv/bin/python bench/bench_three_card.py " + " ".join(sys.argv[1:])
     lines = [
