@@ -40,13 +40,7 @@ from games.baccarat.rules import BANK_BET, KNOWN_BETS, MAIN_BETS, BaccaratRules
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
-
-# TomlTable, parse_limit and parse_ratio moved to games.core.tomlread; the `as` imports
-# re-export them for the families that still import them from here.
-from games.core.tomlread import TomlTable as TomlTable
-from games.core.tomlread import packaged, parse_toml
-from games.core.tomlread import parse_limit as parse_limit
-from games.core.tomlread import parse_ratio as parse_ratio
+from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
 
 SPEC = 1
 MAX_DECKS = 8  # exact enumeration keeps counts in int64 up to 8 decks

@@ -2,7 +2,7 @@
 contract (the round skeleton, the variant, the context a new game gets, the optional
 capabilities), the bet book, the TOML readers and the figures a family publishes."""
 
-from games.core.betting import BetBook, VerifyCan, Wording, seat_of
+from games.core.betting import BetBook, BookBets, Wording, seat_of
 from games.core.capabilities import CarriesOver, Carry, SeatDefaults, Spots
 from games.core.cards import JOKER, Card, Rank, Suit, deck, parse_cards
 from games.core.engine import NEW_TABLE, BetLimit, Engine, GameContext, Need, NeedKind, Variant
@@ -63,6 +63,7 @@ __all__ = [
     "BetReturned",
     "BetSettled",
     "BetSimulation",
+    "BookBets",
     "Card",
     "CardShown",
     "CarriesOver",
@@ -102,7 +103,6 @@ __all__ = [
     "TomlTable",
     "UnknownGame",
     "Variant",
-    "VerifyCan",
     "Wording",
     "check_spec",
     "commission",

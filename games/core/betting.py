@@ -250,19 +250,4 @@ class BookBets:
         return (self.book.remove(self.seat_of(action), action.bet, action.amount),)
 
 
-class VerifyCan:
-    """Mixin: ``can(action)`` is ``verify(action)`` not raising :class:`IllegalAction`."""
-
-    def verify(self, action: Action) -> None:
-        raise NotImplementedError
-
-    def can(self, action: Action) -> bool:
-        """True if ``verify`` accepts the action (nothing changes either way)."""
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
-
-__all__ = ["BetBook", "BookBets", "VerifyCan", "Wording", "seat_of"]
+__all__ = ["BetBook", "BookBets", "Wording", "seat_of"]

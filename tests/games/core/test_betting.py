@@ -1,13 +1,14 @@
-"""BetBook, seat_of and VerifyCan: the bet bookkeeping the table families share."""
+"""BetBook, seat_of and Round.can: the bet bookkeeping the table families share."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.core.betting import BetBook, VerifyCan, Wording, seat_of
-from games.core.engine import BetLimit
+from games.core.betting import BetBook, Wording, seat_of
+from games.core.engine import BetLimit, Variant
 from games.core.errors import BetRefused, IllegalAction
-from games.core.records import Action, BetPlaced, BetReturned, Deal, PlaceBet
+from games.core.records import BetPlaced, BetReturned, Deal, Event, PlaceBet
+from games.core.round import Phase, Round
 
 LIMITS = {
     "main": BetLimit(minimum=500, maximum=10_000, increment=100),
@@ -170,25 +171,43 @@ def test_seat_of() -> None:
             seat_of(Deal(seat=bad), 3)
 
 
-class _OnlyDeals(VerifyCan):
-    def verify(self, action: Action) -> None:
-        if not isinstance(action, Deal):
-            raise IllegalAction("deal only")
+class _OnlyDeals(Round[None]):
+    """A round that takes only Deal (``can`` is Round's: ``verify`` not raising IllegalAction)."""
+
+    def needs(self) -> None:
+        return None
+
+    def legal_actions(self, seat: int) -> frozenset[str]:
+        return frozenset({"deal"})
+
+    def view(self, seat: int | None) -> dict[str, str]:
+        return {}
+
+    def verify_deal(self, action: Deal) -> None:
+        pass
+
+    def apply_deal(self, action: Deal) -> list[Event]:
+        return []
+
+
+def _only_deals(cls: type[_OnlyDeals] = _OnlyDeals) -> _OnlyDeals:
+    variant = Variant(id="t", family="t", title="t", source="", limits=LIMITS, rules=None)
+    return cls(variant, 1, phase=Phase.BETTING)
 
 
 def test_verify_can() -> None:
-    table = _OnlyDeals()
+    table = _only_deals()
     assert table.can(Deal(seat=0))
     assert not table.can(PlaceBet(seat=0, bet="main", amount=500))
 
 
 def test_verify_can_lets_other_errors_through() -> None:
-    class Broken(VerifyCan):
-        def verify(self, action: Action) -> None:
+    class Broken(_OnlyDeals):
+        def verify_deal(self, action: Deal) -> None:
             raise RuntimeError("bug")
 
     with pytest.raises(RuntimeError):
-        Broken().can(Deal(seat=0))
+        _only_deals(Broken).can(Deal(seat=0))
 
 
 def test_betting_actions() -> None:

@@ -122,14 +122,6 @@ def test_read_int() -> None:
             read_int("w", bad)
 
 
-def test_baccarat_keeps_its_names_for_the_readers() -> None:
-    from games.baccarat import paytable
-
-    assert paytable.TomlTable is TomlTable
-    assert paytable.parse_ratio is parse_ratio
-    assert paytable.parse_limit is parse_limit
-
-
 def test_check_spec() -> None:
     check_spec("w", {"spec": 1, "game": "craps"}, 1, "craps")
     with pytest.raises(PaytableError, match="w: spec must be 1, got 2"):
