@@ -29,6 +29,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -67,6 +68,48 @@ def build_table() -> None:
     print(f"wrote {TABLE} ({len(totals)} totals) in {time.perf_counter() - t0:.0f} s")
 
 
+@dataclass(frozen=True)
+class ExactCheck:
+    """The strategy against best play on random flop situations, from exact call EVs."""
+
+    n: int  # situations
+    seconds: float  # computing their exact EVs
+    wrong: int  # situations where the strategy's decision is not the best one
+    regret: float  # mean loss to best play per round, in antes
+    regret_se: float
+    call_rate: float  # the strategy's
+    best_rate: float  # best play's
+    best_mean: float  # best play's mean net, in antes
+    best_se: float
+
+
+def exact_check(n: int) -> ExactCheck:
+    """``n`` seeded flop situations, each call's exact EV over all its completions."""
+    cards = deal_cards(np.random.default_rng(7), n, 5)
+    hole, flop = cards[:, :2], cards[:, 2:]
+    t0 = time.perf_counter()
+    ev = np.array(
+        [call_total(VARIANT.rules, r[:2], r[2:])[0] for r in cards.tolist()], dtype=np.int64
+    )
+    exact_time = time.perf_counter() - t0
+    call = casino_call(hole, flop)
+    best = ev >= -COMPLETIONS
+    chosen = np.where(call, ev, -COMPLETIONS)
+    best_net = np.where(best, ev, -COMPLETIONS)
+    regret = (best_net - chosen) / COMPLETIONS
+    return ExactCheck(
+        n=n,
+        seconds=exact_time,
+        wrong=int((call != best).sum()),
+        regret=regret.mean(),
+        regret_se=float(regret.std(ddof=1)) / math.sqrt(n),
+        call_rate=call.mean(),
+        best_rate=best.mean(),
+        best_mean=float(best_net.mean()) / COMPLETIONS,
+        best_se=float((best_net / COMPLETIONS).std(ddof=1)) / math.sqrt(n),
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=10_000_000)
@@ -89,23 +132,8 @@ def main() -> int:
     published = PUBLISHED["casino_holdem_best_edge"]
     inside = contains(ante, Fraction(str(published)))
 
-    cards = deal_cards(np.random.default_rng(7), args.situations, 5)
-    hole, flop = cards[:, :2], cards[:, 2:]
-    t0 = time.perf_counter()
-    ev = np.array(
-        [call_total(VARIANT.rules, r[:2], r[2:])[0] for r in cards.tolist()], dtype=np.int64
-    )
-    exact_time = time.perf_counter() - t0
-    call = casino_call(hole, flop)
-    best = ev >= -COMPLETIONS
-    chosen = np.where(call, ev, -COMPLETIONS)
-    best_net = np.where(best, ev, -COMPLETIONS)
-    regret = (best_net - chosen) / COMPLETIONS
-    n = args.situations
-    regret_se = float(regret.std(ddof=1)) / math.sqrt(n)
-    best_mean = float(best_net.mean()) / COMPLETIONS
-    best_se = float((best_net / COMPLETIONS).std(ddof=1)) / math.sqrt(n)
-    wrong = int((call != best).sum())
+    x = exact_check(args.situations)
+    n, exact_time, wrong = x.n, x.seconds, x.wrong
 
     command = "    .venv/bin/python bench/bench_holdem_best.py " + " ".join(sys.argv[1:])
     lines = [
@@ -131,12 +159,12 @@ def main() -> int:
         "| what | value |",
         "|---|---:|",
         f"| strategy's decision = best decision | {n - wrong:,} of {n:,} ({(n - wrong) / n:.2%}) |",
-        f"| strategy's loss to best play, per round | {regret.mean():.4%} of the ante "
-        f"(standard error {regret_se:.4%}) |",
-        f"| strategy's call rate | {call.mean():.2%} |",
-        f"| best play's call rate | {best.mean():.2%} |",
-        f"| best play's edge estimated from these situations | {-best_mean:.2%} "
-        f"(standard error {best_se:.2%}) |",
+        f"| strategy's loss to best play, per round | {x.regret:.4%} of the ante "
+        f"(standard error {x.regret_se:.4%}) |",
+        f"| strategy's call rate | {x.call_rate:.2%} |",
+        f"| best play's call rate | {x.best_rate:.2%} |",
+        f"| best play's edge estimated from these situations | {-x.best_mean:.2%} "
+        f"(standard error {x.best_se:.2%}) |",
         "",
         "The loss to best play is exact per situation (no completion sampling), so it "
         "measures the strategy against best play far more tightly than the simulation "
