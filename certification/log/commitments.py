@@ -117,25 +117,11 @@ def check_game(
     it one by one, and the runtime deals only from an order it checked against the
     commitment, so a shoe whose dealt cards all match was changed after them.
     """
-    start = next((r for r in records if r.get("type") == "game-start"), None)
-    body: Mapping[str, Any] = start.get("body", {}) if start is not None else {}
-    committed = body.get("shoe_commitment")
-    committed = committed if isinstance(committed, str) else None
-    device = str(body.get("source", "")).startswith("device:")
-    deals = [
-        r
-        for r in records
-        if r.get("type") == "action"
-        and isinstance(r.get("body"), Mapping)
-        and r["body"].get("kind") == "deal-card"
-    ]
-    end = next((r for r in records if r.get("type") == "game-end"), None)
-    reveal = end.get("body", {}).get("shoe_reveal") if end is not None else None
-    end_seq = end.get("seq") if end is not None else None
+    committed, device, deals, reveal, end_seq = _game_log(records)
     found: list[Finding] = []
 
     def bad(message: str, *, position: int | None = None, seq: Any = None) -> None:
-        found.append(Finding(game, position, seq if isinstance(seq, int) else None, message))
+        found.append(_finding(game, message, position=position, seq=seq))
 
     if committed is None:
         if reveal is not None:
@@ -157,54 +143,99 @@ def check_game(
     if not isinstance(salt, str) or order is None:
         bad(f"{noun} is malformed", seq=end_seq)
         return GameShoe(game, committed, device, True, len(deals), tuple(found))
+    mismatch = _first_mismatch(game, deals, order, noun)
+    if mismatch is not None:
+        found.append(mismatch)
+    if shoe_commitment(salt, str(cards)) != committed:
+        found.insert(0, _hash_finding(game, noun, committed, len(deals), mismatch, end_seq))
+    if isinstance(count, int) and count != len(deals) and not found:
+        said = "counts" if isinstance(reveal, Mapping) else "is at position"
+        bad(f"{noun} {said} {count} cards dealt, the log shows {len(deals)}", seq=end_seq)
+    return GameShoe(game, committed, device, True, len(deals), tuple(found))
+
+
+def _game_log(
+    records: Sequence[Mapping[str, Any]],
+) -> tuple[str | None, bool, list[Mapping[str, Any]], Any, Any]:
+    """What a game's records say about its shoe: (the commitment, dealt from a device,
+    the deal-card actions in log order, the game-end's reveal, the game-end's seq)."""
+    start = next((r for r in records if r.get("type") == "game-start"), None)
+    body: Mapping[str, Any] = start.get("body", {}) if start is not None else {}
+    committed = body.get("shoe_commitment")
+    committed = committed if isinstance(committed, str) else None
+    device = str(body.get("source", "")).startswith("device:")
+    deals = [
+        r
+        for r in records
+        if r.get("type") == "action"
+        and isinstance(r.get("body"), Mapping)
+        and r["body"].get("kind") == "deal-card"
+    ]
+    end = next((r for r in records if r.get("type") == "game-end"), None)
+    reveal = end.get("body", {}).get("shoe_reveal") if end is not None else None
+    end_seq = end.get("seq") if end is not None else None
+    return committed, device, deals, reveal, end_seq
+
+
+def _finding(game: str, message: str, *, position: int | None = None, seq: Any = None) -> Finding:
+    """A finding; ``seq`` is kept only when it is a record number."""
+    return Finding(game, position, seq if isinstance(seq, int) else None, message)
+
+
+def _first_mismatch(
+    game: str, deals: Sequence[Mapping[str, Any]], order: Sequence[int], noun: str
+) -> Finding | None:
+    """The first card dealt that is not the next card of ``order`` (or not logged as the
+    next draw, or dealt past the end of the shoe); None when every card matches."""
     for i, rec in enumerate(deals):
         position = i + 1
         dealt = rec["body"].get("card")
         draw = rec["body"].get("_draw", {})
         if isinstance(draw, Mapping) and "draw" in draw and draw["draw"] != position:
-            bad(
+            return _finding(
+                game,
                 f"card {position} dealt is logged as draw {draw['draw']}",
                 position=position,
                 seq=rec.get("seq"),
             )
-            break
         if position > len(order):
-            bad(
+            return _finding(
+                game,
                 f"card {position} ({dealt}) dealt beyond the {len(order)}-card shoe",
                 position=position,
                 seq=rec.get("seq"),
             )
-            break
         expected = _card_text(order[position - 1])
         if dealt != expected:
-            bad(
+            return _finding(
+                game,
                 f"shoe position {position}: dealt {dealt}, {noun} has {expected}",
                 position=position,
                 seq=rec.get("seq"),
             )
-            break
-    if shoe_commitment(salt, str(cards)) != committed:
-        n = len(deals)
-        where = (
-            f"the {n} cards dealt match it, so it differs from the committed order at "
-            f"position {n + 1} or later"
-            if not found
-            else "it differs from the cards dealt"
-        )
-        found.insert(
-            0,
-            Finding(
-                game,
-                n + 1 if not found else found[0].position,
-                end_seq if isinstance(end_seq, int) else None,
-                f"{noun} does not hash to the commitment {committed[:16]}... made at game "
-                f"start: {where}",
-            ),
-        )
-    if isinstance(count, int) and count != len(deals) and not found:
-        said = "counts" if isinstance(reveal, Mapping) else "is at position"
-        bad(f"{noun} {said} {count} cards dealt, the log shows {len(deals)}", seq=end_seq)
-    return GameShoe(game, committed, device, True, len(deals), tuple(found))
+    return None
+
+
+def _hash_finding(
+    game: str, noun: str, committed: str, n: int, mismatch: Finding | None, end_seq: Any
+) -> Finding:
+    """The order does not hash to the commitment: where it can first differ.
+
+    With all ``n`` cards dealt matching it, at position ``n + 1`` or later; otherwise
+    at the first card that did not match.
+    """
+    where = (
+        f"the {n} cards dealt match it, so it differs from the committed order at "
+        f"position {n + 1} or later"
+        if mismatch is None
+        else "it differs from the cards dealt"
+    )
+    return Finding(
+        game,
+        n + 1 if mismatch is None else mismatch.position,
+        end_seq if isinstance(end_seq, int) else None,
+        f"{noun} does not hash to the commitment {committed[:16]}... made at game start: {where}",
+    )
 
 
 def _fields(shoe: Mapping[str, Any]) -> tuple[Any, Any, Any]:

@@ -170,22 +170,20 @@ class Verifier:
         )
 
     def _check(self, lines: Sequence[bytes], after: bytes | None) -> None:
+        """Verify ``lines`` (the records after ``state.seq``) and advance the state.
+
+        ``after`` is the line that follows them (None at the end of the log): a broken
+        link is blamed by looking at the link after it. The per-record path stays in
+        this loop (locals hoisted: it runs once per record); what happens once, rarely
+        or only on failure is in the helpers below.
+        """
         st = self.state
         base = st.seq  # lines[i] is the record at position base + i + 1
         hashes = [hashlib.sha256(line).hexdigest() for line in lines]
         all_leaves = [leaf_hash(line) for line in lines]
-        loads = orjson.loads
-        try:
-            records = [loads(line) for line in lines]
-        except orjson.JSONDecodeError:
-            for i, line in enumerate(lines):
-                _parse(line, base + i + 1)  # raises at the first record that is not JSON
-            raise
+        records = _decode(lines, base)
         tree = st.tree
         leaves = st.leaves
-        keys = st.keys
-        vouched = st.vouched
-        trusted_ids = self.trusted_ids
         expected_prev = st.prev
         games = self._games
         for i, rec in enumerate(records):
@@ -196,39 +194,9 @@ class Verifier:
                 _parse(lines[i], pos)  # raises with the reason
                 raise
             if seq != pos:
-                if isinstance(seq, int) and seq > pos:
-                    missing = f"{pos}" if seq == pos + 1 else f"{pos}..{seq - 1}"
-                    raise LogIntegrityError(
-                        f"record {missing} missing before seq {seq} (deleted)",
-                        seq=pos,
-                        position=pos,
-                    )
-                raise LogIntegrityError(
-                    f"record at position {pos} has seq {seq}: inserted or reordered",
-                    seq=seq if isinstance(seq, int) else None,
-                    position=pos,
-                )
+                raise _seq_error(seq, pos)
             if prev != expected_prev:
-                # Which record changed? If the link after this one is broken too, this
-                # record itself was altered (its prev field); otherwise the one before.
-                if i + 1 < len(records):
-                    nxt: Any = records[i + 1]
-                elif after is not None:
-                    try:
-                        nxt = loads(after)
-                    except orjson.JSONDecodeError:
-                        nxt = None
-                else:
-                    nxt = False
-                nxt_broken = nxt is not False and (
-                    not isinstance(nxt, dict) or nxt.get("prev") != hashes[i]
-                )
-                bad = seq if nxt_broken or pos == 1 else seq - 1
-                raise LogIntegrityError(
-                    f"record {bad} altered: its hash does not match the chain",
-                    seq=bad,
-                    position=bad,
-                )
+                raise _link_error(records, i, after, hashes[i], seq, pos)
             expected_prev = hashes[i]
             st.seq, st.prev = pos, expected_prev
             if games is not None and rec.get("game") and _shoe_relevant(rec):
@@ -236,32 +204,103 @@ class Verifier:
             if tree is not None:
                 tree.append(all_leaves[i])
             if pos == 1:
-                kid, key = _start_key(rec, trusted_ids)
-                keys[kid] = key
-                st.current_key = kid
-                if kid in trusted_ids:
-                    vouched.add(kid)
+                self._start(rec)
             if typ == CHECKPOINT:
-                body = rec["body"]
-                st.checkpoints += 1
-                _check_checkpoint(body, seq, prev, leaves, keys, st.current_key)
-                if body["key_id"] not in vouched:
-                    raise LogIntegrityError(
-                        f"record {seq}: checkpoint signed by key {body['key_id']}, which is "
-                        "not a trusted key nor introduced by one (trust the log's first key: "
-                        "`croupier log pubkey` exports it)",
-                        seq=seq,
-                    )
-                leaves.clear()
-                st.last_signed = seq
-                st.at_checkpoint = (seq, expected_prev, tree.copy() if tree is not None else None)
+                self._checkpoint(rec["body"], seq, prev)
             else:
                 leaves.append(all_leaves[i])
                 if typ == KEY_ROTATION:
-                    previous = st.current_key
-                    st.current_key = _check_rotation(rec["body"], seq, keys, st.current_key)
-                    if previous in vouched or st.current_key in trusted_ids:
-                        vouched.add(st.current_key)
+                    self._rotation(rec["body"], seq)
+
+    def _start(self, rec: dict[str, Any]) -> None:
+        """Record 1: its key is the first key in use (vouched for if trusted)."""
+        st = self.state
+        kid, key = _start_key(rec, self.trusted_ids)
+        st.keys[kid] = key
+        st.current_key = kid
+        if kid in self.trusted_ids:
+            st.vouched.add(kid)
+
+    def _checkpoint(self, body: dict[str, Any], seq: int, prev: str) -> None:
+        """A checkpoint: it covers the leaves since the last one, signed by a vouched key.
+
+        Called once ``state.prev`` is the checkpoint's own hash (kept as the resume point).
+        """
+        st = self.state
+        st.checkpoints += 1
+        _check_checkpoint(body, seq, prev, st.leaves, st.keys, st.current_key)
+        if body["key_id"] not in st.vouched:
+            raise LogIntegrityError(
+                f"record {seq}: checkpoint signed by key {body['key_id']}, which is "
+                "not a trusted key nor introduced by one (trust the log's first key: "
+                "`croupier log pubkey` exports it)",
+                seq=seq,
+            )
+        st.leaves.clear()
+        st.last_signed = seq
+        tree = st.tree
+        st.at_checkpoint = (seq, st.prev, tree.copy() if tree is not None else None)
+
+    def _rotation(self, body: dict[str, Any], seq: int) -> None:
+        """A key rotation signed by the key in use; trust follows it forward only."""
+        st = self.state
+        previous = st.current_key
+        st.current_key = _check_rotation(body, seq, st.keys, st.current_key)
+        if previous in st.vouched or st.current_key in self.trusted_ids:
+            st.vouched.add(st.current_key)
+
+
+def _decode(lines: Sequence[bytes], base: int) -> list[Any]:
+    """Every line decoded; the first that is not JSON is named (position ``base + i + 1``)."""
+    loads = orjson.loads
+    try:
+        return [loads(line) for line in lines]
+    except orjson.JSONDecodeError:
+        for i, line in enumerate(lines):
+            _parse(line, base + i + 1)  # raises at the first record that is not JSON
+        raise
+
+
+def _seq_error(seq: Any, pos: int) -> LogIntegrityError:
+    """The record at ``pos`` says ``seq``: records before it deleted, or it is out of place."""
+    if isinstance(seq, int) and seq > pos:
+        missing = f"{pos}" if seq == pos + 1 else f"{pos}..{seq - 1}"
+        return LogIntegrityError(
+            f"record {missing} missing before seq {seq} (deleted)",
+            seq=pos,
+            position=pos,
+        )
+    return LogIntegrityError(
+        f"record at position {pos} has seq {seq}: inserted or reordered",
+        seq=seq if isinstance(seq, int) else None,
+        position=pos,
+    )
+
+
+def _link_error(
+    records: Sequence[Any], i: int, after: bytes | None, own_hash: str, seq: int, pos: int
+) -> LogIntegrityError:
+    """Record ``i``'s ``prev`` breaks the chain: which record changed?
+
+    If the link after this one is broken too, this record itself was altered (its prev
+    field); otherwise the one before.
+    """
+    if i + 1 < len(records):
+        nxt: Any = records[i + 1]
+    elif after is not None:
+        try:
+            nxt = orjson.loads(after)
+        except orjson.JSONDecodeError:
+            nxt = None
+    else:
+        nxt = False
+    nxt_broken = nxt is not False and (not isinstance(nxt, dict) or nxt.get("prev") != own_hash)
+    bad = seq if nxt_broken or pos == 1 else seq - 1
+    return LogIntegrityError(
+        f"record {bad} altered: its hash does not match the chain",
+        seq=bad,
+        position=bad,
+    )
 
 
 _SHOE_TYPES = frozenset(("game-start", "game-end"))
