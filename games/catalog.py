@@ -172,8 +172,6 @@ __all__ = [
     "AutoplayFn",
     "Family",
     "FamilyMissing",
-    "HouseEdge",  # TRANSITION (issue 13): until every family imports it from games.core
-    "SimulationResult",  # TRANSITION, likewise
     "carry_of",
     "families",
     "family_of",

@@ -27,12 +27,7 @@ from dataclasses import dataclass
 
 from games.core.capabilities import SeatDefaults
 from games.core.engine import Engine
-from games.core.records import Action, Deal, Decide
-
-#: TRANSITION (issue 13): the passive choices of the engines that are not yet
-#: :class:`~games.core.capabilities.SeatDefaults` (each family lists its own in
-#: ``Round.PASSIVE``); deleted once every family is a ``Round``.
-DEFAULTS = ("check", "continue", "fold")
+from games.core.records import Action, Deal
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,13 +84,8 @@ def unattended(engine: Engine, seated: Container[int]) -> Action | None:
 
 
 def _passive(engine: Engine, seat: int) -> Action | None:
-    if isinstance(engine, SeatDefaults):
-        return engine.default_action(seat)
-    legal = engine.legal_actions(seat)  # TRANSITION: an engine not yet a Round
-    for name in DEFAULTS:
-        if name in legal:
-            return Decide(seat=seat, decision=name)
-    return None
+    """The engine's default for the seat; an engine without the capability has none."""
+    return engine.default_action(seat) if isinstance(engine, SeatDefaults) else None
 
 
 def _awaiting(engine: Engine) -> frozenset[int]:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from games import catalog
+from games.core.capabilities import SeatDefaults
 from games.core.cards import deck
 from games.core.engine import Engine, GameContext, Need, NeedKind, Variant
 from games.core.records import Action, DealCard, Decide, RollDice, SpinResult
@@ -83,6 +84,14 @@ def check(engine: Engine, seats: int) -> int:
         assert got == expected, (engine.variant.id, seat, sorted(engine.legal_actions(seat)))
         decided += expected is not None
     return decided
+
+
+@pytest.mark.parametrize("variant_id", sorted(catalog.variants()))
+def test_every_engine_says_what_an_absent_seat_gets(variant_id: str) -> None:
+    """The runtime has no list of its own: an engine without the capability would leave
+    an absent seat's decision waiting."""
+    variant = catalog.get_variant(variant_id)
+    assert isinstance(catalog.new_game(variant, max(variant.seats, 1)), SeatDefaults)
 
 
 @pytest.mark.parametrize("variant_id", sorted(catalog.variants()))
