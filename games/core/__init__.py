@@ -49,7 +49,6 @@ from games.core.tomlread import (
     pay_ratio,
     read_int,
     read_limits,
-    rules_as,
 )
 
 __all__ = [
@@ -119,7 +118,6 @@ __all__ = [
     "pay_ratio",
     "read_int",
     "read_limits",
-    "rules_as",
     "seat_of",
     "split",
 ]

@@ -27,13 +27,11 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Collection, Mapping
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
-from games.core.engine import BetLimit, Variant
+from games.core.engine import BetLimit
 from games.core.errors import PaytableError
 from games.core.money import Ratio
-
-R = TypeVar("R")
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:
@@ -53,13 +51,6 @@ def packaged(package: str, name: str) -> tuple[str, str]:
     """
     path = resources.files(package).joinpath("paytables").joinpath(f"{name}.toml")
     return path.read_text(encoding="utf-8"), f"{package.replace('.', '/')}/paytables/{name}.toml"
-
-
-def rules_as(variant: Variant, kind: type[R], game: str) -> R:
-    """``variant.rules``, checked to be a ``kind`` (a pay table of ``game``)."""
-    if not isinstance(variant.rules, kind):
-        raise PaytableError(f"{variant.id}: not a {game} variant")
-    return variant.rules
 
 
 # --- the TomlTable style ------------------------------------------------------------
@@ -207,5 +198,4 @@ __all__ = [
     "pay_ratio",
     "read_int",
     "read_limits",
-    "rules_as",
 ]

@@ -19,7 +19,6 @@ from games.core.tomlread import (
     pay_ratio,
     read_int,
     read_limits,
-    rules_as,
 )
 
 
@@ -180,12 +179,3 @@ def test_toml_table_optional_parts_default() -> None:
     top = TomlTable({}, "w", set())
     assert top.notes() == ()
     assert top.declared_rtp_bp({"main"}) == {}
-
-
-def test_rules_as() -> None:
-    from games.war import VARIANTS as WAR
-    from games.war.rules import WarRules
-
-    assert isinstance(rules_as(WAR[0], WarRules, "Casino War"), WarRules)
-    with pytest.raises(PaytableError, match=rf"^{WAR[0].id}: not a baccarat variant$"):
-        rules_as(WAR[0], Ratio, "baccarat")
