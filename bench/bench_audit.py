@@ -20,8 +20,7 @@ import tempfile
 from pathlib import Path
 
 from bench._common import median_seconds
-from certification.log import sqlite_store
-from kiosk_ui.store import ledger
+from kiosk_ui.store import ledger, log_records
 from kiosk_ui.store.audit import audit_connection
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.outcomes import RngOutcomes
@@ -71,7 +70,7 @@ def main() -> int:
         if store is None:
             store = Path(tmp) / "store"
             build(store, args.rounds)
-        conn = sqlite_store.open_readonly(store)
+        conn = log_records.open_readonly(store)
         try:
             counts = {
                 t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]

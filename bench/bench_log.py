@@ -28,11 +28,14 @@ import time
 from pathlib import Path
 
 from bench._common import median_seconds
-from certification.log import integrity, sqlite_store
+from certification.log import integrity
 from certification.log.chain import JournalWriter
 from certification.log.keys import SigningKey
 from certification.log.verify import verify_lines
-from kiosk_ui.store.db import SCHEMA, Database
+from kiosk_ui.store import log_records
+from kiosk_ui.store.db import Database
+from kiosk_ui.store.reader import open_reader
+from kiosk_ui.store.schema import SCHEMA
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.logbook import LogBook
 from kiosk_ui.table.outcomes import RngOutcomes
@@ -61,7 +64,7 @@ def bench_append(n: int, tmp: Path) -> tuple[float, float, list[bytes], SigningK
     writer = JournalWriter(key, checkpoint_every=1000)
     clock = itertools.count(1_800_000_000_000_000)
     conn.execute("BEGIN")
-    sqlite_store.insert(conn, writer.start(next(clock)))
+    log_records.insert(conn, writer.start(next(clock)))
     conn.execute("COMMIT")
     t0 = time.perf_counter()
     for start in range(0, n, BATCH):
@@ -69,13 +72,13 @@ def bench_append(n: int, tmp: Path) -> tuple[float, float, list[bytes], SigningK
         for i in range(start, min(n, start + BATCH)):
             recs += writer.append(next(clock), "engine", "event", _body(i), f"g-{i // 10}")
         conn.execute("BEGIN")
-        sqlite_store.insert(conn, recs)
+        log_records.insert(conn, recs)
         conn.execute("COMMIT")
     conn.execute("BEGIN")
-    sqlite_store.insert(conn, [writer.checkpoint(next(clock))])
+    log_records.insert(conn, [writer.checkpoint(next(clock))])
     conn.execute("COMMIT")
     ours = n / (time.perf_counter() - t0)
-    lines = sqlite_store.lines(conn)
+    lines = log_records.lines(conn)
     conn.close()
     # Peer: the same bytes, same table, same batching and fsync policy; no chain, no signature.
     plain = _db(tmp / "plain.db")
@@ -150,7 +153,7 @@ def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]]
 
     store = tmp / "startup"
     written = build_store(store, n)
-    path = sqlite_store.db_path(store)
+    path = log_records.db_path(store)
 
     def sha_pass() -> None:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -159,9 +162,9 @@ def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]]
         conn.close()
 
     def check(full: bool) -> None:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        assert integrity.check_log(conn, full=full) is not None
-        conn.close()
+        log = open_reader(store)
+        assert integrity.check_log(log, full=full) is not None
+        log.close()
 
     def open_store() -> None:
         rt = Runtime(store, synchronous="NORMAL")

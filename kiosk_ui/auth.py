@@ -36,7 +36,6 @@ from kiosk_ui.errors import (
     SignInThrottled,
     UnknownOperator,
 )
-from kiosk_ui.store import operators as op_store
 
 if TYPE_CHECKING:
     from kiosk_ui.table.runtime import Runtime
@@ -88,13 +87,13 @@ class Operators:
 
     def _ensure_disabled_column(self) -> None:
         """Stores made before operators could be disabled get the column (default: no)."""
-        with self.rt.db.lock:
-            op_store.ensure_disabled_column(self.rt.db.conn)
+        with self.rt.db.read() as tx:
+            tx.operators.ensure_disabled_column()
 
     def bootstrap(self, user: str, password: str) -> str | None:
         """Create the first admin if there is none; return a generated password to print."""
-        with self.rt.db.lock:
-            existing = op_store.count(self.rt.db.conn)
+        with self.rt.db.read() as tx:
+            existing = tx.operators.count()
         if existing:
             return None
         generated = None
@@ -115,16 +114,16 @@ class Operators:
             raise AuthError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
         self._check_new_password(user, password)
         with self.rt.log.transaction() as conn:
-            if op_store.exists(conn, user):
+            if conn.operators.exists(user):
                 raise AlreadyExists(f"operator {user!r} already exists")
-            op_store.insert(conn, user, hash_password(password), role)
+            conn.operators.insert(user, hash_password(password), role)
             self.rt.log.append(
                 conn, f"operator:{by}", "operator-added", {"user": user, "role": role}
             )
 
     def _row(self, user: str) -> tuple[str, str, bool] | None:
-        with self.rt.db.lock:
-            return op_store.credentials(self.rt.db.conn, user)
+        with self.rt.db.read() as tx:
+            return tx.operators.credentials(user)
 
     def _kdf(self, password: str, stored: str) -> bool:
         with self._lock:
@@ -269,13 +268,13 @@ class Operators:
     # --- admin: operator management --------------------------------------------------
 
     def accounts(self) -> list[dict[str, Any]]:
-        with self.rt.db.lock:
-            rows = op_store.accounts(self.rt.db.conn)
+        with self.rt.db.read() as tx:
+            rows = tx.operators.accounts()
         return [{"user": u, "role": r, "disabled": d} for u, r, d in rows]
 
     def _set_hash(self, user: str, password: str, *, by: str, kind: str) -> None:
         with self.rt.log.transaction() as conn:
-            if not op_store.set_hash(conn, user, hash_password(password)):
+            if not conn.operators.set_hash(user, hash_password(password)):
                 raise UnknownOperator(f"no operator {user!r}")
             self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})
 
@@ -291,7 +290,7 @@ class Operators:
         if user == by:
             raise PasswordRejected("an admin may not disable or enable their own account")
         with self.rt.log.transaction() as conn:
-            if not op_store.set_disabled(conn, user, disabled):
+            if not conn.operators.set_disabled(user, disabled):
                 raise UnknownOperator(f"no operator {user!r}")
             kind = "operator-disabled" if disabled else "operator-enabled"
             self.rt.log.append(conn, f"operator:{by}", kind, {"user": user})

@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "games": ("games.cli", "list games, exact house edges, simulations"),
     "table": ("kiosk_ui.table_cli", "drive the table runtime (autoplay, soak tests)"),
     "ledger": ("kiosk_ui.ledger_cli", "audit the wallet ledger"),
-    "log": ("certification.log.cli", "verify, export and recall the signed game log"),
+    "log": ("kiosk_ui.log_cli", "verify, export and recall the signed game log"),
     "certify": ("certification.cli", "statistical test batteries and certification reports"),
 }
 

@@ -17,12 +17,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from certification.log import sqlite_store
     from games.core.money import format_cents
     from kiosk_ui.errors import AuditError
     from kiosk_ui.store.audit import audit_store
+    from kiosk_ui.store.log_records import db_path
 
-    if not sqlite_store.db_path(args.store).exists():
+    if not db_path(args.store).exists():
         raise AuditError(f"no Croupier store at {args.store}")
     try:
         report = audit_store(args.store)

@@ -6,27 +6,38 @@ reads the store read-only (or an exported file) and changes nothing, so it also 
 on a store the server refused. ``verify --since HEAD_FILE`` also proves with an RFC
 6962 consistency proof that the log extends a signed tree head kept outside the store
 (``log anchor --to FILE`` appends one).
+
+This module opens no database: the commands that read a store (``--store DIR``) get
+it from the opener passed to :func:`register` (``kiosk_ui.log_cli`` passes the
+appliance store's read-only reader, a :class:`~certification.log.reader.StoredLog`);
+``verify FILE`` reads an exported log with nothing but this package.
 """
 
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     from certification.log.commitments import StoredShoe
+    from certification.log.reader import StoredLog
     from certification.log.treehead import TreeHead
     from certification.log.verify import Verifier
 
+#: opens a store directory read-only as a log (raises LogFormatError if there is none)
+StoreOpener = Callable[[Path], "StoredLog"]
 
-def register(parser: argparse.ArgumentParser) -> None:
+
+def register(parser: argparse.ArgumentParser, open_store: StoreOpener) -> None:
+    """Add ``verify|pubkey|anchor|export|recall``; ``open_store`` reads ``--store DIR``."""
+    parser.set_defaults(open_store=open_store)
     sub = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
 
     v = sub.add_parser("verify", help="check every link and signature of a log")
@@ -104,15 +115,13 @@ def _verify(args: argparse.Namespace) -> int:
     from certification.log.merkle import leaf_hash
     from certification.log.verify import Verifier
 
-    stored: dict[str, StoredShoe] = {}
+    stored: Mapping[str, StoredShoe] = {}
     if args.store is not None:
-        from certification.log import sqlite_store
-
-        conn = sqlite_store.open_readonly(args.store)
+        log = args.open_store(args.store)
         try:
-            stored = _stored_shoes(conn)
+            stored = log.stored_shoes()
         finally:
-            conn.close()
+            log.close()
     else:
         try:
             args.file.open("rb").close()
@@ -159,31 +168,19 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stored_shoes(conn: sqlite3.Connection) -> dict[str, StoredShoe]:
-    """The store's working copies of every shoe (checked for games not revealed yet)."""
-    from certification.log.commitments import StoredShoe
-
-    try:
-        rows = conn.execute("SELECT game, salt, cards, next FROM shoes").fetchall()
-    except sqlite3.OperationalError:  # a log-only store has no shoes table
-        return {}
-    return {str(g): StoredShoe(str(s), str(c), int(n)) for g, s, c, n in rows}
-
-
 def _where(args: argparse.Namespace) -> str:
     return f"store {args.store}" if args.store is not None else str(args.file)
 
 
 def _read_lines(args: argparse.Namespace) -> Iterator[list[bytes]]:
-    from certification.log import sqlite_store
     from certification.log.errors import LogFormatError
 
     if args.store is not None:
-        conn = sqlite_store.open_readonly(args.store)
+        log = args.open_store(args.store)
         try:
-            yield from sqlite_store.chunks(conn)
+            yield from log.chunks()
         finally:
-            conn.close()
+            log.close()
         return
     try:
         raw = args.file.read_bytes()
@@ -238,7 +235,6 @@ def _check_since(head: TreeHead, verifier: Verifier, leaves: list[bytes], at: st
 def _pubkey(args: argparse.Namespace) -> int:
     import orjson
 
-    from certification.log import sqlite_store
     from certification.log.errors import LogKeyError
     from certification.log.keys import KeyStore, load_public_key, public_pem
 
@@ -248,11 +244,11 @@ def _pubkey(args: argparse.Namespace) -> int:
             raise LogKeyError(f"no signing key in {args.store}")
         sys.stdout.write(public_pem(key.public))
         return 0
-    conn = sqlite_store.open_readonly(args.store)
+    log = args.open_store(args.store)
     try:
-        history = sqlite_store.key_records(conn)
+        history = log.key_records()
     finally:
-        conn.close()
+        log.close()
     if not history:
         raise LogKeyError(f"the log in {args.store} has no log-start record")
     if args.history:
@@ -266,19 +262,18 @@ def _pubkey(args: argparse.Namespace) -> int:
 def _anchor(args: argparse.Namespace) -> int:
     import time
 
-    from certification.log import sqlite_store
     from certification.log.errors import LogIntegrityError, LogKeyError
     from certification.log.integrity import check_log
     from certification.log.keys import KeyStore
     from certification.log.treehead import append_head, sign_tree_head
 
-    conn = sqlite_store.open_readonly(args.store)
+    log = args.open_store(args.store)
     try:
-        checked = check_log(conn, full=True)
+        checked = check_log(log, full=True)
     except LogIntegrityError as exc:
         raise LogIntegrityError(f"not anchored: {exc}") from None
     finally:
-        conn.close()
+        log.close()
     if checked is None:
         raise LogKeyError(f"the log in {args.store} is empty")
     kid = checked.chain.ids[-1]
@@ -292,13 +287,11 @@ def _anchor(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from certification.log import sqlite_store
-
-    conn = sqlite_store.open_readonly(args.store)
+    log = args.open_store(args.store)
     try:
-        lines = sqlite_store.lines(conn)
+        lines = log.lines()
     finally:
-        conn.close()
+        log.close()
     data = b"".join(line + b"\n" for line in lines)
     if args.out is None:
         sys.stdout.buffer.write(data)
@@ -312,16 +305,15 @@ def _export(args: argparse.Namespace) -> int:
 def _recall(args: argparse.Namespace) -> int:
     import json
 
-    from certification.log import sqlite_store
     from certification.log.commitments import check_game
     from certification.log.errors import LogFormatError
     from certification.log.replay import render_recall, replay_game
 
-    conn = sqlite_store.open_readonly(args.store)
+    log = args.open_store(args.store)
     try:
-        records = [json.loads(line) for line in sqlite_store.game_lines(conn, args.game)]
+        records = [json.loads(line) for line in log.game_lines(args.game)]
     finally:
-        conn.close()
+        log.close()
     rep = replay_game(records)
     if rep is None:
         raise LogFormatError(f"no game {args.game!r} in the log")

@@ -36,19 +36,18 @@ still do, and what finds it:
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from certification.log import sqlite_store
 from certification.log.canonical import canonical
 from certification.log.chain import CHECKPOINT, KEY_ROTATION, LOG_START, rotation_message
 from certification.log.errors import LogIntegrityError
 from certification.log.keys import SigningKey, key_id_of, load_public_key, verify_signature
 from certification.log.merkle import Frontier
+from certification.log.reader import LogReader, VerifiedPosition
 from certification.log.treehead import TreeHead, last_head
 from certification.log.verify import ChainState, Verifier
 
@@ -93,9 +92,9 @@ class CheckedLog:
         return self.head_seq - self.resumed_after
 
 
-def key_chain(conn: sqlite3.Connection) -> KeyChain:
+def key_chain(log: LogReader) -> KeyChain:
     """Read and check the log-start record and every key rotation."""
-    records = sqlite_store.key_records(conn)
+    records = log.key_records()
     if not records:
         raise LogIntegrityError("record 1: the log-start record is missing", seq=1)
     ids: list[str] = []
@@ -145,31 +144,20 @@ def verified_message(seq: int, hash_: str, tree: Frontier, key_id: str) -> bytes
     return b"croupier-log-verified-v1\n" + canonical(body)
 
 
-def save_verified(
-    conn: sqlite3.Connection, key: SigningKey, seq: int, hash_: str, tree: Frontier
-) -> None:
-    """Record (signed) that the log through checkpoint ``seq`` was verified."""
+def signed_position(key: SigningKey, seq: int, hash_: str, tree: Frontier) -> VerifiedPosition:
+    """The signed statement that the log through checkpoint ``seq`` was verified (the
+    store keeps it: :meth:`kiosk_ui.store.protocol.Checkpoints.save`)."""
     sig = key.sign(verified_message(seq, hash_, tree, key.key_id))
-    conn.execute(
-        "INSERT OR REPLACE INTO log_verified (id, seq, hash, tree, key_id, signature) "
-        "VALUES (1, ?, ?, ?, ?, ?)",
-        (seq, hash_, orjson.dumps(tree.to_json()).decode(), key.key_id, sig),
-    )
-
-
-def verified_seq(conn: sqlite3.Connection) -> int | None:
-    """The seq of the last verified checkpoint as stored (unchecked), or None."""
-    row = conn.execute("SELECT seq FROM log_verified").fetchone()
-    return None if row is None else int(row[0])
+    return VerifiedPosition(seq, hash_, orjson.dumps(tree.to_json()).decode(), key.key_id, sig)
 
 
 def _verified_position(
-    conn: sqlite3.Connection, chain: KeyChain, head: int
+    log: LogReader, chain: KeyChain, head: int
 ) -> tuple[int, str, Frontier] | None:
-    row = conn.execute("SELECT seq, hash, tree, key_id, signature FROM log_verified").fetchone()
+    row = log.verified()
     if row is None:
         return None
-    seq, hash_, tree_text, kid, sig = int(row[0]), str(row[1]), row[2], str(row[3]), str(row[4])
+    seq, hash_, tree_text, kid, sig = row.seq, row.hash, row.tree, row.key_id, row.signature
     try:
         tree = Frontier.from_json(orjson.loads(tree_text))
     except (orjson.JSONDecodeError, ValueError):
@@ -191,7 +179,7 @@ def _verified_position(
             "start: records were removed (rolled back)",
             seq=head + 1,
         )
-    data = sqlite_store.record(conn, seq)
+    data = log.record(seq)
     if data is None or hashlib.sha256(data).hexdigest() != hash_:
         raise LogIntegrityError(
             f"record {seq} altered since it was verified (its hash differs)", seq=seq
@@ -201,17 +189,17 @@ def _verified_position(
     return seq, hash_, tree
 
 
-def check_log(conn: sqlite3.Connection, *, full: bool = False) -> CheckedLog | None:
+def check_log(log: LogReader, *, full: bool = False) -> CheckedLog | None:
     """Verify the log from the last verified checkpoint (``full``: from record 1).
 
     Returns None for an empty log; raises :class:`LogIntegrityError` naming the first
     bad record.
     """
-    head = sqlite_store.last_seq(conn)
+    head = log.last_seq()
     if head == 0:
         return None
-    chain = key_chain(conn)
-    start = None if full else _verified_position(conn, chain, head)
+    chain = key_chain(log)
+    start = None if full else _verified_position(log, chain, head)
     if start is None:
         verifier = Verifier([chain.root], keep_tree=True)
         after = 0
@@ -228,7 +216,7 @@ def check_log(conn: sqlite3.Connection, *, full: bool = False) -> CheckedLog | N
             at_checkpoint=(after, hash_, tree.copy()),
         )
         verifier = Verifier([chain.root], state)
-    for lines in sqlite_store.chunks(conn, after):
+    for lines in log.chunks(after):
         verifier.feed(lines)
     verifier.finish()
     st = verifier.state
@@ -248,7 +236,7 @@ def check_log(conn: sqlite3.Connection, *, full: bool = False) -> CheckedLog | N
     )
 
 
-def check_anchor(conn: sqlite3.Connection, log: CheckedLog | None, anchor: Path) -> TreeHead | None:
+def check_anchor(reader: LogReader, log: CheckedLog | None, anchor: Path) -> TreeHead | None:
     """Refuse a store that is behind (or forks from) the last signed head of ``anchor``."""
     last = last_head(anchor)
     if last is None or last.size == 0:
@@ -268,7 +256,7 @@ def check_anchor(conn: sqlite3.Connection, log: CheckedLog | None, anchor: Path)
             "by a key of this log (a different log, or a forged head)",
             seq=last.size,
         )
-    data = sqlite_store.record(conn, last.size)
+    data = reader.record(last.size)
     if data is None or hashlib.sha256(data).hexdigest() != last.head:
         raise LogIntegrityError(
             f"record {last.size} differs from the signed tree head of size {last.size} in "

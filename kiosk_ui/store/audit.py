@@ -19,11 +19,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from certification.log import sqlite_store
 from kiosk_ui.errors import AuditError
 from kiosk_ui.store import ledger
-from kiosk_ui.store.db import SCHEMA_VERSION, schema_mismatch
+from kiosk_ui.store.db import schema_mismatch
 from kiosk_ui.store.derived import derive
+from kiosk_ui.store.log_records import open_readonly
+from kiosk_ui.store.schema import SCHEMA_VERSION
 
 #: problems spelled out in the error (the count says how many more there are)
 LISTED = 20
@@ -84,7 +85,7 @@ def _games(conn: sqlite3.Connection, ends: dict[str, int]) -> tuple[list[str], i
 
 
 def audit_store(store_dir: str | Path) -> dict[str, Any]:
-    conn = sqlite_store.open_readonly(store_dir)
+    conn = open_readonly(store_dir)
     try:
         return audit_connection(conn)
     finally:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import re
 import shlex
 import socket
 import sqlite3
@@ -37,12 +36,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
-from certification.log.sqlite_store import DB_NAME, LOG_DDL
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.faults import StoreHealth
+from kiosk_ui.store.schema import DB_NAME, SCHEMA, SCHEMA_VERSION, TABLES
+from kiosk_ui.store.tx import SqliteTx
 
-SCHEMA_VERSION = 2  # 2: ledger transactions name their log record's hash
 LOCK_NAME = "croupier.lock"  # held (flock) by the one process writing the store
 KEYS_DIR = "keys"  # the log's signing keys (certification.log.keys.KeyStore)
 MAX_GROUP = 64  # units of work per group commit at most
@@ -50,75 +50,6 @@ CHECKPOINT_EVERY = 0.05  # seconds between checkpoints of what the writers commi
 PROBE_BYTES = 4 << 20  # free space a resume after a store fault proves by writing it
 PROBE_NAME = "croupier.probe"
 
-SCHEMA = (
-    LOG_DDL
-    + """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS accounts (
-    name    TEXT PRIMARY KEY,
-    kind    TEXT NOT NULL,
-    balance INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS txns (
-    id      INTEGER PRIMARY KEY,
-    kind    TEXT NOT NULL,
-    game    TEXT NOT NULL DEFAULT '',
-    memo    TEXT NOT NULL DEFAULT '',
-    log_seq INTEGER NOT NULL,        -- the log record that caused it ...
-    log_hash TEXT NOT NULL,          -- ... and that record's hash (a reused seq is caught)
-    ts      INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS postings (
-    txn     INTEGER NOT NULL REFERENCES txns(id),
-    account TEXT NOT NULL REFERENCES accounts(name),
-    amount  INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS postings_by_account ON postings(account);
-CREATE TABLE IF NOT EXISTS players (
-    id      TEXT PRIMARY KEY,
-    name    TEXT NOT NULL,
-    created INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id       TEXT PRIMARY KEY,
-    table_id TEXT NOT NULL,
-    variant  TEXT NOT NULL,
-    status   TEXT NOT NULL,          -- open, settled, voided, suspended
-    started  INTEGER NOT NULL,
-    ended    INTEGER,
-    source   TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
-CREATE INDEX IF NOT EXISTS games_by_table ON games(table_id);
-CREATE TABLE IF NOT EXISTS game_seats (
-    game   TEXT NOT NULL REFERENCES games(id),
-    seat   INTEGER NOT NULL,
-    player TEXT NOT NULL REFERENCES players(id),
-    staked INTEGER NOT NULL DEFAULT 0,
-    net    INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game, seat)
-);
-CREATE INDEX IF NOT EXISTS game_seats_by_player ON game_seats(player);
-CREATE TABLE IF NOT EXISTS shoes (
-    game  TEXT PRIMARY KEY,
-    cards TEXT NOT NULL,             -- server-side only: never served before the reveal
-    salt  TEXT NOT NULL,
-    next  INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS idempotency (
-    key      TEXT PRIMARY KEY,
-    response TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS operators (
-    username TEXT PRIMARY KEY,
-    pw_hash  TEXT NOT NULL,
-    role     TEXT NOT NULL
-);
-"""
-)
-
-
-TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 INIT_HINT = "croupier store init"
 
 
@@ -201,6 +132,9 @@ class Database:
     a damaged store is refused with :class:`StoreError` naming what is missing.
     """
 
+    #: what the driver raises (beside StoreError) when the store fails
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+
     def __init__(
         self, directory: str | Path, *, synchronous: str = "FULL", create: bool = False
     ) -> None:
@@ -230,6 +164,7 @@ class Database:
                 isolation_level=None,
                 check_same_thread=False,
                 timeout=30,
+                factory=SqliteTx,
             )
             fresh = self._check(db_file, keys, create=create)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -266,8 +201,26 @@ class Database:
         self.health = StoreHealth()  # I/O faults: see kiosk_ui.store.faults
         self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous, self.health)
 
+    @property
+    def handle(self) -> SqliteTx:
+        """The connection outside any unit of work (see :attr:`Store.handle`)."""
+        return self.conn
+
     @contextmanager
-    def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
+    def read(self) -> Iterator[SqliteTx]:
+        """Reads under the store lock, outside any transaction of their own."""
+        with self.lock:
+            yield self.conn
+
+    def audit(self) -> dict[str, Any]:
+        """The ledger audit on the open store (under its lock; see :mod:`.audit`)."""
+        from kiosk_ui.store.audit import audit_connection
+
+        with self.lock:
+            return audit_connection(self.conn)
+
+    @contextmanager
+    def transaction(self, *, defer: bool = False) -> Iterator[SqliteTx]:
         """One atomic unit of work: all of it is kept, or none of it. Re-entrant.
 
         ``defer=True`` (the event loop's units, see :mod:`kiosk_ui.table.commit`):

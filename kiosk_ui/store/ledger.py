@@ -200,3 +200,43 @@ def audit(conn: sqlite3.Connection) -> AuditReport:
         house=balance(conn, HOUSE),
         commission=balance(conn, COMMISSION),
     )
+
+
+class SqliteLedger:
+    """The ledger repository of one connection (the module's functions, bound to it)."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def post(
+        self,
+        kind: str,
+        postings: Sequence[Posting],
+        *,
+        ts: int,
+        log_seq: int,
+        log_hash: str,
+        game: str = "",
+        memo: str = "",
+    ) -> int:
+        """:func:`post` on this connection."""
+        return post(
+            self._conn,
+            kind,
+            postings,
+            ts=ts,
+            log_seq=log_seq,
+            log_hash=log_hash,
+            game=game,
+            memo=memo,
+        )
+
+    def balance(self, account: str) -> int:
+        return balance(self._conn, account)
+
+    def exists(self, account: str) -> bool:
+        """Whether ``account`` has ever moved money (it has a row)."""
+        row = self._conn.execute("SELECT 1 FROM accounts WHERE name = ?", (account,)).fetchone()
+        return row is not None

@@ -1,6 +1,6 @@
 """The runtime's handle on the game log: appends records inside store transactions.
 
-Every write goes through :meth:`LogBook.transaction`, which opens one SQLite
+Every write goes through :meth:`LogBook.transaction`, which opens one store
 transaction for log records and ledger rows together and rolls the in-memory
 chain head back if the transaction fails, so the head never runs ahead of disk.
 
@@ -18,7 +18,6 @@ came after it.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -28,14 +27,14 @@ from typing import Any
 
 import orjson
 
-from certification.log import integrity, sqlite_store
+from certification.log import integrity
 from certification.log.chain import CHECKPOINT, JournalWriter, Snapshot, StoredRecord
 from certification.log.errors import LogError
 from certification.log.keys import KeyStore, SigningKey, public_pem
 from certification.log.merkle import Frontier, leaf_hash
 from certification.log.treehead import append_head, last_head
 from kiosk_ui.errors import StoreError
-from kiosk_ui.store.db import Database
+from kiosk_ui.store.protocol import Store, Tx
 
 ANCHOR_EVERY = 5.0  # seconds between signed tree heads appended to the anchor
 
@@ -52,7 +51,7 @@ def wall_clock_us() -> int:
 class LogBook:
     def __init__(
         self,
-        db: Database,
+        db: Store,
         *,
         checkpoint_every: int = 1000,
         clock: Callable[[], int] = wall_clock_us,
@@ -65,11 +64,11 @@ class LogBook:
         self._pending: list[StoredRecord] = []  # the current unit's records, written at its end
         self._depth = 0
         self.keys = KeyStore(db.directory)
-        with db.lock:
+        with db.read() as tx:
             try:
-                checked = integrity.check_log(db.conn, full=full_check)
+                checked = integrity.check_log(tx.log, full=full_check)
                 if anchor is not None:
-                    integrity.check_anchor(db.conn, checked, anchor)
+                    integrity.check_anchor(tx.log, checked, anchor)
             except LogError as exc:
                 raise StoreError(
                     f"store {db.directory} refused: the game log fails its integrity check: "
@@ -83,8 +82,8 @@ class LogBook:
                 key = SigningKey.generate()
                 self.keys.save(key)
             self.writer = JournalWriter(key, checkpoint_every=checkpoint_every)
-            with self.transaction() as conn:
-                sqlite_store.insert(conn, self.writer.start(self.clock()))
+            with self.transaction() as tx:
+                tx.log.insert(self.writer.start(self.clock()))
         else:
             kid = checked.chain.ids[-1]
             try:
@@ -127,10 +126,10 @@ class LogBook:
             self._anchor_thread.start()
 
     def _save_verified(self, seq: int, hash_: str, tree: Frontier, key: SigningKey) -> None:
-        with self.db.transaction() as conn:
-            stored = integrity.verified_seq(conn)
+        with self.db.transaction() as tx:
+            stored = tx.checkpoints.verified_seq()
             if stored is None or stored < seq:
-                integrity.save_verified(conn, key, seq, hash_, tree)
+                tx.checkpoints.save(integrity.signed_position(key, seq, hash_, tree))
 
     def anchor_head(self) -> bool:
         """Append a signed tree head of the committed log to the anchor, if it grew.
@@ -140,13 +139,13 @@ class LogBook:
         """
         if self.anchor is None:
             return False
-        with self.db.lock:
+        with self.db.read() as tx:
             if self.db.open_group() is not None or self._depth:
                 return False
             w = self.writer
             if w.head_seq <= self._anchored:
                 return False
-            data = sqlite_store.record(self.db.conn, w.head_seq)
+            data = tx.log.record(w.head_seq)
             if data is None or hashlib.sha256(data).hexdigest() != w.head_hash:
                 return False
             head = w.tree_head(self.clock())
@@ -155,10 +154,11 @@ class LogBook:
         return True
 
     def _anchor_loop(self) -> None:
+        failures: tuple[type[Exception], ...] = (LogError, StoreError, *self.db.errors)
         while not self._stop.wait(ANCHOR_EVERY):
             try:
                 self.anchor_head()
-            except (LogError, StoreError, sqlite3.Error):
+            except failures:
                 continue  # tried again at the next tick, and at the stop
 
     def close(self) -> None:
@@ -171,35 +171,35 @@ class LogBook:
             self._anchor_thread.join(timeout=5)
         if self.anchor is not None:
             self.anchor_head()
-        with self.db.lock:
+        with self.db.read() as tx:
             if self.db.open_group() is not None:
                 return
             snaps = [s for s in self.writer.snapshots if s.checkpoint]
             last = snaps[-1] if snaps else None
             if last is not None:  # only a checkpoint the store holds as it was written
-                data = sqlite_store.record(self.db.conn, last.seq)
+                data = tx.log.record(last.seq)
                 if data is None or hashlib.sha256(data).hexdigest() != last.hash:
                     return
         if last is not None:
             # On failure the next start checks from the older verified position instead.
-            with suppress(StoreError, sqlite3.Error):
+            with suppress(StoreError, *self.db.errors):
                 self._save_verified(last.seq, last.hash, last.tree, last.key)
 
     @contextmanager
-    def transaction(self, *, defer: bool = False) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, defer: bool = False) -> Iterator[Tx]:
         """One unit of work for log and ledger. The unit's log records are written with
         one statement when it ends (nothing reads the log inside a unit). ``defer``: see
-        :meth:`Database.transaction`; whoever commits a deferred group that fails must
+        :meth:`Store.transaction`; whoever commits a deferred group that fails must
         call :meth:`resync`."""
         try:
-            with self.db.transaction(defer=defer) as conn:
+            with self.db.transaction(defer=defer) as tx:
                 mark = self.writer.mark()
                 start = len(self._pending)
                 self._depth += 1
                 try:
-                    yield conn
+                    yield tx
                     if self._depth == 1 and self._pending:
-                        sqlite_store.insert(conn, self._pending)
+                        tx.log.insert(self._pending)
                         self._pending.clear()
                 except BaseException:
                     self.writer.reset(mark)
@@ -215,8 +215,8 @@ class LogBook:
 
     def resync(self) -> None:
         """Take the chain head, pending leaves and tree from what the database holds."""
-        with self.db.lock:
-            disk = sqlite_store.last_seq(self.db.conn)
+        with self.db.read() as tx:
+            disk = tx.log.last_seq()
             base = self._base
             for snap in self.writer.snapshots:
                 if snap.seq <= disk and snap.seq >= base.seq:
@@ -226,7 +226,7 @@ class LogBook:
             tree = base.tree.copy()
             leaves = list(base.leaves)
             head = base.hash
-            for lines in sqlite_store.chunks(self.db.conn, base.seq, disk):
+            for lines in tx.log.chunks(base.seq, disk):
                 for data in lines:
                     h = leaf_hash(data)
                     tree.append(h)
@@ -239,7 +239,7 @@ class LogBook:
 
     def append(
         self,
-        conn: sqlite3.Connection,
+        conn: Tx,
         source: str,
         type_: str,
         body: Mapping[str, Any],
@@ -250,7 +250,7 @@ class LogBook:
 
     def append_record(
         self,
-        conn: sqlite3.Connection,
+        conn: Tx,
         source: str,
         type_: str,
         body: Mapping[str, Any],
@@ -262,15 +262,15 @@ class LogBook:
         self._write(conn, records)
         return records[0]
 
-    def checkpoint(self, conn: sqlite3.Connection) -> None:
+    def checkpoint(self, conn: Tx) -> None:
         if self.writer.unsigned:
             self._write(conn, [self.writer.checkpoint(self.clock())])
 
-    def _write(self, conn: sqlite3.Connection, records: list[StoredRecord]) -> None:
+    def _write(self, conn: Tx, records: list[StoredRecord]) -> None:
         if self._depth:
             self._pending.extend(records)
         else:  # outside a unit (first start): write at once
-            sqlite_store.insert(conn, records)
+            conn.log.insert(records)
 
     def rotate_key(self, operator: str) -> str:
         """Make a new signing key, recorded in the log and signed by the old one."""

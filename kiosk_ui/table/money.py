@@ -10,7 +10,6 @@ compares what they return with the stored rows, row by row.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -25,6 +24,7 @@ from games.core.records import (
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.ledger import Posting
+from kiosk_ui.store.protocol import Tx
 
 #: The engine events that move money (each one a ledger transaction).
 MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
@@ -165,7 +165,7 @@ def jackpot_entries(
 
 
 def post_entries(
-    conn: sqlite3.Connection,
+    conn: Tx,
     entries: Iterable[Entry],
     *,
     ts: int,
@@ -175,8 +175,7 @@ def post_entries(
 ) -> None:
     """Post each entry as one transaction naming the record (seq, hash) that caused it."""
     for e in entries:
-        ledger.post(
-            conn,
+        conn.ledger.post(
             e.kind,
             e.postings,
             ts=ts,
@@ -188,7 +187,7 @@ def post_entries(
 
 
 def post_event(
-    conn: sqlite3.Connection,
+    conn: Tx,
     event: Event,
     *,
     table: str,
@@ -201,7 +200,7 @@ def post_event(
 ) -> int:
     """Post the ledger rows for one event record; return the player's net change in play."""
     meter_balance = (
-        ledger.balance(conn, ledger.jackpot(event.meter)) if isinstance(event, JackpotWin) else 0
+        conn.ledger.balance(ledger.jackpot(event.meter)) if isinstance(event, JackpotWin) else 0
     )
     entries = event_entries(
         event, table=table, player=player, meter_balance=meter_balance, reset=reset

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from typing import Any, Protocol, runtime_checkable
 
-from certification.log import sqlite_store
 from certification.log.commitments import shoe_commitment
 from firmware_bridge import hal
 from firmware_bridge.url import public_url
@@ -26,7 +24,7 @@ from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.records import Action, DealCard, RollDice, SpinResult
 from kiosk_ui.errors import TableError
-from kiosk_ui.store import shoes
+from kiosk_ui.store.protocol import Tx
 from rng.errors import RngError
 
 
@@ -53,19 +51,15 @@ class OutcomeSource(Protocol):
     name: str
     blocking: bool  # True: supply() waits on hardware, so it runs outside the store lock
 
-    def start_game(
-        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
-    ) -> dict[str, Any]:
+    def start_game(self, conn: Tx, game: str, variant: Variant[Any]) -> dict[str, Any]:
         """Prepare a game; return what the log's game-start record should state."""
         ...
 
-    def supply(
-        self, conn: sqlite3.Connection, game: str, need: Need
-    ) -> tuple[Action, dict[str, Any]]:
+    def supply(self, conn: Tx, game: str, need: Need) -> tuple[Action, dict[str, Any]]:
         """The next outcome as an engine action, with draw details for the log."""
         ...
 
-    def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
+    def end_game(self, conn: Tx, game: str) -> dict[str, Any]:
         """Finish a game; return what the log's game-end record should state."""
         ...
 
@@ -78,7 +72,7 @@ class KeepsShoes(Protocol):
         """Drop what is kept in memory of a game's shoe; it is read back and checked."""
         ...
 
-    def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
+    def check_shoe(self, conn: Tx, game: str) -> None:
         """Check a game's stored shoe against its commitment (raises ShoeTampered)."""
         ...
 
@@ -97,11 +91,11 @@ def commitment(salt: str, cards: str) -> str:
     return shoe_commitment(salt, cards)
 
 
-def _logged_shoe(conn: sqlite3.Connection, game: str) -> tuple[str | None, int]:
+def _logged_shoe(conn: Tx, game: str) -> tuple[str | None, int]:
     """What the log says of a game's shoe: its commitment, and how many cards it dealt."""
     committed: str | None = None
     dealt = 0
-    for line in sqlite_store.game_lines(conn, game):
+    for line in conn.log.game_lines(game):
         rec = json.loads(line)
         if rec["type"] == "game-start":
             value = rec["body"].get("shoe_commitment")
@@ -111,7 +105,7 @@ def _logged_shoe(conn: sqlite3.Connection, game: str) -> tuple[str | None, int]:
     return committed, dealt
 
 
-def load_checked_shoe(conn: sqlite3.Connection, game: str) -> tuple[list[int], int]:
+def load_checked_shoe(conn: Tx, game: str) -> tuple[list[int], int]:
     """The game's shoe order read back from the store, checked against the log.
 
     The log (a hash chain, verified at start-up) holds the commitment made when the
@@ -120,7 +114,7 @@ def load_checked_shoe(conn: sqlite3.Connection, game: str) -> tuple[list[int], i
     log shows dealt, it was changed after the commitment: :class:`ShoeTampered`.
     Returns the order and the position of the next card (0-based).
     """
-    stored = shoes.read(conn, game)
+    stored = conn.shoes.read(game)
     if stored is None:
         raise OutcomeFault(f"game {game} has no shoe")
     cards, salt, position = stored
@@ -157,9 +151,7 @@ class RngOutcomes:
         self._orders: dict[str, list[int]] = {}  # game -> committed shoe order (server-side)
         self._next: dict[str, int] = {}  # game -> position of its next card, as dealt here
 
-    def start_game(
-        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
-    ) -> dict[str, Any]:
+    def start_game(self, conn: Tx, game: str, variant: Variant[Any]) -> dict[str, Any]:
         self._zeros[game] = variant.zeros
         if not variant.decks:
             return {"source": self.name}
@@ -171,7 +163,7 @@ class RngOutcomes:
         self._orders[game] = order
         self._next[game] = 0
         salt = secrets.token_hex(16)  # a commitment nonce, not an outcome
-        shoes.insert(conn, game, cards, salt)
+        conn.shoes.insert(game, cards, salt)
         return {
             "source": self.name,
             "decks": variant.decks,
@@ -179,17 +171,13 @@ class RngOutcomes:
             "shoe_commitment": commitment(salt, cards),
         }
 
-    def supply(
-        self, conn: sqlite3.Connection, game: str, need: Need
-    ) -> tuple[Action, dict[str, Any]]:
+    def supply(self, conn: Tx, game: str, need: Need) -> tuple[Action, dict[str, Any]]:
         try:
             return self._supply(conn, game, need)
         except RngError as exc:  # a failed health test or halted source: never an outcome
             raise OutcomeFault(f"RNG: {exc}") from None
 
-    def _supply(
-        self, conn: sqlite3.Connection, game: str, need: Need
-    ) -> tuple[Action, dict[str, Any]]:
+    def _supply(self, conn: Tx, game: str, need: Need) -> tuple[Action, dict[str, Any]]:
         if need.kind is NeedKind.CARD:
             # The order never changes once committed to: it is kept from the shuffle, or
             # read back from the store once per game (after a restart) and then only
@@ -199,7 +187,7 @@ class RngOutcomes:
                 order, self._next[game] = load_checked_shoe(conn, game)
                 self._orders[game] = order
             # The position lives in the store (it rolls back with a failed unit).
-            position = shoes.take_next(conn, game)
+            position = conn.shoes.take_next(game)
             if position is None:
                 raise OutcomeFault(f"game {game} has no shoe")
             if position != self._next.get(game, position):
@@ -225,15 +213,15 @@ class RngOutcomes:
         self._orders.pop(game, None)
         self._next.pop(game, None)
 
-    def check_shoe(self, conn: sqlite3.Connection, game: str) -> None:
+    def check_shoe(self, conn: Tx, game: str) -> None:
         """Check a game's stored shoe against its commitment before play resumes (on
         recovery); raises :class:`ShoeTampered`. A game without a shoe passes."""
-        if shoes.read(conn, game) is None:
+        if conn.shoes.read(game) is None:
             return
         self._orders[game], self._next[game] = load_checked_shoe(conn, game)
 
-    def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
-        stored = shoes.read(conn, game)
+    def end_game(self, conn: Tx, game: str) -> dict[str, Any]:
+        stored = conn.shoes.read(game)
         order = self._orders.get(game)
         if stored is not None and order is not None and stored.cards != ",".join(map(str, order)):
             # The store's copy changed under a running game (the cards dealt came from
@@ -261,17 +249,13 @@ class DeviceOutcomes:
         self.blocking = True
         self.timeout = timeout
 
-    def start_game(
-        self, conn: sqlite3.Connection, game: str, variant: Variant[Any]
-    ) -> dict[str, Any]:
+    def start_game(self, conn: Tx, game: str, variant: Variant[Any]) -> dict[str, Any]:
         arm = getattr(self.device, "arm", None)
         if callable(arm):
             arm()
         return {"source": self.name}
 
-    def supply(
-        self, conn: sqlite3.Connection, game: str, need: Need
-    ) -> tuple[Action, dict[str, Any]]:
+    def supply(self, conn: Tx, game: str, need: Need) -> tuple[Action, dict[str, Any]]:
         while True:
             ev = self.device.next_event(self.timeout)
             if ev is None:
@@ -291,5 +275,5 @@ class DeviceOutcomes:
                 raise OutcomeFault(f"{self.where}: {ev.code}: {ev.message}")
             raise OutcomeFault(f"{self.where}: {type(ev).__name__} while waiting for {need.kind}")
 
-    def end_game(self, conn: sqlite3.Connection, game: str) -> dict[str, Any]:
+    def end_game(self, conn: Tx, game: str) -> dict[str, Any]:
         return {}

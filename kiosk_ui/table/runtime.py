@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator
@@ -11,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from certification.log import sqlite_store
 from certification.log.replay import Replayed, replay_game
 from games import catalog
 from games.core.records import Event, decode
@@ -22,9 +20,8 @@ from kiosk_ui.errors import (
     SeatError,
     TableError,
 )
-from kiosk_ui.store import ledger
-from kiosk_ui.store.audit import audit_connection
-from kiosk_ui.store.db import Database
+from kiosk_ui.store import ledger, open_store
+from kiosk_ui.store.protocol import Store, Tx
 from kiosk_ui.table.answers import ActResult, dumps
 from kiosk_ui.table.logbook import LogBook
 from kiosk_ui.table.money import (
@@ -62,8 +59,8 @@ class Runtime:
         seat_rules: SeatRules | None = None,
         anchor: Path | None = None,
     ) -> None:
-        # create=False: the store must exist (croupier store init makes one); see Database.
-        self.db = Database(store_dir, synchronous=synchronous, create=create)
+        # create=False: the store must exist (croupier store init makes one); see open_store.
+        self.db: Store = open_store(store_dir, synchronous=synchronous, create=create)
         try:  # the start-up integrity check: a tampered or rolled-back log is not served
             self.log = LogBook(self.db, checkpoint_every=checkpoint_every, anchor=anchor)
         except BaseException:
@@ -82,25 +79,22 @@ class Runtime:
 
     def create_player(self, name: str, player_id: str | None = None) -> str:
         pid = player_id or uuid.uuid4().hex[:12]
-        with self.log.transaction() as conn:
-            conn.execute(
-                "INSERT INTO players (id, name, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (pid, name, self.log.clock()),
-            )
+        with self.log.transaction() as tx:
+            tx.players.add(pid, name, self.log.clock())
         return pid
 
     def player_exists(self, player: str) -> bool:
         if player in self._known_players:  # checked on every request: no lock, no query
             return True
-        with self.db.lock:
-            row = self.db.conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone()
-        if row is not None:
+        with self.db.read() as tx:
+            known = tx.players.exists(player)
+        if known:
             self._known_players.add(player)
-        return row is not None
+        return known
 
     def balance(self, player: str) -> int:
-        with self.db.lock:
-            return ledger.balance(self.db.conn, ledger.wallet(player))
+        with self.db.read() as tx:
+            return tx.ledger.balance(ledger.wallet(player))
 
     def cash_in(self, player: str, amount: int, operator: str) -> int:
         return self._cash("cash-in", player, amount, operator)
@@ -113,13 +107,13 @@ class Runtime:
             raise ValueError("amount must be a positive number of cents")
         if not self.player_exists(player):
             raise SeatError(f"no player {player!r}")
-        with self.log.transaction() as conn:
+        with self.log.transaction() as tx:
             rec = self.log.append_record(
-                conn, f"operator:{operator}", kind, {"player": player, "amount": amount}
+                tx, f"operator:{operator}", kind, {"player": player, "amount": amount}
             )
             entry = cash_entry(kind, player, amount, operator)
-            post_entries(conn, [entry], ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
-            return ledger.balance(conn, ledger.wallet(player))
+            post_entries(tx, [entry], ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
+            return tx.ledger.balance(ledger.wallet(player))
 
     # --- tables --------------------------------------------------------------
 
@@ -135,18 +129,14 @@ class Runtime:
             raise TableError(f"table {table_id}: only a one-seat game can be per-player")
         table = Table(self, table_id, variant, catalog.family_of(variant), source)
         table.per_player = per_player
-        with self.log.transaction() as conn:
+        with self.log.transaction() as tx:
             # A new progressive starts at its reset value, funded by the house; the
             # record says which meters it seeds and every meter's reset value (what a
             # win refills it to), so the audit derives both from the log.
             seeded = {
                 meter: reset
                 for meter, reset in sorted(variant.jackpots.items())
-                if reset > 0
-                and conn.execute(
-                    "SELECT 1 FROM accounts WHERE name = ?", (ledger.jackpot(meter),)
-                ).fetchone()
-                is None
+                if reset > 0 and not tx.ledger.exists(ledger.jackpot(meter))
             }
             body: dict[str, Any] = {"table": table_id, "variant": variant.id}
             body["source"] = source.name
@@ -154,9 +144,9 @@ class Runtime:
                 body["jackpots"] = dict(sorted(variant.jackpots.items()))
             if seeded:
                 body["seeded"] = seeded
-            rec = self.log.append_record(conn, "runtime", "table-open", body)
+            rec = self.log.append_record(tx, "runtime", "table-open", body)
             entries = [seed_entry(meter, reset) for meter, reset in seeded.items()]
-            post_entries(conn, entries, ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
+            post_entries(tx, entries, ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
         self.tables[table_id] = table
         return table
 
@@ -192,17 +182,14 @@ class Runtime:
             raise SeatError(f"table {table_id} is per-player: its seats block nobody")
         player = table.seats.get(seat)
         when = table.release(seat)
-        with self.log.transaction() as conn:
+        with self.log.transaction() as tx:
             body = {"table": table_id, "seat": seat, "player": player, "when": when}
-            self.log.append(conn, by, "seat-freed", body, table.game or "")
+            self.log.append(tx, by, "seat-freed", body, table.game or "")
         return body
 
     def games_started(self, table_id: str) -> int:
-        with self.db.lock:
-            (n,) = self.db.conn.execute(
-                "SELECT COUNT(*) FROM games WHERE table_id = ?", (table_id,)
-            ).fetchone()
-        return int(n)
+        with self.db.read() as tx:
+            return tx.games.started(table_id)
 
     @staticmethod
     def game_id(table_id: str, number: int) -> str:
@@ -214,13 +201,11 @@ class Runtime:
     def idempotent_response(self, key: str, digest: str = "") -> dict[str, Any] | None:
         """The stored answer to ``key``, if any; the key's first request must have had
         this ``digest`` (a hash of its table and body), else IdempotencyConflict."""
-        with self.db.lock:
-            row = self.db.conn.execute(
-                "SELECT response FROM idempotency WHERE key = ?", (key,)
-            ).fetchone()
-        if row is None:
+        with self.db.read() as tx:
+            answer = tx.idempotency.answer(key)
+        if answer is None:
             return None
-        stored: dict[str, Any] = json.loads(row[0])
+        stored: dict[str, Any] = json.loads(answer)
         if stored.pop("request_digest", digest) != digest:
             raise IdempotencyConflict(
                 "this Idempotency-Key was already used for a different request "
@@ -228,17 +213,15 @@ class Runtime:
             )
         return stored
 
-    def store_response(
-        self, conn: sqlite3.Connection, key: str, result: ActResult, digest: str = ""
-    ) -> None:
+    def store_response(self, tx: Tx, key: str, result: ActResult, digest: str = "") -> None:
         answer = {**result.body(), "request_digest": digest}
-        conn.execute("INSERT INTO idempotency (key, response) VALUES (?, ?)", (key, dumps(answer)))
+        tx.idempotency.keep(key, dumps(answer))
 
     # --- replay and recovery -------------------------------------------------
 
     def _game_records(self, game: str) -> Iterator[dict[str, Any]]:
-        with self.db.lock:
-            lines = list(sqlite_store.game_lines(self.db.conn, game))
+        with self.db.read() as tx:
+            lines = list(tx.log.game_lines(game))
         for line in lines:
             yield json.loads(line)
 
@@ -256,11 +239,8 @@ class Runtime:
         stored shoe is checked against its commitment first; a changed shoe suspends
         the table with an alarm instead of dealing from it.
         """
-        with self.db.lock:
-            open_games = self.db.conn.execute(
-                "SELECT id, table_id, status FROM games "
-                "WHERE status IN ('open', 'suspended') ORDER BY id"
-            ).fetchall()
+        with self.db.read() as tx:
+            open_games = [tuple(row) for row in tx.games.unfinished()]
         done: list[Recovery] = self._unended_last_games()
         open_games += [(r.game, r.table, "open") for r in done]
         for game, table_id, status in sorted(open_games):
@@ -278,19 +258,19 @@ class Runtime:
                 table.restore(game, rep.engine, logged_seats(rep.records))
                 if isinstance(table.source, KeepsShoes):
                     try:
-                        with self.db.lock:
-                            table.source.check_shoe(self.db.conn, game)
+                        with self.db.read() as tx:
+                            table.source.check_shoe(tx, game)
                     except OutcomeFault as exc:
                         table.suspend(str(exc), alarm=exc.alarm)
                         done.append(Recovery(game, table_id, "suspended", str(exc)))
                         continue
                 if rep.engine.is_over:
-                    with self.log.transaction() as conn:
-                        table._finish(conn)
+                    with self.log.transaction() as tx:
+                        table._finish(tx)
                     done.append(Recovery(game, table_id, "resumed", "settled on restart"))
                     continue
-                with self.log.transaction() as conn:
-                    self.log.append(conn, "runtime", "game-resumed", {"after": "restart"}, game)
+                with self.log.transaction() as tx:
+                    self.log.append(tx, "runtime", "game-resumed", {"after": "restart"}, game)
                 done.append(Recovery(game, table_id, "resumed", "replayed from the log"))
             else:
                 why = (
@@ -307,36 +287,23 @@ class Runtime:
         game-end (the store was changed, or it lost the game's end): reported, reopened
         from the log, then recovered like any open game. Only the last game of each
         table is looked at, so start-up stays fast on a large store."""
-        with self.db.lock:
-            conn = self.db.conn
-            last = conn.execute(
-                "SELECT g.id, g.table_id, g.status FROM games g JOIN "
-                "(SELECT table_id, MAX(id) AS id FROM games GROUP BY table_id) m "
-                "ON g.id = m.id WHERE g.status IN ('settled', 'voided')"
-            ).fetchall()
-            unended = [
-                (game, table_id, status)
-                for game, table_id, status in last
-                if conn.execute(
-                    "SELECT 1 FROM log WHERE game = ? AND type = 'game-end' LIMIT 1", (game,)
-                ).fetchone()
-                is None
-            ]
+        with self.db.read() as tx:
+            unended = [row for row in tx.games.last_finished() if not tx.log.has_game_end(row.id)]
         out: list[Recovery] = []
         for game, table_id, status in unended:
             reason = (
                 f"the store marks game {game} {status!r} but the log has no game-end for it: "
                 "the store was changed; the game is recovered from the log"
             )
-            with self.log.transaction() as conn:
+            with self.log.transaction() as tx:
                 self.log.append(
-                    conn,
+                    tx,
                     "runtime",
                     "operator-alarm",
                     {"table": table_id, "alarm": "store-status", "message": reason},
                     game,
                 )
-                conn.execute("UPDATE games SET status = 'open' WHERE id = ?", (game,))
+                tx.games.set_status(game, "open")
             out.append(Recovery(game, table_id, "mismatch", reason))
         return out
 
@@ -349,18 +316,15 @@ class Runtime:
             f"the store marks game {game} {status!r} but the log ended it {logged!r} "
             f"(record {end['seq']}): the store was changed; the log is kept"
         )
-        with self.log.transaction() as conn:
+        with self.log.transaction() as tx:
             self.log.append(
-                conn,
+                tx,
                 "runtime",
                 "operator-alarm",
                 {"table": table_id, "alarm": "store-status", "message": reason},
                 game,
             )
-            conn.execute(
-                "UPDATE games SET status = ?, ended = COALESCE(ended, ?) WHERE id = ?",
-                (logged, int(end["ts"]), game),
-            )
+            tx.games.restore(game, logged, int(end["ts"]))
         return Recovery(game, table_id, "mismatch", reason)
 
     def void(self, game: str, *, reason: str, by: str) -> dict[str, int]:
@@ -376,18 +340,16 @@ class Runtime:
                 if isinstance(ev, Event):
                     outstanding.apply(ev)
         seats = logged_seats(records)  # whose wallet each seat's stakes go back to
-        with self.db.lock:
-            for seat, player in self.db.conn.execute(
-                "SELECT seat, player FROM game_seats WHERE game = ?", (game,)
-            ):
-                seats.setdefault(int(seat), str(player))
+        with self.db.read() as tx:
+            for seat, player in tx.seats.players(game).items():
+                seats.setdefault(seat, player)
         returned: dict[str, int] = {}
-        with self.log.transaction() as conn:
-            status = conn.execute("SELECT status FROM games WHERE id = ?", (game,)).fetchone()
-            if status is None or status[0] in ("settled", "voided"):
+        with self.log.transaction() as tx:
+            status = tx.games.status(game)
+            if status is None or status in ("settled", "voided"):
                 raise TableError(f"game {game} is not open")
             void_rec = self.log.append_record(
-                conn, by, "game-void", {"reason": reason, "stakes": _stakes(outstanding)}, game
+                tx, by, "game-void", {"reason": reason, "stakes": _stakes(outstanding)}, game
             )
             entries: list[Entry] = []
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
@@ -396,7 +358,7 @@ class Runtime:
                 entries.append(void_entry(table_id, seats[seat], seat, bet, amount, reason))
                 returned[f"{seat}:{bet}"] = amount
             post_entries(
-                conn,
+                tx,
                 entries,
                 ts=self.log.clock(),
                 log_seq=void_rec.seq,
@@ -404,16 +366,12 @@ class Runtime:
                 game=game,
             )
             end: dict[str, Any] = {"status": "voided", "returned": returned}
-            shoe = conn.execute(
-                "SELECT cards, salt, next FROM shoes WHERE game = ?", (game,)
-            ).fetchone()
+            shoe = tx.shoes.read(game)
             if shoe is not None:  # revealed as stored: `log verify` checks it and its cards
-                end["shoe_reveal"] = {"salt": shoe[1], "cards": shoe[0], "dealt": int(shoe[2])}
-            self.log.append(conn, by, "game-end", end, game)
-            conn.execute(
-                "UPDATE games SET status='voided', ended=? WHERE id=?", (self.log.clock(), game)
-            )
-            self.log.checkpoint(conn)
+                end["shoe_reveal"] = {"salt": shoe.salt, "cards": shoe.cards, "dealt": shoe.next}
+            self.log.append(tx, by, "game-end", end, game)
+            tx.games.end(game, "voided", self.log.clock())
+            self.log.checkpoint(tx)
         table = self._playing(table_id, game)
         if table is not None:
             with table.lock:
@@ -451,51 +409,36 @@ class Runtime:
     # --- history and audit ---------------------------------------------------
 
     def finished_games(self, table_id: str) -> int:
-        with self.db.lock:
-            (n,) = self.db.conn.execute(
-                "SELECT COUNT(*) FROM games WHERE table_id = ? AND status = 'settled'",
-                (table_id,),
-            ).fetchone()
-        return int(n)
+        with self.db.read() as tx:
+            return tx.games.settled(table_id)
 
     def seat_totals(self, table_id: str) -> dict[str, int]:
         """Total staked and net over a table's settled games (for RTP reports)."""
-        with self.db.lock:
-            staked, net = self.db.conn.execute(
-                "SELECT COALESCE(SUM(s.staked), 0), COALESCE(SUM(s.net), 0) FROM game_seats s "
-                "JOIN games g ON g.id = s.game WHERE g.table_id = ? AND g.status = 'settled'",
-                (table_id,),
-            ).fetchone()
-        return {"staked": int(staked), "net": int(net), "returned": int(staked) + int(net)}
+        with self.db.read() as tx:
+            staked, net = tx.games.totals(table_id)
+        return {"staked": staked, "net": net, "returned": staked + net}
 
     def history(self, player: str, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
         """The player's last ``limit`` games, newest first, with net result (cents)."""
-        with self.db.lock:
-            rows = self.db.conn.execute(
-                "SELECT g.id, g.variant, g.table_id, g.status, g.started, g.ended, "
-                "SUM(s.staked), SUM(s.net) FROM game_seats s JOIN games g ON g.id = s.game "
-                "WHERE s.player = ? AND g.status IN ('settled', 'voided') "
-                "GROUP BY g.id ORDER BY g.ended DESC, g.id DESC LIMIT ?",
-                (player, limit),
-            ).fetchall()
+        with self.db.read() as tx:
+            rows = tx.games.history(player, limit)
         return [
             {
-                "game": r[0],
-                "variant": r[1],
-                "table": r[2],
-                "status": r[3],
-                "started": r[4],
-                "ended": r[5],
-                "staked": int(r[6] or 0),
-                "net": int(r[7] or 0) if r[3] == "settled" else 0,
+                "game": r.game,
+                "variant": r.variant,
+                "table": r.table,
+                "status": r.status,
+                "started": r.started,
+                "ended": r.ended,
+                "staked": r.staked,
+                "net": r.net if r.status == "settled" else 0,
             }
             for r in rows
         ]
 
     def audit(self) -> dict[str, Any]:
         """Ledger balances, and every finished game appears once in the log."""
-        with self.db.lock:
-            return audit_connection(self.db.conn)
+        return self.db.audit()
 
 
 def _stakes(o: Outstanding) -> dict[str, int]:

@@ -19,7 +19,6 @@ its seats, kept apart from the game it drives (the rules are in
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -29,6 +28,7 @@ from games.core.engine import Engine, Variant
 from games.core.errors import GameError
 from games.core.records import Action, Deal, Event, RemoveBet, decode
 from kiosk_ui.errors import SeatError
+from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.money import Outstanding
 from kiosk_ui.table.seats import SeatRules, default_action
 
@@ -145,11 +145,9 @@ class Seating:
         with self.lock:
             if self.game is None or self.engine is None or self.engine.is_over:
                 return False
-            with self.rt.db.lock:
-                row = self.rt.db.conn.execute(
-                    "SELECT staked FROM game_seats WHERE game = ? AND seat = ?", (self.game, seat)
-                ).fetchone()
-            return row is not None and int(row[0]) > 0
+            with self.rt.db.read() as tx:
+                staked = tx.seats.staked(self.game, seat)
+            return staked is not None and staked > 0
 
     def _free(self, seat: int) -> None:
         self.seats.pop(seat, None)
@@ -300,7 +298,7 @@ class Seating:
 
     # --- who the log says holds each seat -------------------------------------
 
-    def _log_seat(self, conn: sqlite3.Connection, seat: int) -> None:
+    def _log_seat(self, conn: Tx, seat: int) -> None:
         """Log who holds ``seat`` now (a player who sat after the game-start record):
         every money event's wallet is named by the log (``game-start`` seats, then
         these records), so the audit can derive it from the log alone."""

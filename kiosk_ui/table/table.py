@@ -21,7 +21,6 @@ layout is returned and the void is logged. A settled game is never touched.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -38,6 +37,8 @@ from games.core.records import (
     JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
+from kiosk_ui.store import ledger
+from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
 from kiosk_ui.table.faults import resume_store
 from kiosk_ui.table.money import MONEY_EVENTS, post_event
@@ -214,7 +215,7 @@ class Table(Seating):
                 if engine is None or game is None or need is None or self.suspended:
                     break
             try:
-                action, info = self.source.supply(self.rt.db.conn, game, need)
+                action, info = self.source.supply(self.rt.db.handle, game, need)
             except OutcomeFault as exc:
                 self.suspend(str(exc))
                 raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
@@ -258,7 +259,7 @@ class Table(Seating):
         for mine in games:
             mine._suspend_own(reason, log=mine.game is not None)
 
-    def _log_alarm(self, conn: sqlite3.Connection, alarm: str, reason: str) -> None:
+    def _log_alarm(self, conn: Tx, alarm: str, reason: str) -> None:
         self.rt.log.append(
             conn,
             "runtime",
@@ -282,7 +283,7 @@ class Table(Seating):
                         self.game or "",
                     )
                     if self.game:
-                        conn.execute("UPDATE games SET status='suspended' WHERE id=?", (self.game,))
+                        conn.games.set_status(self.game, "suspended")
             self._free_unstaked()
             self._clock.clear()
 
@@ -316,7 +317,7 @@ class Table(Seating):
                         self.game or "",
                     )
                     if self.game:
-                        conn.execute("UPDATE games SET status='open' WHERE id=?", (self.game,))
+                        conn.games.set_status(self.game, "open")
             self.suspended = None
             self._clock.clear()
 
@@ -351,7 +352,7 @@ class Table(Seating):
                         self._pass_unattended(conn)
             return self.engine
 
-    def _pass_unattended(self, conn: sqlite3.Connection) -> None:
+    def _pass_unattended(self, conn: Tx) -> None:
         """A decision the game waits on from an empty seat (a bank offered to a chair
         nobody sits in) gets the rules' default, applied by the runtime as a logged
         action, so the table never waits on nobody (:func:`.seats.unattended`)."""
@@ -382,38 +383,23 @@ class Table(Seating):
     def _last_game_from_log(self) -> Engine | None:
         """The table's last settled game, replayed: what the next game follows on from
         (what its :func:`games.catalog.carry_of` hands on)."""
-        with self.rt.db.lock:
-            if self.owner is None:
-                row = self.rt.db.conn.execute(
-                    "SELECT id FROM games WHERE table_id = ? AND status = 'settled' "
-                    "ORDER BY id DESC LIMIT 1",
-                    (self.id,),
-                ).fetchone()
-            else:  # a per-player game follows on from the player's own last game
-                row = self.rt.db.conn.execute(
-                    "SELECT g.id FROM games g JOIN game_seats s ON s.game = g.id "
-                    "WHERE g.table_id = ? AND g.status = 'settled' AND s.player = ? "
-                    "ORDER BY g.id DESC LIMIT 1",
-                    (self.id, self.owner),
-                ).fetchone()
-        if row is None:
+        with self.rt.db.read() as tx:
+            # a per-player game follows on from the player's own last game
+            last = tx.games.last_settled(self.id, self.owner)
+        if last is None:
             return None
-        replayed = self.rt.replay(row[0])
+        replayed = self.rt.replay(last)
         if replayed is None or not replayed.matches or not replayed.engine.is_over:
             return None
         return replayed.engine
 
-    def _start_game(self, conn: sqlite3.Connection) -> None:
+    def _start_game(self, conn: Tx) -> None:
         number = self._games_started() + 1
         game = self.rt.game_id(self.id, number)
         engine = self.engine
         assert engine is not None
         ts = self.rt.log.clock()
-        conn.execute(
-            "INSERT INTO games (id, table_id, variant, status, started, source) "
-            "VALUES (?, ?, ?, 'open', ?, ?)",
-            (game, self.id, self.variant.id, ts, self.source.name),
-        )
+        conn.games.insert(game, self.id, self.variant.id, ts, self.source.name)
         info = self.source.start_game(conn, game, self.variant)
         self.rt.log.append(
             conn,
@@ -443,7 +429,7 @@ class Table(Seating):
 
     def _apply(
         self,
-        conn: sqlite3.Connection,
+        conn: Tx,
         action: Action,
         source: str,
         info: Mapping[str, Any] | None = None,
@@ -481,16 +467,11 @@ class Table(Seating):
                     self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
                 staked = ev.amount if isinstance(ev, BetPlaced) else 0
                 staked -= ev.amount if isinstance(ev, BetReturned) else 0
-                conn.execute(
-                    "INSERT INTO game_seats (game, seat, player, staked, net) "
-                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game, seat) DO UPDATE SET "
-                    "staked = staked + excluded.staked, net = net + excluded.net",
-                    (self.game, seat, player, staked, net),
-                )
+                conn.seats.add(self.game, seat, player, staked, net)
         del seq
         return events
 
-    def _drive(self, conn: sqlite3.Connection) -> list[Event]:
+    def _drive(self, conn: Tx) -> list[Event]:
         assert self.engine is not None and self.game is not None
         events: list[Event] = []
         while (need := self.engine.needs()) is not None:
@@ -500,35 +481,23 @@ class Table(Seating):
             self._finish(conn)
         return events
 
-    def _finish(self, conn: sqlite3.Connection) -> None:
+    def _finish(self, conn: Tx) -> None:
         assert self.game is not None
         info = self.source.end_game(conn, self.game)
-        nets = {
-            str(seat): net
-            for seat, net in conn.execute(
-                "SELECT seat, net FROM game_seats WHERE game = ? ORDER BY seat", (self.game,)
-            )
-        }
+        nets = conn.seats.nets(self.game)
         self.rt.log.append(
             conn, "runtime", "game-end", {"status": "settled", "net": nets, **info}, self.game
         )
-        conn.execute(
-            "UPDATE games SET status='settled', ended=? WHERE id=?",
-            (self.rt.log.clock(), self.game),
-        )
+        conn.games.end(self.game, "settled", self.rt.log.clock())
         self.rt.log.checkpoint(conn)
 
-    def _result(
-        self, conn: sqlite3.Connection, seat: int, player: str, events: list[Event]
-    ) -> ActResult:
+    def _result(self, conn: Tx, seat: int, player: str, events: list[Event]) -> ActResult:
         assert self.engine is not None and self.game is not None
-        from kiosk_ui.store import ledger
-
         return ActResult(
             game=self.game,
             events=[self._encoded.get(id(e)) or e.encode() for e in events if visible_to(e, seat)],
             view=self.view(seat),
-            balance=ledger.balance(conn, ledger.wallet(player)),
+            balance=conn.ledger.balance(ledger.wallet(player)),
             over=self.engine.is_over,
         )
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from certification.log import sqlite_store
 from games.core.cards import Card
 from kiosk_ui.settings import parse
+from kiosk_ui.store import log_records
 from kiosk_ui.web.app import create_app
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
@@ -124,7 +124,7 @@ def _shoe(client: TestClient, game: str) -> tuple[list[str], int]:
 def _hidden_positions(client: TestClient, game: str) -> set[int]:
     conn = client.app.state.appliance.runtime.db.conn  # type: ignore[attr-defined]
     out = set()
-    for line in sqlite_store.game_lines(conn, game):
+    for line in log_records.game_lines(conn, game):
         rec = json.loads(line)
         draw = rec["body"].get("_draw", {}) if rec["type"] == "action" else {}
         if draw.get("hidden"):
@@ -195,7 +195,7 @@ def test_operator_console_needs_sign_in_and_logs_actions(client: TestClient) -> 
     audit = client.get("/api/operator/audit", headers=auth).json()
     assert audit["ok"], audit
     conn = client.app.state.appliance.runtime.db.conn  # type: ignore[attr-defined]
-    kinds = [json.loads(x)["type"] for x in sqlite_store.lines(conn)]
+    kinds = [json.loads(x)["type"] for x in log_records.lines(conn)]
     assert {"sign-in", "cash-in", "table-suspended", "game-void", "table-resumed"} <= set(kinds)
 
 

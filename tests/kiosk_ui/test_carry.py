@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from certification.log import sqlite_store
 from certification.log.verify import verify_lines
 from games.core.records import Action, Decide, PlaceBet
+from kiosk_ui.store import log_records
 from kiosk_ui.table.runtime import Runtime
 from kiosk_ui.table.table import Table
 
@@ -81,7 +81,7 @@ def test_pai_gow_bank_rotation_follows_the_table_across_games_and_a_restart(
     rep = rt.replay(third)
     assert rep is not None and rep.matches, rep and rep.mismatch
     rt.audit()
-    lines = sqlite_store.lines(rt.db.conn)
+    lines = log_records.lines(rt.db.conn)
     verify_lines(lines, [rt.log.writer.key.public])
     rt.close()
 

@@ -17,11 +17,10 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from certification.log import sqlite_store
-from certification.log.sqlite_store import DB_NAME
 from certification.log.verify import verify_lines
 from kiosk_ui.settings import parse
-from kiosk_ui.store import ledger
+from kiosk_ui.store import ledger, log_records
+from kiosk_ui.store.schema import DB_NAME
 from kiosk_ui.web.app import create_app
 
 TABLES = 12
@@ -199,6 +198,6 @@ async def failed_commit(app: FastAPI) -> None:
             assert r.status_code == 200, r.text
             assert r.json()["over"]
         with runtime.db.lock:
-            lines = sqlite_store.lines(runtime.db.conn)
+            lines = log_records.lines(runtime.db.conn)
         report = verify_lines(lines, [runtime.log.writer.key.public])
         assert report.records == len(lines)

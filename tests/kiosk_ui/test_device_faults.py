@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from certification.log import sqlite_store
 from firmware_bridge import open_device
 from games.core.records import Deal, PlaceBet
 from kiosk_ui.errors import TableSuspended
+from kiosk_ui.store import log_records
 from kiosk_ui.table.outcomes import DeviceOutcomes
 from kiosk_ui.table.runtime import Runtime
 
@@ -31,7 +31,7 @@ def live(tmp_path: Path):
 
 def _cards_in_log(rt: Runtime, game: str) -> list[str]:
     out = []
-    for line in sqlite_store.game_lines(rt.db.conn, game):
+    for line in log_records.game_lines(rt.db.conn, game):
         rec = json.loads(line)
         if rec["type"] == "action" and rec["body"]["kind"] == "deal-card":
             out.append(rec["body"]["card"])

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.keys import KeyStore
 from certification.log.verify import verify_lines
+from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 
 GAMES = ("baccarat-pinnacle", "blackjack-pinnacle", "craps-pinnacle", "caribbean-stud")
@@ -40,7 +40,7 @@ def _head(store: Path) -> int:
     if not (store / "croupier.db").exists():
         return 0
     try:
-        conn = sqlite_store.open_readonly(store)
+        conn = log_records.open_readonly(store)
         try:
             return int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()[0])
         finally:
@@ -53,9 +53,9 @@ def _check(store: Path) -> dict[str, int]:
     report = audit_store(store)
     assert report["total"] == 0
     assert report["open_games"] <= 1  # at most the game the kill interrupted
-    conn = sqlite_store.open_readonly(store)
+    conn = log_records.open_readonly(store)
     try:
-        lines = sqlite_store.lines(conn)
+        lines = log_records.lines(conn)
     finally:
         conn.close()
     key = KeyStore(store).current()

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.merkle import merkle_root
 from certification.log.treehead import read_heads
 from kiosk_ui.errors import StoreError
+from kiosk_ui.store import log_records
 from kiosk_ui.table.runtime import Runtime
 
 
 def _disk(rt: Runtime) -> list[bytes]:
     with rt.db.lock:
-        return sqlite_store.lines(rt.db.conn)
+        return log_records.lines(rt.db.conn)
 
 
 def test_tree_follows_the_log_and_resync_rebuilds_it(tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.replay import render_recall, replay_game
 from games import catalog
+from kiosk_ui.store import log_records
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.runtime import Runtime
 
@@ -30,7 +30,7 @@ def test_recall_reproduces_the_settlement(tmp_path: Path, variant: str) -> None:
         games = [play_round(table, 0) for _ in range(6)]
         rt.audit()
         for game in games:
-            records = [json.loads(x) for x in sqlite_store.game_lines(rt.db.conn, game)]
+            records = [json.loads(x) for x in log_records.game_lines(rt.db.conn, game)]
             rep = replay_game(records)
             assert rep is not None
             assert rep.matches, rep.mismatch

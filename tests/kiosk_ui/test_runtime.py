@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.verify import verify_lines
 from games.core.errors import IllegalAction
 from games.core.records import Deal, PlaceBet
 from kiosk_ui.errors import InsufficientFunds, SeatError
+from kiosk_ui.store import log_records
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.runtime import Runtime
 
@@ -35,7 +35,7 @@ def test_rounds_balance_and_the_log_verifies(runtime: Runtime, tmp_path: Path) -
     assert report["games_settled"] == 30
     # Every credit is accounted for: the player's balance + house + commission = cash-in.
     assert runtime.balance(player) + report["house"] + report["commission"] == 100_000
-    lines = sqlite_store.lines(runtime.db.conn)
+    lines = log_records.lines(runtime.db.conn)
     verify_lines(lines, [runtime.log.writer.key.public])
     hist = runtime.history(player)
     assert len(hist) == 30
@@ -61,11 +61,11 @@ def test_bet_above_balance_is_refused_and_changes_nothing(runtime: Runtime) -> N
     runtime.cash_in(player, 1_000, operator="cage")
     table = runtime.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(1))
     table.sit(0, player)
-    before = len(sqlite_store.lines(runtime.db.conn))
+    before = len(log_records.lines(runtime.db.conn))
     with pytest.raises(InsufficientFunds):
         table.act(PlaceBet(seat=0, bet="banker", amount=5_000))
     assert runtime.balance(player) == 1_000
-    assert len(sqlite_store.lines(runtime.db.conn)) == before
+    assert len(log_records.lines(runtime.db.conn)) == before
     table.act(PlaceBet(seat=0, bet="banker", amount=1_000))
     assert runtime.balance(player) == 0
 
@@ -129,7 +129,7 @@ def test_void_returns_stakes(runtime: Runtime) -> None:
     runtime.audit()
     ends = [
         json.loads(x)["body"]
-        for x in sqlite_store.lines(runtime.db.conn)
+        for x in log_records.lines(runtime.db.conn)
         if json.loads(x)["type"] == "game-end"
     ]
     assert ends[-1]["status"] == "voided"
@@ -162,7 +162,7 @@ def test_group_commit_keeps_every_unit_and_isolates_failures(tmp_path: Path) -> 
     # Writers that found others waiting shared one commit (one fsync) with them.
     assert rt.db.commits - start < 8 * 21
     rt.audit()
-    verify_lines(sqlite_store.lines(rt.db.conn), [rt.log.writer.key.public])
+    verify_lines(log_records.lines(rt.db.conn), [rt.log.writer.key.public])
     rt.close()
 
 
@@ -176,7 +176,7 @@ def test_key_rotation_is_in_the_log_and_verifies_from_the_first_key(runtime: Run
     assert runtime.log.writer.key.key_id == new_id != first.key_id
     assert (runtime.db.directory / "keys" / f"log-signing-{new_id}.pem").stat().st_mode & 0o077 == 0
     play_rounds(runtime, "bac-1", player, 3)
-    report = verify_lines(sqlite_store.lines(runtime.db.conn), [first.public])
+    report = verify_lines(log_records.lines(runtime.db.conn), [first.public])
     assert report.key_ids == (first.key_id, new_id)
     assert report.unsigned_tail == 0
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from certification.log.sqlite_store import DB_NAME
 from kiosk_ui.store.db import Database
+from kiosk_ui.store.schema import DB_NAME
 
 
 def test_the_checkpointer_keeps_the_wal_bounded_without_writers_doing_it(

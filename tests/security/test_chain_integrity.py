@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.chain import JournalWriter
 from certification.log.keys import SigningKey
 from certification.log.merkle import leaf_hash
+from kiosk_ui.store import log_records
 from tests.security.conftest import (
     OPERATOR_PASSWORD,
     Process,
@@ -145,7 +145,7 @@ def _verify(store: Path, key: Path, *extra: str) -> tuple[int, str]:
 def _remove_last_game(store: Path) -> int:
     """The rollback an insider does: cut the log's tail and, to match, the last game's rows,
     its ledger transactions and the cached balances; return the new log head."""
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     with conn:
         game = conn.execute("SELECT game FROM log WHERE game != '' ORDER BY seq DESC").fetchone()[0]
         first = conn.execute("SELECT MIN(seq) FROM log WHERE game = ?", (game,)).fetchone()[0]
@@ -203,7 +203,7 @@ def test_a_fork_after_the_anchored_head_is_refused(tmp_path: Path) -> None:
     config, store = _config(tmp_path, anchor=anchor)
     _serve_and_play(config, 2)
     anchored = json.loads(anchor.read_text().splitlines()[-1])["size"]
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     from certification.log.keys import KeyStore
 
     key = KeyStore(store).current()
@@ -223,7 +223,7 @@ def test_a_fork_after_the_anchored_head_is_refused(tmp_path: Path) -> None:
         for i in range(anchored - cut + 2):
             recs += writer.append(next(clock), "engine", "note", {"i": i})
         recs.append(writer.checkpoint(next(clock)))
-        sqlite_store.insert(conn, recs)
+        log_records.insert(conn, recs)
     conn.close()
     line = _refused(config)
     assert f"record {anchored} differs from the signed tree head of size {anchored}" in line
@@ -237,7 +237,7 @@ def test_a_fork_after_the_anchored_head_is_refused(tmp_path: Path) -> None:
 def test_an_altered_record_is_refused_at_start_and_named_by_verify(tmp_path: Path) -> None:
     config, store = _config(tmp_path)
     _serve_and_play(config, 3, kill=True)  # killed: no clean stop, its records are unchecked
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     seq, data = conn.execute(
         "SELECT seq, data FROM log WHERE type = 'event' ORDER BY seq DESC LIMIT 1"
     ).fetchone()
@@ -265,7 +265,7 @@ def test_a_forged_verified_position_is_refused(tmp_path: Path) -> None:
     edited record needs the signing key."""
     config, store = _config(tmp_path)
     _serve_and_play(config, 2, kill=True)
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     head, data = conn.execute("SELECT seq, data FROM log ORDER BY seq DESC LIMIT 1").fetchone()
     with conn:
         conn.execute(
@@ -279,7 +279,7 @@ def test_a_forged_verified_position_is_refused(tmp_path: Path) -> None:
 def test_a_clean_stop_leaves_the_next_start_only_the_new_records_to_check(tmp_path: Path) -> None:
     config, store = _config(tmp_path)
     _serve_and_play(config, 2)
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     verified = conn.execute("SELECT seq FROM log_verified").fetchone()[0]
     last_cp = conn.execute("SELECT MAX(seq) FROM log WHERE type = 'checkpoint'").fetchone()[0]
     conn.close()
@@ -323,7 +323,7 @@ def test_rotated_log_verifies_from_the_exported_root(tmp_path: Path) -> None:
 def test_a_checkpoint_signed_by_an_unadmitted_key_fails(tmp_path: Path) -> None:
     config, store = _config(tmp_path)
     _serve_and_play(config, 2)
-    conn = sqlite3.connect(sqlite_store.db_path(store))
+    conn = sqlite3.connect(log_records.db_path(store))
     rows = [bytes(d) for (d,) in conn.execute("SELECT data FROM log ORDER BY seq")]
     forger = SigningKey.generate()
     writer = JournalWriter(
@@ -333,7 +333,7 @@ def test_a_checkpoint_signed_by_an_unadmitted_key_fails(tmp_path: Path) -> None:
     recs = writer.append(next(clock), "operator:admin", "cash-in", {"player": "x", "amount": 1})
     recs.append(writer.checkpoint(next(clock)))
     with conn:
-        sqlite_store.insert(conn, recs)
+        log_records.insert(conn, recs)
     conn.close()
     assert leaf_hash(recs[-1].data)  # the forged checkpoint is well formed
     seq = recs[-1].seq

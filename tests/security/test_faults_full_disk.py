@@ -31,9 +31,9 @@ from typing import Any
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.keys import KeyStore
 from certification.log.verify import verify_lines
+from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from tests.security.conftest import (
     OPERATOR_PASSWORD,
@@ -167,9 +167,9 @@ def check_store(store: Path, answered: dict[str, int]) -> list[dict[str, Any]]:
     report = audit_store(store)
     assert report["total"] == 0
     assert report["open_games"] == 0  # a round is one unit: all of it or none of it
-    conn = sqlite_store.open_readonly(store)
+    conn = log_records.open_readonly(store)
     try:
-        lines = sqlite_store.lines(conn)
+        lines = log_records.lines(conn)
         rows = dict(
             conn.execute(
                 "SELECT g.id, s.net FROM games g JOIN game_seats s ON s.game = g.id "

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from certification.log import sqlite_store
+from kiosk_ui.store import log_records
 from tests.security.conftest import OPERATOR_PASSWORD, Served, demo_settings
 
 LOGIN = "/api/operator/login"
@@ -37,7 +37,7 @@ def _bearer(r: httpx.Response) -> dict[str, str]:
 def _sign_in_records(srv: Served) -> list[dict[str, Any]]:
     rt = srv.app.state.appliance.runtime
     with rt.db.lock:
-        lines = sqlite_store.lines(rt.db.conn)
+        lines = log_records.lines(rt.db.conn)
     records = [json.loads(x) for x in lines]
     return [r for r in records if str(r["type"]).startswith("sign-in")]
 
@@ -181,4 +181,4 @@ def test_admin_manages_operators_and_a_disabled_session_is_refused(
 def _log(srv: Served) -> list[dict[str, Any]]:
     rt = srv.app.state.appliance.runtime
     with rt.db.lock:
-        return [json.loads(x) for x in sqlite_store.lines(rt.db.conn)]
+        return [json.loads(x) for x in log_records.lines(rt.db.conn)]

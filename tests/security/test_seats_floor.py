@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from certification.log import sqlite_store
+from kiosk_ui.store.log_records import lines as log_lines
 from tests.security.conftest import (
     OPERATOR_PASSWORD,
     Process,
@@ -107,7 +107,7 @@ def until(check: Callable[[], bool], what: str) -> None:
 def log_records(served: Served) -> list[dict[str, Any]]:
     conn = served.app.state.appliance.runtime.db.conn
     with served.app.state.appliance.runtime.db.lock:
-        return [json.loads(x) for x in sqlite_store.lines(conn)]
+        return [json.loads(x) for x in log_lines(conn)]
 
 
 def finish_round(p: Player, table: str, seat: int = 0) -> dict[str, Any]:

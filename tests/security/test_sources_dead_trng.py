@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from certification.log import sqlite_store
+from kiosk_ui.store import log_records
 from rng.sources import DeviceSource
 from tests.security.conftest import real_money_settings
 
@@ -58,7 +58,7 @@ def _settings(tmp_path: Any, policy: str) -> dict[str, Any]:
 
 
 def _settled_games(store: Any) -> list[str]:
-    conn = sqlite_store.open_readonly(store)
+    conn = log_records.open_readonly(store)
     try:
         rows = conn.execute("SELECT id FROM games WHERE status = 'settled' ORDER BY id").fetchall()
     finally:
@@ -104,9 +104,9 @@ def _start(served: Any, tmp_path: Any, policy: str) -> tuple[Any, int, str]:
 
 
 def _rng_alarms(store: Any) -> list[dict[str, Any]]:
-    conn = sqlite_store.open_readonly(store)
+    conn = log_records.open_readonly(store)
     try:
-        lines = sqlite_store.lines(conn)
+        lines = log_records.lines(conn)
     finally:
         conn.close()
     records = [json.loads(line) for line in lines]

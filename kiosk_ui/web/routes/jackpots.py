@@ -34,7 +34,7 @@ def jackpots(app: ApplianceDep) -> list[JackpotOut]:
                 meter, JackpotOut(meter=meter, amount=0, reset=int(reset), tables=[])
             )
             out.tables.append(table.id)
-    with app.runtime.db.lock:
+    with app.runtime.db.read() as tx:
         for meter, out in meters.items():
-            out.amount = ledger.balance(app.runtime.db.conn, ledger.jackpot(meter))
+            out.amount = tx.ledger.balance(ledger.jackpot(meter))
     return sorted(meters.values(), key=lambda m: m.meter)

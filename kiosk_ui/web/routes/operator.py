@@ -13,11 +13,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from certification.log import sqlite_store
 from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui.errors import AuditError
-from kiosk_ui.store import players as player_store
 from kiosk_ui.web import schemas
 from kiosk_ui.web.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
 
@@ -163,8 +161,8 @@ def void(
 
 @router.get("/players")
 def players(app: ApplianceDep, session: OperatorDep) -> list[schemas.PlayerOut]:
-    with app.runtime.db.lock:
-        rows = player_store.roster(app.runtime.db.conn)
+    with app.runtime.db.read() as tx:
+        rows = tx.players.roster()
     return [
         schemas.PlayerOut(id=pid, name=name, balance=balance, demo=app.settings.demo)
         for pid, name, balance in rows
@@ -192,8 +190,8 @@ async def verify(app: ApplianceDep, session: OperatorDep) -> schemas.VerifyOut:
     """Verify the whole signed log with the store's own key chain, as a regulator would."""
 
     def run() -> schemas.VerifyOut:
-        with app.runtime.db.lock:
-            lines = sqlite_store.lines(app.runtime.db.conn)
+        with app.runtime.db.read() as tx:
+            lines = tx.log.lines()
         try:
             # The store's own first key: this checks integrity; a regulator checks
             # authenticity with `croupier log verify` and a key obtained out of band.

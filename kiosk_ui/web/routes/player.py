@@ -12,14 +12,11 @@ from fastapi import APIRouter, Header, Query, Request, Response, WebSocket, WebS
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
-from certification.log import sqlite_store
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
 from firmware_bridge.url import public_text, public_url
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui.errors import AuthError, TableError
-from kiosk_ui.store import game_seats
-from kiosk_ui.store import players as player_store
 from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
 from kiosk_ui.table.table import Table
@@ -154,8 +151,8 @@ def new_player(
 
 @router.get("/me")
 def me(app: ApplianceDep, player: PlayerDep) -> schemas.PlayerOut:
-    with app.runtime.db.lock:
-        name = player_store.name_of(app.runtime.db.conn, player)
+    with app.runtime.db.read() as tx:
+        name = tx.players.name_of(player)
     return schemas.PlayerOut(
         id=player, name=name or "", balance=app.runtime.balance(player), demo=app.settings.demo
     )
@@ -324,10 +321,9 @@ def recall(game: str, app: ApplianceDep, player: PlayerDep) -> schemas.RecallOut
     """Replay one of the player's finished games from the signed log."""
     if not any(h["game"] == game for h in app.runtime.history(player)):
         raise TableError(f"no finished game {game!r} in your history")
-    with app.runtime.db.lock:
-        conn = app.runtime.db.conn
-        records = [json.loads(x) for x in sqlite_store.game_lines(conn, game)]
-        seated = game_seats.seats_of(conn, game, player)
+    with app.runtime.db.read() as tx:
+        records = [json.loads(x) for x in tx.log.game_lines(game)]
+        seated = tx.seats.seats_of(game, player)
     rep = replay_game(records)
     if rep is None:
         raise TableError(f"game {game} is not in the log")

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from certification.log import sqlite_store
 from certification.log.commitments import StoredShoe, check_game, check_records
 from games import catalog
 from games.core.cards import Card
+from kiosk_ui.store import log_records
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.outcomes import RngOutcomes
 from kiosk_ui.table.runtime import Runtime
@@ -36,7 +36,7 @@ def played(tmp_path: Path, variant: str, rounds: int = 4) -> list[dict[str, Any]
             table.sit(seat, player)
         for _ in range(rounds):
             play_round(table, 0)
-        return [json.loads(x) for x in sqlite_store.lines(rt.db.conn)]
+        return [json.loads(x) for x in log_records.lines(rt.db.conn)]
     finally:
         rt.close()
 

@@ -1,9 +1,12 @@
-"""The log's table inside the appliance's SQLite store, and reading it back.
+"""The game log's rows in the SQLite store (the ``log`` table), written and read back.
 
-The log lives in the same database file as the wallet ledger, so one
-transaction writes a game's log records and its ledger rows together: the two
-can never disagree after a crash. ``croupier log verify --store DIR`` reads this
-table directly; ``croupier log export`` writes its records as JSON lines.
+The log lives in the same database file as the wallet ledger, so one transaction
+writes a game's log records and its ledger rows together: the two can never disagree
+after a crash. Each row is a record's exact bytes (``data``) with the columns the
+queries need (seq, hash, type, game); what a record is, and how it is checked, is
+:mod:`certification.log`'s. :class:`SqliteLog` is the store's log repository (and the
+verifier's :class:`~certification.log.reader.LogReader`); the module functions are
+the same statements on a bare connection (the audit, tests and benches use them).
 """
 
 from __future__ import annotations
@@ -14,52 +17,37 @@ from pathlib import Path
 
 from certification.log.chain import StoredRecord
 from certification.log.errors import LogFormatError
-
-DB_NAME = "croupier.db"
-
-LOG_DDL = """
-CREATE TABLE IF NOT EXISTS log (
-    seq  INTEGER PRIMARY KEY,
-    hash TEXT NOT NULL,
-    type TEXT NOT NULL,
-    game TEXT NOT NULL,
-    data BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS log_by_game ON log(game, seq) WHERE game != '';
-CREATE INDEX IF NOT EXISTS log_keys ON log(seq) WHERE type IN ('log-start', 'key-rotation');
-CREATE TABLE IF NOT EXISTS log_verified (
-    id        INTEGER PRIMARY KEY CHECK (id = 1),
-    seq       INTEGER NOT NULL,
-    hash      TEXT NOT NULL,
-    tree      TEXT NOT NULL,
-    key_id    TEXT NOT NULL,
-    signature TEXT NOT NULL
-);
-"""
-# log_keys: the key chain (log-start and rotations) is read at every start without a
-# scan of the log. log_verified: the last checkpoint the start-up check (or a clean
-# stop) vouched for, with the RFC 6962 tree at it, signed (certification.log.integrity).
+from certification.log.reader import VerifiedPosition
+from kiosk_ui.store import checkpoints
+from kiosk_ui.store.schema import DB_NAME
 
 
 def db_path(store_dir: str | Path) -> Path:
     return Path(store_dir) / DB_NAME
 
 
-def open_readonly(store_dir: str | Path) -> sqlite3.Connection:
+def connect_readonly(
+    store_dir: str | Path, factory: type[sqlite3.Connection]
+) -> sqlite3.Connection:
     """Open a store's database read-only (a regulator's verification changes nothing)."""
     path = db_path(store_dir)
     if not path.exists():
         raise LogFormatError(f"no Croupier store at {store_dir} (missing {DB_NAME})")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, factory=factory)
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return conn
     except sqlite3.OperationalError:
         # After a crash SQLite must first recover the write-ahead log, which a
         # read-only handle cannot do; a query-only handle can, and changes no data.
-        conn = sqlite3.connect(path)
+        conn = sqlite3.connect(path, factory=factory)
         conn.execute("PRAGMA query_only = ON")
         return conn
+
+
+def open_readonly(store_dir: str | Path) -> sqlite3.Connection:
+    """A plain read-only connection to a store's database (see :func:`connect_readonly`)."""
+    return connect_readonly(store_dir, sqlite3.Connection)
 
 
 def insert(conn: sqlite3.Connection, records: Iterable[StoredRecord]) -> None:
@@ -113,3 +101,51 @@ def lines(conn: sqlite3.Connection) -> list[bytes]:
 def game_lines(conn: sqlite3.Connection, game: str) -> Iterator[bytes]:
     for (d,) in conn.execute("SELECT data FROM log WHERE game = ? ORDER BY seq", (game,)):
         yield bytes(d)
+
+
+def has_game_end(conn: sqlite3.Connection, game: str) -> bool:
+    """Whether the log holds a ``game-end`` record of ``game``."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM log WHERE game = ? AND type = 'game-end' LIMIT 1", (game,)
+        ).fetchone()
+        is not None
+    )
+
+
+class SqliteLog:
+    """The log repository of one connection: writes records, reads them back in order."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def insert(self, records: Iterable[StoredRecord]) -> None:
+        insert(self._conn, records)
+
+    def last_seq(self) -> int:
+        return last_seq(self._conn)
+
+    def record(self, seq: int) -> bytes | None:
+        return record(self._conn, seq)
+
+    def chunks(
+        self, after: int = 0, upto: int | None = None, size: int = 20_000
+    ) -> Iterator[list[bytes]]:
+        return chunks(self._conn, after, upto, size)
+
+    def key_records(self) -> list[bytes]:
+        return key_records(self._conn)
+
+    def verified(self) -> VerifiedPosition | None:
+        return checkpoints.read(self._conn)
+
+    def lines(self) -> list[bytes]:
+        return lines(self._conn)
+
+    def game_lines(self, game: str) -> Iterator[bytes]:
+        return game_lines(self._conn, game)
+
+    def has_game_end(self, game: str) -> bool:
+        return has_game_end(self._conn, game)

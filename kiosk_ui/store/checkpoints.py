@@ -1,0 +1,46 @@
+"""The verified checkpoint: the ``log_verified`` row (one at most).
+
+It names the last checkpoint a start-up check (or a clean stop) vouched for, with the
+RFC 6962 tree at it, signed; :mod:`certification.log.integrity` makes and checks the
+signature, this module only stores and reads the row.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from certification.log.reader import VerifiedPosition
+
+
+def read(conn: sqlite3.Connection) -> VerifiedPosition | None:
+    """The verified position as stored (unchecked), or None."""
+    row = conn.execute("SELECT seq, hash, tree, key_id, signature FROM log_verified").fetchone()
+    if row is None:
+        return None
+    return VerifiedPosition(int(row[0]), str(row[1]), row[2], str(row[3]), str(row[4]))
+
+
+class SqliteCheckpoints:
+    """The verified-checkpoint repository of one connection."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def verified(self) -> VerifiedPosition | None:
+        return read(self._conn)
+
+    def verified_seq(self) -> int | None:
+        """The seq of the last verified checkpoint as stored (unchecked), or None."""
+        row = self._conn.execute("SELECT seq FROM log_verified").fetchone()
+        return None if row is None else int(row[0])
+
+    def save(self, position: VerifiedPosition) -> None:
+        """Keep ``position`` (signed by :func:`certification.log.integrity.signed_position`)."""
+        p = position
+        self._conn.execute(
+            "INSERT OR REPLACE INTO log_verified (id, seq, hash, tree, key_id, signature) "
+            "VALUES (1, ?, ?, ?, ?, ?)",
+            (p.seq, p.hash, p.tree, p.key_id, p.signature),
+        )

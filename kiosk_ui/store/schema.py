@@ -1,0 +1,108 @@
+"""The SQLite store's schema: every table and index, in one place.
+
+One file (``croupier.db``) holds the game log (``log``, ``log_verified``: the record
+format and its checks are :mod:`certification.log`'s), the ledger (``accounts``,
+``txns``, ``postings``), players, games and who sat in them, the server-side shoes,
+idempotency keys and operators. The SQL is plain enough (no SQLite-only types) that
+a PostgreSQL backend can declare the same tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+DB_NAME = "croupier.db"
+SCHEMA_VERSION = 2  # 2: ledger transactions name their log record's hash
+
+LOG_DDL = """
+CREATE TABLE IF NOT EXISTS log (
+    seq  INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL,
+    type TEXT NOT NULL,
+    game TEXT NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS log_by_game ON log(game, seq) WHERE game != '';
+CREATE INDEX IF NOT EXISTS log_keys ON log(seq) WHERE type IN ('log-start', 'key-rotation');
+CREATE TABLE IF NOT EXISTS log_verified (
+    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    seq       INTEGER NOT NULL,
+    hash      TEXT NOT NULL,
+    tree      TEXT NOT NULL,
+    key_id    TEXT NOT NULL,
+    signature TEXT NOT NULL
+);
+"""
+# log_keys: the key chain (log-start and rotations) is read at every start without a
+# scan of the log. log_verified: the last checkpoint the start-up check (or a clean
+# stop) vouched for, with the RFC 6962 tree at it, signed (certification.log.integrity).
+
+SCHEMA = (
+    LOG_DDL
+    + """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+    name    TEXT PRIMARY KEY,
+    kind    TEXT NOT NULL,
+    balance INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS txns (
+    id      INTEGER PRIMARY KEY,
+    kind    TEXT NOT NULL,
+    game    TEXT NOT NULL DEFAULT '',
+    memo    TEXT NOT NULL DEFAULT '',
+    log_seq INTEGER NOT NULL,        -- the log record that caused it ...
+    log_hash TEXT NOT NULL,          -- ... and that record's hash (a reused seq is caught)
+    ts      INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS postings (
+    txn     INTEGER NOT NULL REFERENCES txns(id),
+    account TEXT NOT NULL REFERENCES accounts(name),
+    amount  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS postings_by_account ON postings(account);
+CREATE TABLE IF NOT EXISTS players (
+    id      TEXT PRIMARY KEY,
+    name    TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id       TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    variant  TEXT NOT NULL,
+    status   TEXT NOT NULL,          -- open, settled, voided, suspended
+    started  INTEGER NOT NULL,
+    ended    INTEGER,
+    source   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games(status);
+CREATE INDEX IF NOT EXISTS games_by_table ON games(table_id);
+CREATE TABLE IF NOT EXISTS game_seats (
+    game   TEXT NOT NULL REFERENCES games(id),
+    seat   INTEGER NOT NULL,
+    player TEXT NOT NULL REFERENCES players(id),
+    staked INTEGER NOT NULL DEFAULT 0,
+    net    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX IF NOT EXISTS game_seats_by_player ON game_seats(player);
+CREATE TABLE IF NOT EXISTS shoes (
+    game  TEXT PRIMARY KEY,
+    cards TEXT NOT NULL,             -- server-side only: never served before the reveal
+    salt  TEXT NOT NULL,
+    next  INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+    key      TEXT PRIMARY KEY,
+    response TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS operators (
+    username TEXT PRIMARY KEY,
+    pw_hash  TEXT NOT NULL,
+    role     TEXT NOT NULL
+);
+"""
+)
+
+
+TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
