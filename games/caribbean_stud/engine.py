@@ -247,7 +247,6 @@ class StudRound(PokerTableRound[StudRules]):
             else:
                 events.append(Message(text=note))
             hand = self._hands[seat]
-            self._discards.update(hand[p] for p in positions)
             self._hands[seat] = [c for i, c in enumerate(hand) if i not in positions]
             self._queue = [Slot(f"seat{seat}", "seat")] * n
             if n in self.rules.auto_call_draws:

@@ -173,7 +173,7 @@ class PokerTableRound(BookBets, Round[R]):
         self._board_shown: list[bool] = []
         self._queue: list[Slot] = []
         self._folded: set[int] = set()
-        self._discards: set[Card] = set()
+        self._dealt: set[Card] = set()  # every card dealt this round, discards included
         self._bet_rules = self.bet_rules()
 
     # --- state ------------------------------------------------------------------
@@ -305,7 +305,6 @@ class PokerTableRound(BookBets, Round[R]):
     def apply_deal(self, action: Deal) -> list[Event]:
         active = self.active()
         self._hands = {s: [] for s in active}
-        self._discards = set()
         self._queue = self.deal_plan(active)
         self.phase = Phase.DEALING
         return [Message(text="no more bets"), *self.on_deal(active)]
@@ -329,11 +328,12 @@ class PokerTableRound(BookBets, Round[R]):
             raise IllegalAction("no card is wanted now")
         if action.card.is_joker:
             raise IllegalAction(self.JOKER_TEXT)
-        if action.card in self._dealt():
+        if action.card in self._dealt:
             raise IllegalAction(f"{action.card} was already dealt from this one-deck game")
 
     def apply_deal_card(self, action: DealCard) -> list[Event]:
         card, slot = action.card, self._queue.pop(0)
+        self._dealt.add(card)
         events: list[Event] = []
         if slot.target == "dealer":
             self._dealer.append(card)
@@ -350,12 +350,6 @@ class PokerTableRound(BookBets, Round[R]):
         if not self._queue:
             events.extend(self.after_cards())
         return events
-
-    def _dealt(self) -> set[Card]:
-        out = set(self._dealer) | set(self._board) | self._discards
-        for h in self._hands.values():
-            out.update(h)
-        return out
 
     # --- helpers for the families -----------------------------------------------------
 
