@@ -72,7 +72,7 @@ def one_deck_variant(
     limits: Mapping[str, BetLimit],
     rules: R,
     seats: int,
-    jackpot: JackpotTable | None = None,
+    jackpot: JackpotTable[Any] | None = None,
 ) -> Variant[R]:
     """The variant of a table dealt from a fresh deck each game, feeding ``jackpot``'s meter."""
     return Variant(

@@ -55,7 +55,7 @@ from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import format_cents
-from games.core.progressive import JackpotTable
+from games.core.progressive import Hand, JackpotTable
 from games.core.records import (
     JSON,
     Action,
@@ -73,9 +73,9 @@ from games.core.records import (
     RoundOver,
 )
 from games.core.round import Phase, Round
-from games.poker.category import Category
 
 R = TypeVar("R")
+K = TypeVar("K", bound=Hand)
 
 Show = Literal["seat", "all", "none"]
 
@@ -101,7 +101,9 @@ class BetRules:
     fixed: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def with_jackpot(cls, names: tuple[str, ...], bet: str, table: JackpotTable | None) -> BetRules:
+    def with_jackpot(
+        cls, names: tuple[str, ...], bet: str, table: JackpotTable[Any] | None
+    ) -> BetRules:
         """``names``, of which ``bet`` (if the table has a ``jackpot``) rides on the ante
         at the jackpot's one stake."""
         return cls(names=names, riders={bet: "ante"}, fixed={bet: table.stake} if table else {})
@@ -372,9 +374,9 @@ class PokerTableRound(BookBets, Round[R]):
         return self.book.add_by_rule(seat, bet, amount)
 
     def settle_jackpot(
-        self, seat: int, bet: str, table: JackpotTable, cat: Category, note: str
+        self, seat: int, bet: str, table: JackpotTable[K], cat: K, note: str
     ) -> list[Event]:
-        """Settle the seat's jackpot ``bet`` on a hand of ``cat``.
+        """Settle the seat's jackpot ``bet`` on a hand of ``cat`` (the table's kind of hand).
 
         The bet is lost to the house, its contribution goes to the meter, and any award
         is a :class:`~games.core.records.JackpotWin` the runtime pays from the meter.

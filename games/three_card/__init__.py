@@ -6,7 +6,10 @@ The family contract (:mod:`games.catalog`):
 ``new_game(variant, seats=1, *, context=NEW_TABLE)``: a
 :class:`~games.three_card.engine.ThreeCardRound`.
 ``house_edge(variant)``: exact, :mod:`games.three_card.exact` (bets ``ante`` (with
-the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus``).
+the play bet, per unit of ante, best strategy), ``pair-plus``, ``six-card-bonus``), and
+the ``progressive`` over the 22,100 three-card hands at the meter's reset value, its
+note giving the edge as a function of the meter
+(:meth:`~games.core.progressive.JackpotTable.return_at` gives any meter).
 ``simulate(variant, rounds, seed)``: :mod:`games.three_card.simulate`.
 ``autoplay(engine, seat)``: :mod:`games.three_card.autoplay`.
 """
@@ -52,6 +55,8 @@ def house_edge(variant: Variant[ThreeCardRules]) -> dict[str, HouseEdge]:
     for bet, ret in bet_returns(rules).items():
         method, note = methods[bet]
         out[bet] = HouseEdge(edge=-ret, exact=True, method=method, note=note)
+    if rules.progressive:
+        out["progressive"] = rules.progressive.house_edge()
     return out
 
 

@@ -1,11 +1,15 @@
 """The three-card round (Three Card Poker, Tri-Card Poker): a pure state machine.
 
 Order of play: seats place an ``ante`` (and ``pair-plus``, and on page 004 the
-``six-card-bonus``, both needing the ante; Tri-Card lets Pair Plus stand alone).
+``six-card-bonus`` and the $1 ``progressive``, all needing the ante; Tri-Card lets
+Pair Plus stand alone).
 After :class:`~games.core.records.Deal` the engine asks for the cards one at a
 time, round the table then the dealer, three times: a seat's cards are shown to
 that seat only (``Need.hidden``), the dealer's first card to everyone when the
-table shows one (004), the other dealer cards to nobody. Each seat with an ante
+table shows one (004), the other dealer cards to nobody. When the cards are all
+dealt each ``progressive`` bet is settled on the seat's three cards (lost to the house,
+its contribution to the meter, any award as :class:`~games.core.records.JackpotWin`:
+:mod:`games.three_card.progressive`). Each seat with an ante
 then decides ``play`` (a ``play`` bet equal to the ante is placed: the page 001
 "raise") or ``fold`` (ante and Pair Plus lost at once). When every seat has
 decided the dealer's hand is turned up and everything settles:
@@ -36,11 +40,13 @@ from games.core.poker_table import (
     TableBets,
     round_the_table,
 )
+from games.core.progressive import describe_award
 from games.core.records import Action, Decide, Event, Message
 from games.core.round import Phase
 from games.poker.rank5 import category as category5
 from games.poker.rank7 import rank6
 from games.poker.three_card import category3, rank3
+from games.three_card.progressive import hand_of
 from games.three_card.rules import ThreeCardRules
 
 DECISIONS = ("play", "fold")
@@ -67,7 +73,12 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
 
     def bet_rules(self) -> BetRules:
         riders = {"pair-plus": "ante"} if not self.rules.pair_plus_alone else {}
-        return BetRules(names=self.rules.bets, riders={**riders, "six-card-bonus": "ante"})
+        jp = self.rules.progressive
+        return BetRules(
+            names=self.rules.bets,
+            riders={**riders, "six-card-bonus": "ante", "progressive": "ante"},
+            fixed={"progressive": jp.stake} if jp else {},
+        )
 
     # --- state ------------------------------------------------------------------
 
@@ -114,10 +125,26 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
         return round_the_table(active, 3, dealer_shows_first=self.rules.dealer_shows_card)
 
     def after_cards(self) -> list[Event]:
+        events = self._settle_progressives()
         if self._pending():
             self.phase = Phase.DECIDING
-            return [Message(text="play or fold")]
-        return self._finish()
+            return [*events, Message(text="play or fold")]
+        return events + self._finish()
+
+    def _settle_progressives(self) -> list[Event]:
+        """Each progressive bet on the seat's own three cards (page 004's jackpot: scored
+        whatever the dealer holds and whether the seat plays or folds)."""
+        jp = self.rules.progressive
+        events: list[Event] = []
+        if jp is None:
+            return events
+        for seat in self.active():
+            if (seat, "progressive") in self.book:
+                hand = hand_of(self._hands[seat])
+                award = jp.award(hand)
+                note = f"{hand.label}: " + (describe_award(award) if award else "no award")
+                events.extend(self.settle_jackpot(seat, "progressive", jp, hand, note))
+        return events
 
     def decisions(self, seat: int) -> frozenset[str]:
         return frozenset(DECISIONS) if seat in self._pending() else frozenset()

@@ -3,7 +3,8 @@
 Three Card Poker (California page 004) and Tri-Card Poker (online page 001)
 differ only in data: whether one dealer card is shown before the decision,
 whether Pair Plus may be bet alone, the ante bonus table (Tri-Card), the 6 Card
-Bonus table (004). The play bet (the page 001 "raise") always equals the ante.
+Bonus table and the progressive (004). The play bet (the page 001 "raise") always
+equals the ante.
 
 The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loads`,
 :func:`load_packaged`). Schema (``spec = 1``; every key required unless marked optional)::
@@ -21,6 +22,11 @@ The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loa
     [pair_plus]                         # Category3 name (lower case) -> "n:d"
     [ante_bonus]                        # optional, Category3 name -> "n:d"
     [six_card_bonus]                    # optional, Category name -> "n:d"
+    [bets.progressive]                  # optional, with [progressive]: min = max = stake
+    [progressive]                       # see games.core.progressive.parse_jackpot_of
+    meter, stake, contribution, reset, always_contribute
+    [progressive.fixed]                 # ProgressiveHand name -> cents
+    [progressive.share_bp]              # ProgressiveHand name -> basis points of the meter
 
 Bad data raises :class:`~games.core.errors.PaytableError` naming the file and key, and
 nothing is half-loaded.
@@ -39,9 +45,11 @@ from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
 from games.core.poker_paytable import one_deck_variant, read_header
+from games.core.progressive import JackpotTable, parse_jackpot_of
 from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
 from games.poker.category import Category
 from games.poker.three_card import Category3, rank3
+from games.three_card.progressive import COUNTS, ProgressiveHand, hand_named
 
 PACKAGED = ("three-card-poker", "tri-card-poker")
 E = TypeVar("E", bound=IntEnum)
@@ -62,6 +70,8 @@ class ThreeCardRules:
     pair_plus: Mapping[Category3, Ratio] = field(default_factory=lambda: MappingProxyType({}))
     ante_bonus: Mapping[Category3, Ratio] = field(default_factory=lambda: MappingProxyType({}))
     six_card_bonus: Mapping[Category, Ratio] = field(default_factory=lambda: MappingProxyType({}))
+    #: 004's progressive: the $1 bet on the player's three cards, feeding a meter
+    progressive: JackpotTable[ProgressiveHand] | None = None
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -69,6 +79,8 @@ class ThreeCardRules:
         out = ["ante", "pair-plus"]
         if self.six_card_bonus:
             out.append("six-card-bonus")
+        if self.progressive:
+            out.append("progressive")
         return tuple(out)
 
 
@@ -92,7 +104,7 @@ def _pay_table(data: object, enum: type[E], where: str) -> dict[E, Ratio]:
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[ThreeCardRules]:
     """Validate a parsed pay-table mapping and build its variant."""
     top, notes = read_header(
-        data, where, {"rules", "bets", "pair_plus", "ante_bonus", "six_card_bonus"}
+        data, where, {"rules", "bets", "pair_plus", "ante_bonus", "six_card_bonus", "progressive"}
     )
     r = TomlTable(
         top.get("rules", dict),
@@ -104,7 +116,13 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[ThreeCardRules]:
         raise PaytableError(f"{where}: [rules] need 1 <= seats <= positions <= 7")
     bets = top.get("bets", dict)
     six = top.get("six_card_bonus", dict, default={}, required=False)
-    pays, limits = _bets(bets, bool(six), where)
+    jp_data = top.get("progressive", dict, default=None, required=False)
+    jackpot = (
+        parse_jackpot_of(jp_data, f"{where}: [progressive]", hand_named, COUNTS)
+        if jp_data
+        else None
+    )
+    pays, limits = _bets(bets, bool(six), where, jackpot)
     rules = ThreeCardRules(
         dealer_shows_card=r.get("dealer_shows_card", bool),
         pair_plus_alone=r.get("pair_plus_alone", bool),
@@ -121,19 +139,21 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[ThreeCardRules]:
             )
         ),
         six_card_bonus=MappingProxyType(_pay_table(six, Category, f"{where}: [six_card_bonus]")),
+        progressive=jackpot,
     )
     if Category3.HIGH_CARD in rules.pair_plus:
         raise PaytableError(f"{where}: [pair_plus] cannot pay a high card")
     return one_deck_variant(
-        top, notes, family="three_card", limits=limits, rules=rules, seats=seats
+        top, notes, family="three_card", limits=limits, rules=rules, seats=seats, jackpot=jackpot
     )
 
 
 def _bets(
-    bets: Mapping[str, Any], six: bool, where: str
+    bets: Mapping[str, Any], six: bool, where: str, jackpot: JackpotTable[Any] | None
 ) -> tuple[dict[str, Ratio], dict[str, BetLimit]]:
     """The ante's and play's pays and every bet's limits, from ``[bets.*]``."""
     wanted = {"ante", "play", "pair-plus"} | ({"six-card-bonus"} if six else set())
+    wanted |= {"progressive"} if jackpot else set()
     if set(bets) != wanted:
         raise PaytableError(f"{where}: bets must be exactly {sorted(wanted)}, got {sorted(bets)}")
     pays: dict[str, Ratio] = {}
@@ -149,6 +169,10 @@ def _bets(
         limits[name] = parse_limit(spot, f"{where}: [bets.{name}]")
     if limits["play"].maximum < limits["ante"].maximum:
         raise PaytableError(f"{where}: [bets.play] must allow the largest ante")
+    if jackpot and not limits["progressive"].minimum == limits["progressive"].maximum == (
+        jackpot.stake
+    ):
+        raise PaytableError(f"{where}: [bets.progressive] must be exactly the progressive stake")
     return pays, limits
 
 

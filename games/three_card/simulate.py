@@ -5,6 +5,8 @@ a repeated card drawn again): the player's three, then the dealer's three, the
 first of which is the exposed card on tables that show one. The player follows
 the best strategy of :mod:`games.three_card.exact` (a table lookup), so the
 simulated returns estimate the same quantities the enumeration computes exactly.
+The progressive is simulated at its reset meter, as :func:`games.three_card.house_edge`
+states it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from games.poker.batch import categories, rank_batch
 from games.poker.three_card import Category3, category3_batch, rank3_batch
 from games.sim import simulate_batches
 from games.three_card.exact import hands, play_table
+from games.three_card.progressive import ProgressiveHand
 from games.three_card.rules import ThreeCardRules
 
 BATCH = 500_000
@@ -50,6 +53,12 @@ def simulate(variant: Variant[ThreeCardRules], rounds: int, seed: int) -> Simula
     six = np.full(11, -1.0)
     for cat5, r in rules.six_card_bonus.items():
         six[cat5] = r.num / r.den
+    jp = rules.progressive
+    jackpot = np.full(len(ProgressiveHand), -1.0)
+    for hand in ProgressiveHand:
+        award = jp.award(hand) if jp else None
+        if jp and award:
+            jackpot[hand] += (award[0] + jp.reset * award[1] / 10_000) / jp.stake
 
     def nets(rng: np.random.Generator, n: int) -> dict[str, npt.NDArray[np.float64]]:
         cards = deal_six(rng, n)
@@ -69,6 +78,9 @@ def simulate(variant: Variant[ThreeCardRules], rounds: int, seed: int) -> Simula
         }
         if rules.six_card_bonus:
             out["six-card-bonus"] = six[categories(rank_batch(cards, validate=False))]
+        if jp:
+            spades = ((player & 3) == 3).all(axis=1) & (p_cat == Category3.MINI_ROYAL)
+            out["progressive"] = jackpot[p_cat + spades]
         return out
 
     return simulate_batches(variant.id, rounds, seed, BATCH, nets)

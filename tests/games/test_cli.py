@@ -198,6 +198,7 @@ def test_real_three_card_family_is_listed_with_its_bets(
         "play",
         "pair-plus",
         "six-card-bonus",
+        "progressive",
     }
     assert "001_" in games["tri-card-poker"]["source"]
 

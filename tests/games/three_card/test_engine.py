@@ -138,6 +138,8 @@ def test_chips_conserved_and_every_bet_settled_once(variant: str, seats: int, se
         events += game.apply(PlaceBet(seat=seat, bet="pair-plus", amount=100 * (seat + 1)))
         if "six-card-bonus" in game.rules.bets:
             events += game.apply(PlaceBet(seat=seat, bet="six-card-bonus", amount=200))
+        if "progressive" in game.rules.bets and (seed >> seat) & 1:
+            events += game.apply(PlaceBet(seat=seat, bet="progressive", amount=100))
     events += game.apply(Deal(seat=0))
     while not game.is_over:
         need = game.needs()

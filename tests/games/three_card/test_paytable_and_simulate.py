@@ -24,7 +24,12 @@ def test_packaged_variants_load_with_their_pages() -> None:
     assert set(ids) == {"three-card-poker", "tri-card-poker"}
     assert "004_" in ids["three-card-poker"].source
     assert "001_" in ids["tri-card-poker"].source
-    assert ids["three-card-poker"].rules.bets == ("ante", "pair-plus", "six-card-bonus")
+    assert ids["three-card-poker"].rules.bets == (
+        "ante",
+        "pair-plus",
+        "six-card-bonus",
+        "progressive",
+    )
 
 
 @pytest.mark.parametrize(
