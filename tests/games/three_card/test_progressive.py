@@ -54,7 +54,7 @@ def test_page_004_progressive_pays_the_published_table(deal: str, fixed: int, sh
     poker." The page prints no table: the published 3 Card Poker Progressive Jackpot
     (named in the TOML's source) pays the spade mini royal the meter, another mini royal
     $500, a straight flush $100, three of a kind $50, on a $1 bet feeding the meter."""
-    game, events = _dealt(deal)
+    _, events = _dealt(deal)
     wins = [e for e in events if isinstance(e, JackpotWin)]
     assert [(w.fixed, w.share_bp) for w in wins] == [(fixed, share)]
     assert wins[0].meter == "three-card-poker" and TCP.jackpots == {"three-card-poker": 500_000}
