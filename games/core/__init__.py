@@ -35,6 +35,7 @@ from games.core.records import (
     RollDice,
     RoundOver,
     SpinResult,
+    StartPosition,
     decode,
 )
 from games.core.round import Phase, Round
@@ -98,6 +99,7 @@ __all__ = [
     "SimulationResult",
     "SpinResult",
     "Spots",
+    "StartPosition",
     "Suit",
     "TomlTable",
     "UnknownGame",

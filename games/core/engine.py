@@ -28,6 +28,7 @@ class NeedKind(StrEnum):
     CARD = "card"
     DICE = "dice"
     SPIN = "spin"
+    POSITION = "position"  # a table position 1..count, e.g. where the deal starts
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,10 +37,13 @@ class Need:
 
     ``hidden`` is True for a card dealt face down (a hole card): a physical shoe
     still delivers it, but views do not show it until the rules reveal it.
+    A ``POSITION`` need is answered by a :class:`~games.core.records.StartPosition`
+    naming one of the positions ``1..count``, each equally likely (the land pai gow
+    table's "electronic random-number generator" picking where the deal starts).
     """
 
     kind: NeedKind
-    count: int = 1  # dice per roll, or 1 card
+    count: int = 1  # dice per roll, 1 card, or the positions to pick one of
     target: str = ""  # which hand receives the card, for display ("player", "dealer")
     hidden: bool = False
 

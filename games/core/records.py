@@ -219,6 +219,21 @@ class SpinResult(Action):
     number: str
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class StartPosition(Action):
+    """The source picks a table position, 1-based (where the land pai gow deal starts).
+
+    Asked for by a ``NeedKind.POSITION`` need; the RNG answers it uniformly over the
+    need's ``count`` positions, and the log keeps it so a replay deals the same way.
+
+    >>> decode(StartPosition(position=4).encode())
+    StartPosition(seat=None, position=4)
+    """
+
+    kind: ClassVar[str] = "start-position"
+    position: int
+
+
 # --- events common to every engine ------------------------------------------
 
 

@@ -39,7 +39,7 @@ from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
 from games.core.cards import Card
-from games.core.engine import Need, NeedKind, Variant
+from games.core.engine import Need, Variant
 from games.core.errors import BetRefused, FoulHand, IllegalAction
 from games.core.money import format_cents
 from games.core.records import (
@@ -53,17 +53,17 @@ from games.core.records import (
     PlaceBet,
     RemoveBet,
     RoundOver,
+    StartPosition,
 )
 from games.core.round import Round
 from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
 from games.pai_gow.bonus import bonus_hands
 from games.pai_gow.hands import Setting, describe_key, foul_reason, parse_setting
 from games.pai_gow.house_way import house_way
+from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
 from games.pai_gow.rules import MAIN_BET, PaiGowRules
 from games.pai_gow.showdown import bank_bet, house_wager, keys, main_bet, side_bet
 
-HAND_CARDS = 7
-DEALER = "dealer"
 BANK_DECISIONS = ("bank", "decline-bank")
 
 
@@ -79,7 +79,8 @@ class PaiGowView(TypedDict):
     """What a seat sees (:meth:`PaiGowRound.view`); JSON-able, serialised at the edge.
 
     The bank keys are there on player-banked tables only; ``house_wager_offer`` only
-    for the seat the bank is offered to (the most the house may wager against it).
+    for the seat the bank is offered to (the most the house may wager against it);
+    ``start_position`` on the land table only (where the deal started, once picked).
     """
 
     game: str
@@ -103,9 +104,10 @@ class PaiGowView(TypedDict):
     bank_offered_to: NotRequired[int | None]
     bank_queue: NotRequired[list[int]]
     house_wager_offer: NotRequired[int]
+    start_position: NotRequired[int | None]
 
 
-class PaiGowRound(Round[PaiGowRules]):
+class PaiGowRound(LandDeal, Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
@@ -132,7 +134,9 @@ class PaiGowRound(Round[PaiGowRules]):
         self.bank = 0  # the player-banker's bank, cents
         self.house_wager = 0  # the house's wager against the player-banker, cents
         self.house_result = 0  # what the house won (+) or lost (-) on that wager
-        self._order: list[int] = []  # seats dealt in, in dealing order
+        self._order: list[int] = []  # seats dealt in, in seat order
+        self._plan: DealPlan | None = None  # the hands dealt, in dealing order
+        self.start_position: int | None = None  # land table: where the deal started
         self._hands: dict[int, list[Card]] = {}
         self._dealer: list[Card] = []
         self._settings: dict[int, Setting] = {}
@@ -144,10 +148,7 @@ class PaiGowRound(Round[PaiGowRules]):
     def needs(self) -> Need | None:
         if self.phase is not Phase.DEALING:
             return None
-        for seat in self._order:
-            if len(self._hands[seat]) < HAND_CARDS:
-                return Need(kind=NeedKind.CARD, target=f"seat{seat}")
-        return Need(kind=NeedKind.CARD, target=DEALER, hidden=True)
+        return START_NEED if self._plan is None else self._plan.need()
 
     def legal_actions(self, seat: int) -> frozenset[str]:
         if not 0 <= seat < self.seats:
@@ -215,8 +216,8 @@ class PaiGowRound(Round[PaiGowRules]):
     # --- verify / apply, by action kind ------------------------------------------------
 
     def verify_any(self, action: Action) -> None:
-        """Every action but a card names a seat at this table."""
-        if not isinstance(action, DealCard):
+        """Every action but the source's (a card, the start position) names a seat here."""
+        if not isinstance(action, DealCard | StartPosition):
             self.seat_of(action)
 
     def verify_deal_card(self, action: DealCard) -> None:
@@ -224,22 +225,22 @@ class PaiGowRound(Round[PaiGowRules]):
             raise IllegalAction(f"no card is wanted now: the round is {self.phase}")
         if action.seat is not None:
             raise IllegalAction("cards come from the card source, not from a seat")
-        dealt = [c for h in self._hands.values() for c in h] + self._dealer
-        if action.card in dealt:
+        if self._plan is None:
+            raise IllegalAction("no card is wanted now: the deal waits for its start position")
+        if action.card in self._plan.dealt():
             raise IllegalAction(f"{action.card} was already dealt this game (one 53-card deck)")
 
     def apply_deal_card(self, action: DealCard) -> tuple[Event, ...]:
-        need = self.needs()
-        assert need is not None
-        if need.target == DEALER:
-            self._dealer.append(action.card)
-            if len(self._dealer) == HAND_CARDS:
-                self.phase = Phase.SETTING
-                return (Message(text="cards are dealt: set your hands"),)
-            return ()
-        seat = int(need.target[len("seat") :])
-        self._hands[seat].append(action.card)
-        return (CardShown(card=action.card, hand=need.target, to=str(seat)),)
+        assert self._plan is not None
+        target, complete = self._plan.add(action.card)
+        events: list[Event] = []
+        if target.startswith("seat"):  # face down to every other position
+            seat = target[len("seat") :]
+            events.append(CardShown(card=action.card, hand=target, to=seat))
+        if complete:
+            self.phase = Phase.SETTING
+            events.append(Message(text="cards are dealt: set your hands"))
+        return tuple(events)
 
     def verify_place_bet(self, action: PlaceBet) -> None:
         self._check_betting(action)
@@ -271,6 +272,8 @@ class PaiGowRound(Round[PaiGowRules]):
             s for s in range(self.seats) if (s, MAIN_BET) in self.book or s == self.banker
         ]
         self._hands = {s: [] for s in self._order}
+        if not self.rules.land_deal:  # the land table's deal waits for its start position
+            self._start_deal(DealPlan(seat_order(self._order)))
         dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
         return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
 
@@ -296,6 +299,12 @@ class PaiGowRound(Round[PaiGowRules]):
             events.extend(self._reveal_and_settle())
         return tuple(events)
 
+    def _start_deal(self, plan: DealPlan) -> None:
+        """Deal the game's hands in ``plan``'s order (:mod:`games.pai_gow.land_deal`)."""
+        self._plan = plan
+        self._hands = {s: plan.cards[f"seat{s}"] for s in self._order}
+        self._dealer = plan.cards[DEALER]
+
     # --- view -------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> PaiGowView:
@@ -320,6 +329,8 @@ class PaiGowRound(Round[PaiGowRules]):
             legal=sorted(self.legal_actions(seat)) if seat is not None else [],
             settlements=[s.encode() for s in self._settlements],
         )
+        if self.rules.land_deal:
+            out["start_position"] = self.start_position
         if self.rules.player_bank:
             out["banker"] = "dealer" if self.banker is None else str(self.banker)
             out["bank"] = self.bank

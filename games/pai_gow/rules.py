@@ -18,6 +18,12 @@ Schema (every key required unless marked optional)::
     surrender = false                     # optional: a seat may give up its wager unrevealed
     player_bank = false                   # optional: the page-002 bank rotation
                                           #   (games.pai_gow.bank); no side bet with it
+    land_deal = false                     # optional: page 002's deal, seven hands to all
+                                          #   seven positions from an RNG start position
+                                          #   (games.pai_gow.land_deal); needs 6 seats
+    dragon = false                        # optional: the unplayed first hand is offered
+                                          #   as a dragon hand (games.pai_gow.dragon);
+                                          #   needs land_deal
     [commission]
     bp = 500                              # basis points of a winning main bet
     rounding = "up"                       # games.core.money.Rounding value
@@ -86,6 +92,8 @@ class PaiGowRules:
     side: SideBet | None = None
     surrender: bool = False
     player_bank: bool = False  # page 002: players take the bank in turn (games.pai_gow.bank)
+    land_deal: bool = False  # page 002: every position dealt from an RNG start position
+    dragon: bool = False  # page 001 "Physical": a dragon hand is offered (games.pai_gow.dragon)
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -200,7 +208,7 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
     r = table(
         top.get("rules", dict),
         f"{where}: [rules]",
-        {"joker", "wheel_second", "seats", "surrender", "player_bank"},
+        {"joker", "wheel_second", "seats", "surrender", "player_bank", "land_deal", "dragon"},
     )
     try:
         joker = JokerRule(r.get("joker", str))
@@ -226,11 +234,17 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
         side=side,
         surrender=r.get("surrender", bool, default=False, required=False),
         player_bank=r.get("player_bank", bool, default=False, required=False),
+        land_deal=r.get("land_deal", bool, default=False, required=False),
+        dragon=r.get("dragon", bool, default=False, required=False),
     )
     if rules.player_bank and side is not None:
         raise PaytableError(f"{where}: [rules] player_bank with a side bet is not supported")
     if rules.player_bank and seats < 2:
         raise PaytableError(f"{where}: [rules] player_bank needs at least 2 seats")
+    if rules.land_deal and seats != 6:
+        raise PaytableError(f"{where}: [rules] land_deal deals seven positions: needs 6 seats")
+    if rules.dragon and not rules.land_deal:
+        raise PaytableError(f"{where}: [rules] dragon hands need land_deal (the empty hands)")
     return rules, seats, limits
 
 

@@ -3,8 +3,9 @@
 :class:`RngOutcomes` deals from a shoe shuffled by ``rng`` at game start and kept
 server-side (the ``shoes`` table): the log records only a SHA-256 commitment to
 the order at the start and reveals it when the game ends, so a regulator can
-check that the cards dealt were the committed shoe. Dice and wheel numbers are
-drawn from ``rng`` at the moment they are needed.
+check that the cards dealt were the committed shoe. Dice, wheel numbers and table
+positions (where the land pai gow deal starts) are drawn from ``rng`` at the moment
+they are needed.
 
 :class:`DeviceOutcomes` reads a physical shoe, dice reader or wheel through
 ``firmware_bridge``: it turns device events into engine actions, and raises
@@ -22,7 +23,7 @@ from firmware_bridge import hal
 from firmware_bridge.url import public_url
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
-from games.core.records import Action, DealCard, RollDice, SpinResult
+from games.core.records import Action, DealCard, RollDice, SpinResult, StartPosition
 from kiosk_ui.errors import TableError
 from kiosk_ui.store.protocol import Tx
 from rng.errors import RngError
@@ -204,6 +205,8 @@ class RngOutcomes:
             return DealCard(card=Card.from_index(order[position])), {"draw": position + 1}
         if need.kind is NeedKind.DICE:
             return RollDice(faces=self.rng.roll(need.count)), {}
+        if need.kind is NeedKind.POSITION:  # uniform over 1..count (randbelow: no bias)
+            return StartPosition(position=1 + self.rng.randbelow(need.count)), {}
         zeros = self._zeros.get(game) or 1
         return SpinResult(number=wheel_number(self.rng.randbelow(36 + zeros), zeros)), {}
 
@@ -256,6 +259,8 @@ class DeviceOutcomes:
         return {"source": self.name}
 
     def supply(self, conn: Tx, game: str, need: Need) -> tuple[Action, dict[str, Any]]:
+        if need.kind is NeedKind.POSITION:  # no device reports one: never invent it
+            raise OutcomeFault(f"{self.where}: the device supplies no {need.kind}")
         while True:
             ev = self.device.next_event(self.timeout)
             if ev is None:

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from games.core.cards import Card, parse_cards
+from games.core.cards import Card
 from games.core.engine import Engine
-from games.core.records import DealCard, Event
+from games.core.records import Event
+from tests.games.pai_gow.dealing import deal_in
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "pai_gow"
 
@@ -22,13 +23,9 @@ def load_data(name: str) -> dict[str, Any]:
 
 
 def feed(engine: Engine, cards: str | Iterable[Card]) -> list[Event]:
-    """Deal cards into the engine while it asks for them; return every event."""
-    events: list[Event] = []
-    for card in parse_cards(cards) if isinstance(cards, str) else cards:
-        if engine.needs() is None:
-            break
-        events.extend(engine.apply(DealCard(card=card)))
-    return events
+    """Deal cards into the engine while it asks for them; return every event (on the land
+    table from seat 0's position, the unplayed hands from the rest of the deck)."""
+    return deal_in(engine, cards)
 
 
 @pytest.fixture(scope="session")

@@ -22,13 +22,13 @@ from games.core.records import (
     BetReturned,
     BetSettled,
     Deal,
-    DealCard,
     Decide,
     PlaceBet,
     RemoveBet,
 )
 from games.pai_gow.engine import PaiGowRound, Phase
 from games.pai_gow.rules import loads
+from tests.games.pai_gow.dealing import deal_in, next_action
 
 get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
 LAND = get_variant("pai-gow-land")
@@ -73,7 +73,7 @@ def finish(game: PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
     events: list[Any] = []
     deck = iter(cards if cards is not None else deck_except(""))
     while game.needs() is not None:
-        events += game.apply(DealCard(card=next(deck)))
+        events += game.apply(next_action(game, deck))
     for seat in game.view(None)["dealt_in"]:
         if seat not in game.view(None)["set"]:
             events += game.apply(Decide(seat=seat, decision="house-way"))
@@ -216,10 +216,7 @@ def play_banked(variant: Any = LAND) -> tuple[PaiGowRound, list[Any]]:
     game.apply(PlaceBet(seat=1, bet="main", amount=1500))
     game.apply(PlaceBet(seat=2, bet="main", amount=2000))
     game.apply(Deal(seat=1))
-    cards = parse_cards(" ".join((BANKER, COPY, STRONG, HOUSE)))
-    events: list[Any] = []
-    for card in cards:
-        events += game.apply(DealCard(card=card))
+    events: list[Any] = deal_in(game, " ".join((BANKER, COPY, STRONG, HOUSE)))
     events += game.apply(Decide(seat=0, decision="set", arg="As Kd|Qh Qc 7s 7d 2c"))
     events += game.apply(Decide(seat=1, decision="set", arg="Ac Kh|Qd Qs 8c 8h 4d"))
     assert "surrender" not in game.legal_actions(0)
@@ -273,8 +270,7 @@ def test_banker_pays_commission_on_a_net_win() -> None:
     game.apply(PlaceBet(seat=1, bet="main", amount=700))
     game.apply(Deal(seat=0))
     # seat 0 holds the weak BANKER hand, seat 1 the COPY hand, the banker the STRONG hand
-    for card in parse_cards(" ".join((BANKER, COPY, STRONG, HOUSE))):
-        game.apply(DealCard(card=card))
+    deal_in(game, " ".join((BANKER, COPY, STRONG, HOUSE)))
     game.apply(Decide(seat=0, decision="set", arg="As Kd|Qh Qc 7s 7d 2c"))
     game.apply(Decide(seat=1, decision="set", arg="Ac Kh|Qd Qs 8c 8h 4d"))
     events = game.apply(Decide(seat=2, decision="set", arg="Ah Ad|9h 9d 9c 5d 5h"))
@@ -354,7 +350,7 @@ def test_an_absent_seat_s_hand_is_set_by_the_house_way() -> None:
     game.apply(Deal(seat=0))
     deck = iter(deck_except(""))
     while game.needs() is not None:
-        game.apply(DealCard(card=next(deck)))
+        game.apply(next_action(game, deck))
     assert game.PASSIVE == ("house-way", "decline-bank")  # kiosk_ui/table/seats.py order
     assert "surrender" in game.legal_actions(0)  # the passive choice is the house way
     assert game.default_action(0) == Decide(seat=0, decision="house-way")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import games.pai_gow as pg
 from games.core.cards import Card
-from games.core.engine import GameContext
+from games.core.engine import GameContext, NeedKind
 from games.core.errors import IllegalAction
 from games.core.records import (
     BetPlaced,
@@ -30,6 +30,7 @@ from games.core.records import (
     Event,
     PlaceBet,
     RemoveBet,
+    StartPosition,
 )
 from games.pai_gow.engine import PaiGowRound, Phase
 
@@ -59,12 +60,14 @@ def visible(view: dict[str, Any]) -> set[str]:
     cards=DECK,
     bets=st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.integers(1, 30)), max_size=8),
     picks=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.booleans()), max_size=12),
+    start=st.integers(1, 7),  # the land table's start position, from the source
 )
 def test_chips_conserved_hidden_cards_never_shown(
     vid: str,
     cards: list[Card],
     bets: list[tuple[int, bool, int]],
     picks: list[tuple[int, int, bool]],
+    start: int,
 ) -> None:
     variant = get_variant(vid)
     game = pg.new_game(variant, variant.seats)
@@ -90,6 +93,9 @@ def test_chips_conserved_hidden_cards_never_shown(
             seen = visible(game.view(seat))
             allowed = set(dealt.get(f"seat{seat}", []))
             assert seen <= allowed, f"seat {seat} sees {seen - allowed}"
+        if need.kind is NeedKind.POSITION:
+            events += game.apply(StartPosition(position=start))
+            continue
         card = next(deck)
         events += game.apply(DealCard(card=card))
         dealt.setdefault(need.target, []).append(str(card))
@@ -137,10 +143,12 @@ LAND = get_variant("pai-gow-land")
         ),
         min_size=1,
         max_size=5,
-    )
+    ),
+    start=st.integers(1, 7),
 )
 def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
     games: list[tuple[list[Card], list[tuple[bool, int, int]], list[tuple[int, int]], bool]],
+    start: int,
 ) -> None:
     """A run of land-table games, each built from the last through ``previous``.
 
@@ -199,6 +207,9 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
             for viewer in [None, *range(seats)]:
                 seen = visible(game.view(viewer))
                 assert seen <= set(dealt.get(f"seat{viewer}", [])), f"{viewer} sees too much"
+            if need.kind is NeedKind.POSITION:
+                events += game.apply(StartPosition(position=start))
+                continue
             card = next(deck)
             events += game.apply(DealCard(card=card))
             dealt.setdefault(need.target, []).append(str(card))
