@@ -23,7 +23,7 @@ on a dragon table, which is the dragon hand (target ``dragon``, :mod:`games.pai_
 >>> clockwise(4)
 (4, 5, 6, 7, 1, 2, 3)
 >>> land_targets(6, playing=[0, 2], dragon=True)  # seat 4 (position 6) is empty
-('seat4', 'seat5', 'dealer', 'seat0', 'dragon', 'seat2', 'position5')
+('dragon', 'position7', 'dealer', 'seat0', 'position3', 'seat2', 'position5')
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from games import catalog
 from games.core.capabilities import SeatDefaults
 from games.core.cards import deck
 from games.core.engine import Engine, GameContext, Need, NeedKind, Variant
-from games.core.records import Action, DealCard, Decide, RollDice, SpinResult
+from games.core.records import Action, DealCard, Decide, RollDice, SpinResult, StartPosition
 from kiosk_ui.table.seats import default_action, unattended
 
 #: The runtime's passive choices before issue 13, first match wins.
@@ -68,6 +68,8 @@ class Source:
             return DealCard(card=self.shoe.pop())
         if need.kind is NeedKind.DICE:
             return RollDice(faces=tuple(self.rand.randint(1, 6) for _ in range(need.count)))
+        if need.kind is NeedKind.POSITION:  # the land pai gow deal's start (issue 14)
+            return StartPosition(position=1 + self.rand.randrange(need.count))
         numbers = [str(n) for n in range(1, 37)] + ["0", "00"][: self.variant.zeros]
         return SpinResult(number=self.rand.choice(numbers))
 
