@@ -1,7 +1,8 @@
 """The documented scripted pai gow player used by ``croupier table autoplay``.
 
 Each game the seat bets the table minimum on the main bet (no side bet), deals,
-and when its cards are in asks for the house way. Offered the bank (page 002
+and when its cards are in asks for the house way (where the table has no house-way
+button, it sets the house-way setting itself: the rules' default). Offered the bank (page 002
 tables) it declines, so the dealer banks every scripted game. It never deals
 cards: the card source does.
 """
@@ -30,4 +31,6 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         return Deal(seat=seat)
     if "house-way" in legal:
         return Decide(seat=seat, decision="house-way")
+    if "set" in legal:  # no house-way button (page 001 online): the rules' default
+        return engine.default_action(seat)
     return None

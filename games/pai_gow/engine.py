@@ -4,22 +4,23 @@ One :class:`PaiGowRound` is one game: bets, seven cards to each seat with a main
 bet and seven to the dealer (asked for one at a time through :meth:`needs`
 and taken as :class:`~games.core.records.DealCard`), then each seat sets its
 hands (``Decide(decision="set", arg="As Kd|Qh Qc 7s 7d 2c")``) or asks for the
-house way (``Decide(decision="house-way")``). A foul setting is refused with
+house way (``Decide(decision="house-way")``) where the table has that button
+(page 001 online has none). A foul setting is refused with
 :class:`~games.core.errors.FoulHand` and its reason, and the seat sets again
-(the Pinnacle page: "the game will prompt the Player to re-build their hands").
-When every seat has set, the dealer's cards are revealed and set by the house
-way, every hand is shown, and the bets settle.
+(the Pinnacle page: "the game will prompt the Player to re-build their hands"), or,
+on the land and California tables (``foul = "loses"``), is played and loses its
+wager at the reveal. A player's second and later seats on Fortune are set by the
+house way (:mod:`games.pai_gow.setting`). When every seat has set, the dealer's
+cards are revealed and set by the house way, every hand is shown, and the bets settle.
 
 What each seat sees: its own cards as they are dealt (``CardShown(to="<seat>")``);
 the dealer's cards (dealt face down, ``Need(hidden=True)``) and the other seats'
 cards only at the reveal. Copies go to the banker on every table.
 
 Player banking (tables with ``player_bank``, page 002; the rotation is
-:mod:`games.pai_gow.bank`): a game whose rotation has a seat to offer opens in
-``Phase.BANK``. The seat offered may ``Decide(decision="bank", arg="<bank>[ <house
-wager>]")`` (cents; the bank is posted as the ``bank`` bet) or
-``Decide(decision="decline-bank")`` (the offer passes to the next seat in turn; when
-none is left the dealer banks). While a player banks, the other seats' main bets have
+:mod:`games.pai_gow.bank`, the offer :mod:`games.pai_gow.bank_offer`): a game whose
+rotation has a seat to offer opens in ``Phase.BANK``; the seat offered takes the
+bank or declines it. While a player banks, the other seats' main bets have
 no maximum but together with the house's wager may not exceed the bank; the banker
 sets its own seven cards as the Banker's hands; the house's hand (the dealer's
 position, house way) plays the house's wager against it. Every wager settles
@@ -35,12 +36,9 @@ sums of the showdown are :mod:`games.pai_gow.showdown`.
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, NotRequired, TypedDict
-
 from games.core.cards import Card
 from games.core.engine import Need, Variant
-from games.core.errors import BetRefused, FoulHand, IllegalAction
+from games.core.errors import BetRefused, IllegalAction
 from games.core.money import format_cents
 from games.core.records import (
     Action,
@@ -56,58 +54,33 @@ from games.core.records import (
     StartPosition,
 )
 from games.core.round import Round
-from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
+from games.pai_gow.bank import BANK_BET, BankCarry
+from games.pai_gow.bank_offer import BANK_DECISIONS, BankOffer
 from games.pai_gow.bonus import bonus_hands
-from games.pai_gow.hands import Setting, describe_key, foul_reason, parse_setting
+from games.pai_gow.hands import Setting, describe_key
 from games.pai_gow.house_way import house_way
 from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
-from games.pai_gow.rules import MAIN_BET, PaiGowRules
-from games.pai_gow.showdown import bank_bet, house_wager, keys, main_bet, side_bet
-
-BANK_DECISIONS = ("bank", "decline-bank")
-
-
-class Phase(StrEnum):
-    BANK = "bank"  # player-banked tables: the bank is offered to a seat
-    BETTING = "betting"
-    DEALING = "dealing"
-    SETTING = "setting"
-    OVER = "over"
-
-
-class PaiGowView(TypedDict):
-    """What a seat sees (:meth:`PaiGowRound.view`); JSON-able, serialised at the edge.
-
-    The bank keys are there on player-banked tables only; ``house_wager_offer`` only
-    for the seat the bank is offered to (the most the house may wager against it);
-    ``start_position`` on the land table only (where the deal started, once picked).
-    """
-
-    game: str
-    phase: str
-    seat: int | None
-    seats: int
-    bets: dict[str, dict[str, int]]
-    dealt_in: list[int]
-    next_card_to: str | None
-    cards: list[str]
-    setting: str | None
-    set: list[int]
-    dealer_cards: int
-    dealer: str | None
-    hands: dict[str, str]
-    legal: list[str]
-    settlements: list[dict[str, Any]]
-    banker: NotRequired[str]
-    bank: NotRequired[int]
-    house_wager: NotRequired[int]
-    bank_offered_to: NotRequired[int | None]
-    bank_queue: NotRequired[list[int]]
-    house_wager_offer: NotRequired[int]
-    start_position: NotRequired[int | None]
+from games.pai_gow.rules import MAIN_BET, ExtraHands, PaiGowRules
+from games.pai_gow.setting import (
+    SAME_PLAYER,
+    decided_setting,
+    default_setting,
+    extra_seats,
+    parse_seats,
+)
+from games.pai_gow.showdown import (
+    FOUL_KEYS,
+    bank_bet,
+    foul_loses,
+    house_wager,
+    keys,
+    main_bet,
+    side_bet,
+)
+from games.pai_gow.view import PaiGowView, Phase
 
 
-class PaiGowRound(LandDeal, Round[PaiGowRules]):
+class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
@@ -142,6 +115,8 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
         self._settings: dict[int, Setting] = {}
         self._dealer_setting: Setting | None = None
         self._surrendered: set[int] = set()
+        self._fouls: dict[int, str] = {}  # seat -> why its setting is foul (Foul.LOSES)
+        self._players: list[tuple[int, ...]] = []  # seats one player holds (same-player)
 
     # --- what is wanted -----------------------------------------------------
 
@@ -163,21 +138,26 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
                 names.add("deal")
             return frozenset(names)
         if self.phase is Phase.SETTING and seat in self._order and seat not in self._settings:
+            names = {"set", "house-way"} if self.rules.house_way_button else {"set"}
             if self.rules.surrender and seat not in self._surrendered and seat != self.banker:
-                return frozenset({"set", "house-way", "surrender"})
-            return frozenset({"set", "house-way"})
+                names.add("surrender")
+            return frozenset(names)
         return frozenset()
+
+    def default_action(self, seat: int) -> Action | None:
+        """The house way for a seat that does not set its hands (:attr:`PASSIVE`); on a
+        table without the house-way button (page 001 online) it is a plain ``set`` of the
+        house-way setting, so the rules' default is no decision a player is refused."""
+        if not self.rules.house_way_button and "set" in self.legal_actions(seat):
+            arg = default_setting(self.rules, self.hand(seat))
+            return Decide(seat=seat, decision="set", arg=arg)
+        return super().default_action(seat)
 
     def awaiting(self) -> frozenset[int]:
         """The seat the bank is offered to, while the offer is open (page 002: the game
         cannot go on until it takes the bank or declines; an empty seat declines)."""
         offered = self.offered
         return frozenset() if offered is None else frozenset({offered})
-
-    @property
-    def offered(self) -> int | None:
-        """The seat the bank is offered to now (None outside the bank phase)."""
-        return self._offers[0] if self.phase is Phase.BANK else None
 
     def carry(self) -> BankCarry:
         """What the next game of this table starts from (the game must be over).
@@ -216,8 +196,9 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
     # --- verify / apply, by action kind ------------------------------------------------
 
     def verify_any(self, action: Action) -> None:
-        """Every action but the source's (a card, the start position) names a seat here."""
-        if not isinstance(action, DealCard | StartPosition):
+        """Every action but the source's (a card, the start position) and the runtime's
+        same-player names a seat here."""
+        if not isinstance(action, DealCard | StartPosition) and not _same_player(action):
             self.seat_of(action)
 
     def verify_deal_card(self, action: DealCard) -> None:
@@ -240,6 +221,7 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
         if complete:
             self.phase = Phase.SETTING
             events.append(Message(text="cards are dealt: set your hands"))
+            events += self._extra_hands()
         return tuple(events)
 
     def verify_place_bet(self, action: PlaceBet) -> None:
@@ -278,6 +260,9 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
         return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
 
     def verify_decide(self, action: Decide) -> None:
+        if _same_player(action):
+            self._verify_same_player(action)
+            return
         seat = self.seat_of(action)
         if action.decision in BANK_DECISIONS:
             self._verify_bank(seat, action)
@@ -285,16 +270,24 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
             self._decided(seat, action)
 
     def apply_decide(self, action: Decide) -> tuple[Event, ...]:
+        if _same_player(action):
+            group = parse_seats(action.arg, self.seats)
+            self._players.append(group)
+            return (Message(text=f"seats {', '.join(map(str, group))} are one player's"),)
         seat = self.seat_of(action)
         if action.decision in BANK_DECISIONS:
             return self._apply_bank(seat, action)
-        self._settings[seat] = self._decided(seat, action)
+        self._settings[seat], foul = self._decided(seat, action)
+        if foul is not None:
+            self._fouls[seat] = foul
         if action.decision == "surrender":
             self._surrendered.add(seat)
             events: list[Event] = [Message(text=f"seat {seat} surrenders its wager")]
         else:
-            how = "by the house way" if action.decision == "house-way" else "their own way"
-            events = [Message(text=f"seat {seat} has set their hands {how}")]
+            how = " by the house way" if action.decision == "house-way" else " their own way"
+            if not self.rules.house_way_button:  # a set may be the rules' default here
+                how = ""
+            events = [Message(text=f"seat {seat} has set their hands{how}")]
         if len(self._settings) == len(self._order):
             events.extend(self._reveal_and_settle())
         return tuple(events)
@@ -411,91 +404,52 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
         if takes_all and action.bet == MAIN_BET and len(self.book.of(seat)) > 1:
             raise BetRefused("take the side bet down before the main bet")
 
-    # --- the bank offer (page 002) --------------------------------------------------------
-
-    def _last_wager(self, seat: int) -> int:
-        return self.carried_in.house_wagers.get(seat, 0)
-
-    def _verify_bank(self, seat: int, action: Decide) -> None:
-        if self.phase is not Phase.BANK:
-            why = (
-                "this table has no player banking"
-                if not self.rules.player_bank
-                else (f"the bank is settled for this game (the round is {self.phase})")
-            )
-            raise IllegalAction(f"{action.decision} is not allowed now: {why}")
-        if seat != self.offered:
-            if seat == self.carried_in.last_banker:
-                raise IllegalAction(
-                    f"seat {seat} banked the last hand: no player banks two hands in a row"
-                )
-            raise IllegalAction(f"the bank is offered to seat {self.offered} now, not seat {seat}")
-        if action.decision == "decline-bank":
-            if action.arg:
-                raise IllegalAction("decline-bank takes no argument")
-            return
-        parse_bank_arg(action.arg, self._last_wager(seat))
-
-    def _apply_bank(self, seat: int, action: Decide) -> tuple[Event, ...]:
-        self._offers.pop(0)
-        events: list[Event] = []
-        if action.decision == "bank":
-            bank, house = parse_bank_arg(action.arg, self._last_wager(seat))
-            if bank >= max(house, 1):
-                self.phase = Phase.BETTING
-                self.banker, self.bank, self.house_wager = seat, bank, house
-                posted = self.book.add_by_rule(seat, BANK_BET, bank)
-                return (
-                    posted,
-                    Message(
-                        text=f"seat {seat} is the Banker with {format_cents(bank)}; "
-                        f"the house wagers {format_cents(house)} against the bank"
-                    ),
-                )
-            events.append(
-                Message(
-                    text=f"seat {seat}'s bank of {format_cents(bank)} cannot pay the house's "
-                    f"wager of {format_cents(house)}: the dealer holds the bank this game"
-                )
-            )
-            self._offers.clear()
-        else:
-            events.append(Message(text=f"seat {seat} declines the bank"))
-        if self._offers:
-            events.append(Message(text=f"the bank is offered to seat {self._offers[0]}"))
-        else:
-            self.phase = Phase.BETTING
-            events.append(Message(text="the dealer holds the bank this game"))
-        return tuple(events)
-
     # --- setting the hands -----------------------------------------------------------------
 
-    def _decided(self, seat: int, action: Decide) -> Setting:
-        """Check a decision and return the setting it makes (FoulHand if foul)."""
+    def _decided(self, seat: int, action: Decide) -> tuple[Setting, str | None]:
+        """Check a decision: the setting it makes and its foul reason (None if not foul;
+        FoulHand if foul on a table where a foul is set again)."""
         if self.phase is not Phase.SETTING:
             raise IllegalAction(f"hands are set after the deal; the round is {self.phase}")
         if seat not in self._order:
             raise IllegalAction(f"seat {seat} has no hand this game")
         if seat in self._settings:
             raise IllegalAction(f"seat {seat} has already set its hands")
-        cards = self._hands[seat]
         if action.decision == "surrender":
             if not self.rules.surrender:
                 raise IllegalAction(f"{self.variant.title} has no surrender")
             if seat == self.banker:
                 raise IllegalAction("the Banker's hands are played: the Banker cannot surrender")
-            return house_way(cards, self.rules.joker, self.rules.wheel_second)
-        if action.decision == "house-way":
-            return house_way(cards, self.rules.joker, self.rules.wheel_second)
-        if action.decision != "set":
-            raise IllegalAction(
-                f"unknown decision {action.decision!r}: use 'set', 'house-way' or 'surrender'"
+        return decided_setting(
+            self.rules, self._hands[seat], action.decision, action.arg, self.variant.title
+        )
+
+    # --- one player's several seats (page 004, Fortune) ---------------------------------
+
+    def _verify_same_player(self, action: Decide) -> None:
+        """The runtime's word that some seats are one player's: before the deal only."""
+        if self.phase not in (Phase.BANK, Phase.BETTING):
+            raise IllegalAction(f"{SAME_PLAYER} comes before the deal; the round is {self.phase}")
+        group = parse_seats(action.arg, self.seats)
+        taken = {s for g in self._players for s in g} & set(group)
+        if taken:
+            raise IllegalAction(f"{SAME_PLAYER}: seat {min(taken)} is already a player's")
+
+    def _extra_hands(self) -> list[Event]:
+        """Page 004: a player's seats after the first are set by the house way."""
+        if self.rules.extra_hands is not ExtraHands.HOUSE_WAY:
+            return []
+        events: list[Event] = []
+        for seat in extra_seats(self._order, self._players):
+            rules = self.rules
+            self._settings[seat] = house_way(self._hands[seat], rules.joker, rules.wheel_second)
+            events.append(
+                Message(
+                    text=f"seat {seat} is its player's second or later hand: the dealer "
+                    "sets it by the house way (only the first hand is the player's to set)"
+                )
             )
-        setting = parse_setting(action.arg, cards)
-        reason = foul_reason(setting, self.rules.joker, self.rules.wheel_second)
-        if reason is not None:
-            raise FoulHand(f"foul hand, set it again: {reason}")
-        return setting
+        return events
 
     # --- the reveal and the settlement -------------------------------------------------------
 
@@ -512,6 +466,14 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
             events += _shown(self.banker, b_set)
             banker = keys(b_set, rules)
             events.append(Message(text=f"seat {self.banker} banks with {b_set}: {_words(banker)}"))
+            if self.banker in self._fouls:  # page 002: it "automatically loses"
+                banker = FOUL_KEYS
+                events.append(
+                    Message(
+                        text=f"seat {self.banker}'s hands are foul ({self._fouls[self.banker]}): "
+                        "they lose to every hand set correctly"
+                    )
+                )
         hands = {
             s: bonus_hands(self._hands[s], rules.joker, rules.wheel_second) for s in self._order
         }
@@ -529,7 +491,10 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
             st = self._settings[seat]
             events += _shown(seat, st)
             for bet, stake in self.book.of(seat).items():
-                if bet == MAIN_BET:
+                if bet == MAIN_BET and seat in self._fouls:
+                    out = foul_loses(stake, self._fouls[seat])
+                    bank_net += stake
+                elif bet == MAIN_BET:
                     out = main_bet(rules, stake, st, banker)
                     bank_net -= out.returned - stake  # the banker pays the whole win
                 else:
@@ -577,6 +542,12 @@ class PaiGowRound(LandDeal, Round[PaiGowRules]):
         return events
 
 
+def _same_player(action: Action) -> bool:
+    """The runtime's ``Decide(seat=None, decision="same-player")`` (no player's action:
+    a player's always names its seat)."""
+    return isinstance(action, Decide) and action.seat is None and action.decision == SAME_PLAYER
+
+
 def _words(k: tuple[int, int]) -> str:
     """A setting's (low, high) keys in words, high hand first."""
     return f"{describe_key(k[1])} and {describe_key(k[0])}"
@@ -587,3 +558,6 @@ def _shown(seat: int, setting: Setting) -> list[Event]:
     low = [CardShown(card=c, hand=f"seat{seat}.low") for c in setting.low]
     high = [CardShown(card=c, hand=f"seat{seat}.high") for c in setting.high]
     return [*low, *high]
+
+
+__all__ = ["DEALER", "PaiGowRound", "PaiGowView", "Phase"]

@@ -24,6 +24,11 @@ Schema (every key required unless marked optional)::
     dragon = false                        # optional: the unplayed first hand is offered
                                           #   as a dragon hand (games.pai_gow.dragon);
                                           #   needs land_deal
+    foul = "reset"                        # optional: "reset" (refused, set again) or
+                                          #   "loses" (played, the wager lost): Foul
+    house_way_button = true               # optional: a player may ask for the house way
+    extra_hands = "player"                # optional: "player" (a player sets every seat
+                                          #   it holds) or "house-way" (only the first)
     [commission]
     bp = 500                              # basis points of a winning main bet
     rounding = "up"                       # games.core.money.Rounding value
@@ -39,14 +44,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Cents, Ratio, Rounding, commission
 from games.core.tomlread import TomlTable, packaged, parse_toml
 from games.poker.pai_gow_joker import JokerRule
+
+E = TypeVar("E", bound=StrEnum)
 
 SPEC = 1
 MAIN_BET = "main"
@@ -68,6 +76,20 @@ BONUS_HANDS = (
     "three-of-a-kind",
     "straight",
 )
+
+
+class Foul(StrEnum):
+    """What a foul setting (the low hand ranked above the high hand) does on a table."""
+
+    RESET = "reset"  # online (000, 001, 003): refused, and the player sets it again
+    LOSES = "loses"  # land (002) and California (004): played, and its wager is lost
+
+
+class ExtraHands(StrEnum):
+    """Who sets the hands of a player's second and later seats."""
+
+    PLAYER = "player"  # the player sets every seat it holds
+    HOUSE_WAY = "house-way"  # page 004: only the first; the others play the house way
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,6 +116,9 @@ class PaiGowRules:
     player_bank: bool = False  # page 002: players take the bank in turn (games.pai_gow.bank)
     land_deal: bool = False  # page 002: every position dealt from an RNG start position
     dragon: bool = False  # page 001 "Physical": a dragon hand is offered (games.pai_gow.dragon)
+    foul: Foul = Foul.RESET
+    house_way_button: bool = True  # page 001 online: "does not support asking the house"
+    extra_hands: ExtraHands = ExtraHands.PLAYER
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -208,7 +233,18 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
     r = table(
         top.get("rules", dict),
         f"{where}: [rules]",
-        {"joker", "wheel_second", "seats", "surrender", "player_bank", "land_deal", "dragon"},
+        {
+            "joker",
+            "wheel_second",
+            "seats",
+            "surrender",
+            "player_bank",
+            "foul",
+            "house_way_button",
+            "extra_hands",
+            "land_deal",
+            "dragon",
+        },
     )
     try:
         joker = JokerRule(r.get("joker", str))
@@ -236,6 +272,9 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
         player_bank=r.get("player_bank", bool, default=False, required=False),
         land_deal=r.get("land_deal", bool, default=False, required=False),
         dragon=r.get("dragon", bool, default=False, required=False),
+        foul=_choice(Foul, r, "foul", Foul.RESET),
+        house_way_button=r.get("house_way_button", bool, default=True, required=False),
+        extra_hands=_choice(ExtraHands, r, "extra_hands", ExtraHands.PLAYER),
     )
     if rules.player_bank and side is not None:
         raise PaytableError(f"{where}: [rules] player_bank with a side bet is not supported")
@@ -246,6 +285,16 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
     if rules.dragon and not rules.land_deal:
         raise PaytableError(f"{where}: [rules] dragon hands need land_deal (the empty hands)")
     return rules, seats, limits
+
+
+def _choice(kind: type[E], t: TomlTable, key: str, default: E) -> E:
+    """An optional ``[rules]`` key naming one of ``kind``'s values."""
+    text = t.get(key, str, default=str(default), required=False)
+    try:
+        return kind(text)
+    except ValueError:
+        allowed = ", ".join(repr(str(e)) for e in kind)
+        raise PaytableError(f"{t.where}: {key} must be one of {allowed}, got {text!r}") from None
 
 
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[PaiGowRules]:

@@ -29,6 +29,9 @@ from games.pai_gow.hands import Setting, describe_key, high_key, low_key
 from games.pai_gow.rules import PaiGowRules, SideBet, main_commission
 
 Keys = tuple[int, int]  # (low, high) comparison keys of a setting
+#: a foul player-banker's keys (page 002, "automatically loses"): below every hand,
+#: so every hand set correctly beats both of its hands, the house's included
+FOUL_KEYS: Keys = (-1, -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,8 @@ def main_bet(rules: PaiGowRules, stake: int, player: Setting, banker: Keys) -> O
         f"high {describe_key(p_hi)} {'beats' if high_won else 'loses to'} "
         f"{describe_key(d_hi)}; low {describe_key(p_lo)} "
         f"{'beats' if low_won else 'loses to'} {describe_key(d_lo)}"
+        if banker != FOUL_KEYS
+        else "the Banker's hands are foul: this hand set correctly beats both"
     )
     if high_won and low_won:
         fee = main_commission(stake, rules)
@@ -65,11 +70,23 @@ def main_bet(rules: PaiGowRules, stake: int, player: Setting, banker: Keys) -> O
             returned=2 * stake,
             commission=fee,
             result="win",
-            note=f"{note}; pays 1:1 less {format_cents(fee)} commission",
+            note=f"{note}; pays 1:1 less {format_cents(fee)} commission"
+            if fee
+            else f"{note}; pays 1:1",
         )
     if high_won or low_won:
         return Outcome(returned=stake, result="push", note=note)
     return Outcome(returned=0, result="lose", note=note)
+
+
+def foul_loses(stake: int, reason: str) -> Outcome:
+    """A foul main bet (``Foul.LOSES``, pages 002 and 004): lost, whatever the banker
+    holds; ``reason`` says what is foul."""
+    return Outcome(
+        returned=0,
+        result="lose",
+        note=f"foul hand ({reason}): a hand set incorrectly loses its wager",
+    )
 
 
 def side_bet(side: SideBet, seat: int, stake: int, hands: Mapping[int, Sequence[str]]) -> Outcome:
@@ -129,4 +146,14 @@ def bank_bet(rules: PaiGowRules, bank: int, bank_net: int, notes: list[str]) -> 
     )
 
 
-__all__ = ["Keys", "Outcome", "bank_bet", "house_wager", "keys", "main_bet", "side_bet"]
+__all__ = [
+    "FOUL_KEYS",
+    "Keys",
+    "Outcome",
+    "bank_bet",
+    "foul_loses",
+    "house_wager",
+    "keys",
+    "main_bet",
+    "side_bet",
+]

@@ -42,6 +42,13 @@ def legacy_default(engine: Engine, seat: int) -> Action | None:
     for name in LEGACY:
         if name in legal:
             return Decide(seat=seat, decision=name)
+    if "set" in legal and not getattr(engine.variant.rules, "house_way_button", True):
+        # issue 14: page 001 online "does not support asking the house for help": no
+        # house-way decision there, and the same house way comes as a plain set
+        from games.pai_gow.setting import default_setting
+
+        hand = engine.hand(seat)  # type: ignore[attr-defined]
+        return Decide(seat=seat, decision="set", arg=default_setting(engine.variant.rules, hand))
     return None
 
 

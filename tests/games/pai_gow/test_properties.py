@@ -1,10 +1,11 @@
 """Property tests over random decks, bets and settings (hypothesis).
 
 For every game: each bet placed is settled exactly once and the stakes settled equal
-the chips put down; net is ``returned - commission - stake``; a refused action (a foul
-or malformed setting, a bet out of limits or turn) raises with a one-line reason and
-changes nothing; and no view ever shows a card it may not: an undealt card, another
-seat's cards or the dealer's before the reveal.
+the chips put down (foul settings played where the table plays them, pages 002 and
+004); net is ``returned - commission - stake``; a refused action (a foul setting where
+it is set again, a malformed setting, a bet out of limits or turn) raises with a
+one-line reason and changes nothing; and no view ever shows a card it may not: an
+undealt card, another seat's cards or the dealer's before the reveal.
 """
 
 from __future__ import annotations
@@ -104,15 +105,17 @@ def test_chips_conserved_hidden_cards_never_shown(
     picks_iter = iter(picks)
     for seat in order:
         hand = list(game.hand(seat))
-        for i, j, legal in picks_iter:
+        chosen = game.default_action(seat)  # the house way (a set where no button)
+        for i, j, take in picks_iter:
             if i == j:
                 continue
             low = [hand[i], hand[j]]
             high = [c for c in hand if c not in low]
             arg = " ".join(map(str, low)) + "|" + " ".join(map(str, high))
             action = Decide(seat=seat, decision="set", arg=arg)
-            if game.can(action):
-                if legal:
+            if game.can(action):  # foul or not where a foul is played (land, Fortune)
+                if take:
+                    chosen = action
                     break
                 continue
             refused(game, action)
@@ -120,7 +123,8 @@ def test_chips_conserved_hidden_cards_never_shown(
             seen = visible(game.view(other))
             mine = set(dealt.get(f"seat{other}", []))
             assert seen <= mine, f"{other} sees {seen - mine} before the reveal"
-        events += game.apply(Decide(seat=seat, decision="house-way"))
+        assert chosen is not None
+        events += game.apply(chosen)
     assert game.is_over
     for s in settled_once(events):
         if s.bet == "main":

@@ -1,0 +1,99 @@
+"""The bank offer of a player-banked pai gow game (page 002, "The Bank"): take or decline.
+
+A mixin of :class:`~games.pai_gow.engine.PaiGowRound`: the seat offered the bank may
+``Decide(decision="bank", arg="<bank>[ <house wager>]")`` (cents; the bank is posted as
+the ``bank`` bet) or ``Decide(decision="decline-bank")`` (the offer passes to the next
+seat in turn; when none is left the dealer banks). The rotation itself is
+:mod:`games.pai_gow.bank`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from games.core.betting import BetBook
+from games.core.errors import IllegalAction
+from games.core.money import format_cents
+from games.core.records import Decide, Event, Message
+from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
+from games.pai_gow.rules import PaiGowRules
+from games.pai_gow.view import Phase
+
+BANK_DECISIONS = ("bank", "decline-bank")
+
+
+class BankOffer:
+    """The ``bank`` / ``decline-bank`` decisions, checked and applied."""
+
+    # the round's state these read and write (set by PaiGowRound.__init__)
+    rules: PaiGowRules
+    phase: StrEnum
+    book: BetBook
+    carried_in: BankCarry
+    banker: int | None
+    bank: int
+    house_wager: int
+    _offers: list[int]
+
+    @property
+    def offered(self) -> int | None:
+        """The seat the bank is offered to now (None outside the bank phase)."""
+        return self._offers[0] if self.phase is Phase.BANK else None
+
+    def _last_wager(self, seat: int) -> int:
+        return self.carried_in.house_wagers.get(seat, 0)
+
+    def _verify_bank(self, seat: int, action: Decide) -> None:
+        if self.phase is not Phase.BANK:
+            why = (
+                "this table has no player banking"
+                if not self.rules.player_bank
+                else (f"the bank is settled for this game (the round is {self.phase})")
+            )
+            raise IllegalAction(f"{action.decision} is not allowed now: {why}")
+        if seat != self.offered:
+            if seat == self.carried_in.last_banker:
+                raise IllegalAction(
+                    f"seat {seat} banked the last hand: no player banks two hands in a row"
+                )
+            raise IllegalAction(f"the bank is offered to seat {self.offered} now, not seat {seat}")
+        if action.decision == "decline-bank":
+            if action.arg:
+                raise IllegalAction("decline-bank takes no argument")
+            return
+        parse_bank_arg(action.arg, self._last_wager(seat))
+
+    def _apply_bank(self, seat: int, action: Decide) -> tuple[Event, ...]:
+        self._offers.pop(0)
+        events: list[Event] = []
+        if action.decision == "bank":
+            bank, house = parse_bank_arg(action.arg, self._last_wager(seat))
+            if bank >= max(house, 1):
+                self.phase = Phase.BETTING
+                self.banker, self.bank, self.house_wager = seat, bank, house
+                posted = self.book.add_by_rule(seat, BANK_BET, bank)
+                return (
+                    posted,
+                    Message(
+                        text=f"seat {seat} is the Banker with {format_cents(bank)}; "
+                        f"the house wagers {format_cents(house)} against the bank"
+                    ),
+                )
+            events.append(
+                Message(
+                    text=f"seat {seat}'s bank of {format_cents(bank)} cannot pay the house's "
+                    f"wager of {format_cents(house)}: the dealer holds the bank this game"
+                )
+            )
+            self._offers.clear()
+        else:
+            events.append(Message(text=f"seat {seat} declines the bank"))
+        if self._offers:
+            events.append(Message(text=f"the bank is offered to seat {self._offers[0]}"))
+        else:
+            self.phase = Phase.BETTING
+            events.append(Message(text="the dealer holds the bank this game"))
+        return tuple(events)
+
+
+__all__ = ["BANK_DECISIONS", "BankOffer"]

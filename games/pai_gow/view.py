@@ -1,0 +1,53 @@
+"""The pai gow round's phases and what a seat sees of it (:meth:`PaiGowRound.view`).
+
+Kept apart from :mod:`games.pai_gow.engine` so the bank offer
+(:mod:`games.pai_gow.bank_offer`) can name the phases without importing the round.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NotRequired, TypedDict
+
+
+class Phase(StrEnum):
+    BANK = "bank"  # player-banked tables: the bank is offered to a seat
+    BETTING = "betting"
+    DEALING = "dealing"
+    SETTING = "setting"
+    OVER = "over"
+
+
+class PaiGowView(TypedDict):
+    """What a seat sees (:meth:`PaiGowRound.view`); JSON-able, serialised at the edge.
+
+    The bank keys are there on player-banked tables only; ``house_wager_offer`` only
+    for the seat the bank is offered to (the most the house may wager against it);
+    ``start_position`` on the land table only (where the deal started, once picked).
+    """
+
+    game: str
+    phase: str
+    seat: int | None
+    seats: int
+    bets: dict[str, dict[str, int]]
+    dealt_in: list[int]
+    next_card_to: str | None
+    cards: list[str]
+    setting: str | None
+    set: list[int]
+    dealer_cards: int
+    dealer: str | None
+    hands: dict[str, str]
+    legal: list[str]
+    settlements: list[dict[str, Any]]
+    banker: NotRequired[str]
+    bank: NotRequired[int]
+    house_wager: NotRequired[int]
+    bank_offered_to: NotRequired[int | None]
+    bank_queue: NotRequired[list[int]]
+    house_wager_offer: NotRequired[int]
+    start_position: NotRequired[int | None]
+
+
+__all__ = ["PaiGowView", "Phase"]
