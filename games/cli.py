@@ -9,8 +9,12 @@
 GAME is a variant id (``baccarat-ez``) or a family name (its first variant), as
 :func:`games.catalog.get_variant` resolves it. A house edge is the casino's
 expected gain per unit of the initial wager (positive favours the house); with
-``--json`` it is an exact fraction ``"p/q"`` plus a decimal string. Only the
-standard library is imported here; the families load inside the handlers.
+``--json`` it is an exact fraction ``"p/q"`` plus a decimal string. ``house-edge``
+says of every figure whether it is exact (a count), simulated or an approximate
+analysis, the player strategy it assumes, and for each figure not exact the
+simulation behind it or checking it: rounds, seed, 99.9% interval of the edge and
+the command that made it. Only the standard library is imported here; the
+families load inside the handlers.
 """
 
 from __future__ import annotations
@@ -127,31 +131,59 @@ def _edges(game: str, bet: str | None) -> tuple[str, dict[str, Any]]:
     return variant.id, edges
 
 
+def _run_json(run: Any) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {
+        "rounds": run.rounds,
+        "seed": run.seed,
+        "house_edge": f"{run.edge.numerator}/{run.edge.denominator}",
+        "interval_999": [decimal_text(run.low), decimal_text(run.high)],
+        "built_by": run.built_by,
+    }
+
+
+def _edge_json(e: Any) -> dict[str, Any]:
+    return {
+        "house_edge": f"{e.edge.numerator}/{e.edge.denominator}",
+        "house_edge_decimal": decimal_text(e.edge),
+        "exact": e.exact,
+        "kind": e.kind,
+        "method": e.method,
+        "note": e.note,
+        "strategy": e.strategy,
+        "simulation": _run_json(e.simulation),
+    }
+
+
+def _run_text(run: Any, kind: str) -> str:
+    what = "simulated" if kind == "simulated" else "checked by simulation"
+    if run is None:
+        return f"{what}: no run attached"
+    text = (
+        f"{what}: {run.rounds:,} rounds, seed {run.seed}, 99.9% interval "
+        f"{percent_text(run.low)} to {percent_text(run.high)}"
+    )
+    return text + (f" (made by: {run.built_by})" if run.built_by else " (run on the fly)")
+
+
 def cmd_house_edge(args: argparse.Namespace) -> int:
     variant_id, edges = _edges(args.game, args.bet)
     if args.json:
-        out = {
-            "game": variant_id,
-            "bets": {
-                bet: {
-                    "house_edge": f"{e.edge.numerator}/{e.edge.denominator}",
-                    "house_edge_decimal": decimal_text(e.edge),
-                    "exact": e.exact,
-                    "method": e.method,
-                    "note": e.note,
-                }
-                for bet, e in edges.items()
-            },
-        }
+        out = {"game": variant_id, "bets": {bet: _edge_json(e) for bet, e in edges.items()}}
         print(json.dumps(out, indent=2))
         return 0
     print(f"{variant_id}: house edge per unit of the initial wager (positive favours the house)")
     width = max([len(b) for b in edges] + [3])
     print(f"  {'bet':<{width}}  {'edge':>10}  {'':<9}  method")
+    pad = " " * (width + 27)
     for bet, e in edges.items():
-        kind = "exact" if e.exact else "simulated"
         note = f" ({e.note})" if e.note else ""
-        print(f"  {bet:<{width}}  {percent_text(e.edge):>10}  {kind:<9}  {e.method}{note}")
+        print(f"  {bet:<{width}}  {percent_text(e.edge):>10}  {e.kind:<9}  {e.method}{note}")
+        if e.strategy:
+            print(f"{pad}strategy: {e.strategy}")
+        if not e.exact:
+            print(f"{pad}{_run_text(e.simulation, e.kind)}")
     return 0
 
 
