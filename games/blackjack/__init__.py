@@ -9,8 +9,10 @@ The family-module contract of :mod:`games.catalog`:
     a fresh :class:`~games.blackjack.engine.BlackjackRound` (nothing carries over).
 ``house_edge(variant)``
     ``main`` (Pinnacle tables: recursive composition-dependent analysis of the basic-strategy
-    chart, float64, ``exact=False``; 21st Century: simulation, ``exact=False``),
-    ``insurance`` (exact) and ``buster`` (exact, 21st Century): :mod:`games.blackjack.exact`.
+    chart, float64, ``exact=False, analysis=True``, checked by a shipped 10^7-round
+    simulation; 21st Century: the shipped 10^7-round simulation of its chart,
+    ``exact=False``; both from ``data/simulated.json``), ``insurance`` (exact) and
+    ``buster`` (exact, 21st Century): :mod:`games.blackjack.exact`.
 ``simulate(variant, rounds, seed)``
     the vectorised NumPy simulator (:mod:`games.blackjack.simulate`).
 ``autoplay(engine, seat)``
@@ -27,13 +29,13 @@ from games.blackjack.autoplay import autoplay
 from games.blackjack.engine import BlackjackRound
 from games.blackjack.exact import buster_edge, insurance_edge, main_edge
 from games.blackjack.rules import BlackjackRules, load_variants
-from games.blackjack.simulate import simulate
+from games.blackjack.simulate import main_run, simulate
 from games.core.engine import NEW_TABLE, GameContext, Variant
-from games.core.figures import HouseEdge
+from games.core.figures import HouseEdge, SimulationRun
 
 VARIANTS: tuple[Variant[BlackjackRules], ...] = load_variants()
 
-#: rounds and seed of the simulation behind 21st Century's main-bet figure
+#: rounds and seed of the on-the-fly simulation of a main bet with no shipped run
 MAIN_SIM_ROUNDS = 2_000_000
 MAIN_SIM_SEED = 20261130
 
@@ -57,33 +59,52 @@ def new_game(
     return BlackjackRound(variant, seats)
 
 
-@functools.cache
-def _edges(variant_id: str) -> dict[str, HouseEdge]:
-    variant = next(v for v in VARIANTS if v.id == variant_id)
+def _strategy(rules: BlackjackRules) -> str:
+    return (
+        f"the {rules.strategy} chart (paytables/strategies/{rules.strategy.replace('-', '_')}"
+        ".toml), flat bet, no insurance"
+    )
+
+
+def _main_edge(variant: Variant[BlackjackRules]) -> HouseEdge:
+    """The main bet: the chart's analysis where the rules allow it, else the shipped
+    10^7-round simulation (a shorter one on the fly when no shipped run fits the rules)."""
     rules = variant.rules
-    out: dict[str, HouseEdge] = {}
+    run = main_run(variant)
     analysable = (
         rules.surrender_min_total is None and not rules.bust_push_totals and rules.max_hands <= 2
     )
     if analysable:
-        edge = main_edge(rules)
-        out["main"] = HouseEdge(
-            edge=Fraction(round(edge * 10**9), 10**9),
+        return HouseEdge(
+            edge=Fraction(round(main_edge(rules) * 10**9), 10**9),
             exact=False,
-            method="recursive composition-dependent analysis of the basic-strategy chart "
-            f"({rules.strategy}), float64",
-            note="dealer probabilities from the shoe less the player's two cards and the up "
-            "card, given no dealer natural; player draws composition-dependent",
+            analysis=True,
+            method="recursive composition-dependent analysis of the strategy chart, float64",
+            note="not exact: the dealer's cards are drawn from the shoe less the player's "
+            "first two cards and the up card only (not the player's draws), given no dealer "
+            "natural; the simulation checks it",
+            strategy=_strategy(rules),
+            simulation=run,
         )
-    else:
+    if run is None:
         sim = simulate(variant, MAIN_SIM_ROUNDS, MAIN_SIM_SEED).bets["main"]
-        out["main"] = HouseEdge(
-            edge=Fraction(round(-sim.mean * 10**6), 10**6),
-            exact=False,
-            method=f"simulation of {MAIN_SIM_ROUNDS:,} rounds (seed {MAIN_SIM_SEED}) "
-            f"playing the {rules.strategy} chart",
-            note=f"99.9% interval of the return: [{sim.ci_low:.5f}, {sim.ci_high:.5f}]",
-        )
+        run = SimulationRun.of(sim, MAIN_SIM_SEED)
+    return HouseEdge(
+        edge=run.edge,
+        exact=False,
+        method="simulation of the strategy chart",
+        note="not exact: surrender, the bust pushes and up to four hands leave no count "
+        "small enough; insurance and the Buster Bet are exact",
+        strategy=_strategy(rules),
+        simulation=run,
+    )
+
+
+@functools.cache
+def _edges(variant_id: str) -> dict[str, HouseEdge]:
+    variant = next(v for v in VARIANTS if v.id == variant_id)
+    rules = variant.rules
+    out = {"main": _main_edge(variant)}
     out["insurance"] = HouseEdge(
         edge=insurance_edge(rules),
         exact=True,

@@ -15,11 +15,17 @@ round so its return is measured too; this does not change the main bet's result)
 Reported bets: ``main`` (net per initial unit), ``insurance`` (net per unit of insurance over
 the rounds where it is offered: dealer ace, and no even-money hand), and ``buster`` where the
 table has one (net per unit). Intervals are 99.9% (z = 3.2905) normal intervals.
+
+The main bet's figures of :func:`games.blackjack.house_edge` come from runs of 10^7 rounds
+shipped in ``data/simulated.json`` (:func:`main_run`; written by :func:`ship_entry` through
+``python bench/bench_shipped.py --write-data blackjack``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +33,8 @@ import numpy.typing as npt
 from games.blackjack.rules import BlackjackRules
 from games.blackjack.strategy import CODES, load_chart
 from games.core.engine import Variant
-from games.core.figures import BetSimulation, SimulationResult
+from games.core.figures import BetSimulation, SimulationResult, SimulationRun
+from games.core.shipped import entry, shipped_run
 from games.sim import Z_999
 
 IntArr = npt.NDArray[np.int64]
@@ -331,3 +338,33 @@ def simulate(
         left -= m
     bets = {name: a.result() for name, a in acc.items() if a.n}
     return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+
+
+# --- the shipped main-bet runs (games/blackjack/data/simulated.json) ------------------
+
+#: the package holding ``simulated.json``, and the seed and command of its runs
+DATA = "games.blackjack.data"
+SHIP_SEED = 20261130
+BUILT_BY = "python bench/bench_shipped.py --write-data blackjack"
+_NOT_MAIN = frozenset({"buster", "buster_more_cards", "natural_name"})
+
+
+def figure_rules(rules: BlackjackRules) -> dict[str, str]:
+    """What the main bet's simulated figure depends on (every rule but the Buster Bet's
+    and the wording), as plain data: the key a shipped run is checked against."""
+    return {
+        f.name: str(getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if f.name not in _NOT_MAIN
+    }
+
+
+def main_run(variant: Variant[BlackjackRules]) -> SimulationRun | None:
+    """The shipped run of ``variant``'s main bet, if it was made under today's rules."""
+    return shipped_run(DATA, variant.id, figure_rules(variant.rules))
+
+
+def ship_entry(variant: Variant[BlackjackRules], rounds: int, seed: int = SHIP_SEED) -> Any:
+    """The ``simulated.json`` entry of a ``rounds``-round run of ``variant``'s main bet."""
+    sim = simulate(variant, rounds, seed).bets["main"]
+    return entry(SimulationRun.of(sim, seed, BUILT_BY), figure_rules(variant.rules))

@@ -12,7 +12,8 @@ counted over all 19,933,230,517,200 deals by :mod:`games.caribbean_stud.exact`
 (the count takes about half a minute, so the figures ship in
 ``data/exact.json``, recomputed by a slow test). Tables whose rules have no
 cached figure, and Oasis Poker (bought draws), get a simulation of the
-documented strategy instead (exact=False). ``jackpot`` is exact over all
+documented strategy instead (exact=False): Oasis Poker's is a 10^7-round run
+shipped in ``data/simulated.json``. ``jackpot`` is exact over all
 five-card hands at the meter's reset value
 (:meth:`~games.core.progressive.JackpotTable.return_at` gives any meter).
 ``simulate(variant, rounds, seed)``: :mod:`games.caribbean_stud.simulate`.
@@ -25,20 +26,18 @@ Oasis Poker ``draw`` with ``arg`` = the positions to discard (``"0 3"``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 
 from games.caribbean_stud.autoplay import autoplay
 from games.caribbean_stud.engine import StudRound
 from games.caribbean_stud.rules import PACKAGED, StudRules, load_packaged
-from games.caribbean_stud.simulate import simulate
+from games.caribbean_stud.simulate import STRATEGY, ante_run, simulate
 from games.core.engine import NEW_TABLE, GameContext, Variant
-from games.core.figures import HouseEdge
+from games.core.figures import HouseEdge, SimulationRun
 
 VARIANTS: tuple[Variant[StudRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
-#: rounds and seed of the simulation behind the ``ante`` figure of :func:`house_edge`
+#: rounds and seed of the on-the-fly ``ante`` simulation when no shipped run fits the rules
 EDGE_ROUNDS, EDGE_SEED = 400_000, 20261130
-_EDGE_CACHE: dict[str, Fraction] = {}
 
 
 def new_game(
@@ -77,14 +76,18 @@ def house_edge(variant: Variant[StudRules]) -> dict[str, HouseEdge]:
             "games.caribbean_stud.exact",
         )
     else:
-        if variant.id not in _EDGE_CACHE:
-            mean = simulate(variant, EDGE_ROUNDS, EDGE_SEED).bets["ante"].mean
-            _EDGE_CACHE[variant.id] = Fraction(-mean).limit_denominator(1_000_000)
+        run = ante_run(variant)
+        if run is None:  # no shipped run fits today's rules: a shorter run on the fly
+            sim = simulate(variant, EDGE_ROUNDS, EDGE_SEED).bets["ante"]
+            run = SimulationRun.of(sim, EDGE_SEED)
         ante = HouseEdge(
-            edge=_EDGE_CACHE[variant.id],
+            edge=run.edge,
             exact=False,
-            method=f"simulation of {EDGE_ROUNDS:,} rounds (seed {EDGE_SEED})",
-            note="ante, call and draw prices per unit of ante; games.caribbean_stud.strategy",
+            method="simulation of the strategy below",
+            note="ante, call and draw prices per unit of ante; not exact: the bought draws "
+            "have no count here (the jackpot is exact)",
+            strategy=STRATEGY,
+            simulation=run,
         )
     out = {"ante": ante}
     if rules.jackpot:

@@ -6,11 +6,16 @@ spare that is the bought card when the Oasis strategy draws. The player follows
 :mod:`games.caribbean_stud.strategy`. Nets are per unit of ante (``ante``: ante,
 call and any draw price together) and per unit of the jackpot stake (``jackpot``,
 at the meter's reset value).
+
+Oasis Poker's ante figure of :func:`games.caribbean_stud.house_edge` is a 10^7-round
+run shipped in ``data/simulated.json`` (:func:`ante_run`; written by :func:`ship_entry`
+through ``python bench/bench_shipped.py --write-data caribbean_stud``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +23,8 @@ import numpy.typing as npt
 from games.caribbean_stud.rules import StudRules
 from games.caribbean_stud.strategy import flush_draw_batch, should_call_batch
 from games.core.engine import Variant
-from games.core.figures import SimulationResult
+from games.core.figures import SimulationResult, SimulationRun
+from games.core.shipped import entry, shipped_run
 from games.poker.batch import categories, rank_batch
 from games.sim import deal_cards, simulate_batches
 
@@ -101,3 +107,39 @@ def simulate(
         return out
 
     return simulate_batches(variant.id, rounds, seed, BATCH, nets)
+
+
+# --- the shipped ante runs (games/caribbean_stud/data/simulated.json) -----------------
+
+#: the package holding ``simulated.json``, and the seed and command of its runs
+DATA = "games.caribbean_stud.data"
+SHIP_SEED = 20261130
+BUILT_BY = "python bench/bench_shipped.py --write-data caribbean_stud"
+#: the player strategy the simulated ante figures assume
+STRATEGY = (
+    "call by the rules of thumb (games.caribbean_stud.strategy); otherwise with four to a "
+    "flush buy one card (1x the ante) and call or fold by the same rules; otherwise fold"
+)
+
+
+def figure_rules(rules: StudRules) -> dict[str, Any]:
+    """What the simulated ante figure depends on, as plain data (a shipped run's key)."""
+    return {
+        "ante_pays": str(rules.ante_pays),
+        "call_multiple": rules.call_multiple,
+        "qualifier": rules.qualifier,
+        "call_pays": {c.name.lower(): str(r) for c, r in sorted(rules.call_pays.items())},
+        "draw_costs": {str(n): cost for n, cost in sorted(rules.draw_costs.items())},
+        "dealer_shows_card": rules.dealer_shows_card,
+    }
+
+
+def ante_run(variant: Variant[StudRules]) -> SimulationRun | None:
+    """The shipped run of ``variant``'s ante, if it was made under today's rules."""
+    return shipped_run(DATA, variant.id, figure_rules(variant.rules))
+
+
+def ship_entry(variant: Variant[StudRules], rounds: int, seed: int = SHIP_SEED) -> Any:
+    """The ``simulated.json`` entry of a ``rounds``-round run of ``variant``'s ante."""
+    sim = simulate(variant, rounds, seed).bets["ante"]
+    return entry(SimulationRun.of(sim, seed, BUILT_BY), figure_rules(variant.rules))

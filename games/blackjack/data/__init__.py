@@ -1,0 +1,1 @@
+"""Shipped simulation runs of the blackjack tables (``simulated.json``, games.core.shipped)."""
