@@ -3,7 +3,8 @@
 Each game the seat bets the table minimum on the main bet (no side bet), deals,
 and when its cards are in asks for the house way (where the table has no house-way
 button, it sets the house-way setting itself: the rules' default). Offered the bank (page 002
-tables) it declines, so the dealer banks every scripted game. It never deals
+tables) it declines, so the dealer banks every scripted game; offered the dragon hand (the
+land table) it declines too. It never deals
 cards: the card source does.
 """
 
@@ -22,6 +23,8 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
     legal = engine.legal_actions(seat)
     if "decline-bank" in legal:
         return Decide(seat=seat, decision="decline-bank")
+    if "decline-dragon" in legal:
+        return Decide(seat=seat, decision="decline-dragon")
     if engine.phase is Phase.BETTING and seat == engine.banker:
         return Deal(seat=seat) if "deal" in legal else None
     if engine.phase is Phase.BETTING and legal:
@@ -29,8 +32,8 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
             minimum = engine.variant.limits[MAIN_BET].minimum
             return PlaceBet(seat=seat, bet=MAIN_BET, amount=minimum)
         return Deal(seat=seat)
-    if "house-way" in legal:
-        return Decide(seat=seat, decision="house-way")
+    if "house-way" in legal:  # its own hand, then a dragon hand it holds (hand 1)
+        return engine.default_action(seat)
     if "set" in legal:  # no house-way button (page 001 online): the rules' default
         return engine.default_action(seat)
     return None

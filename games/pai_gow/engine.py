@@ -36,6 +36,8 @@ sums of the showdown are :mod:`games.pai_gow.showdown`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.core.cards import Card
 from games.core.engine import Need, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -57,6 +59,7 @@ from games.core.round import Round
 from games.pai_gow.bank import BANK_BET, BankCarry
 from games.pai_gow.bank_offer import BANK_DECISIONS, BankOffer
 from games.pai_gow.bonus import bonus_hands
+from games.pai_gow.dragon import DRAGON_BET, DRAGON_DECISIONS, DragonHand, DragonHands
 from games.pai_gow.hands import Setting, describe_key
 from games.pai_gow.house_way import house_way
 from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
@@ -80,7 +83,7 @@ from games.pai_gow.showdown import (
 from games.pai_gow.view import PaiGowView, Phase
 
 
-class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
+class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
@@ -90,7 +93,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
     """
 
     GAME = "pai gow"
-    PASSIVE = ("house-way", "decline-bank")
+    PASSIVE = ("house-way", "decline-bank", "decline-dragon")
 
     def __init__(
         self, variant: Variant[PaiGowRules], seats: int = 1, *, carry: BankCarry | None = None
@@ -117,6 +120,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
         self._surrendered: set[int] = set()
         self._fouls: dict[int, str] = {}  # seat -> why its setting is foul (Foul.LOSES)
         self._players: list[tuple[int, ...]] = []  # seats one player holds (same-player)
+        self.dragon: DragonHand | None = None  # the land table's dragon hand, once dealt
 
     # --- what is wanted -----------------------------------------------------
 
@@ -130,6 +134,8 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
             return frozenset()
         if self.phase is Phase.BANK:
             return frozenset(BANK_DECISIONS) if seat == self.offered else frozenset()
+        if self.phase is Phase.DRAGON:
+            return frozenset(DRAGON_DECISIONS if seat == self.dragon_offered() else ())
         if self.phase is Phase.BETTING:
             names = set() if seat == self.banker else {"place-bet"}
             if self.book.has(seat) and (seat != self.banker or not self._has_main()):
@@ -137,7 +143,8 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
             if self._has_main() or self.house_wager:
                 names.add("deal")
             return frozenset(names)
-        if self.phase is Phase.SETTING and seat in self._order and seat not in self._settings:
+        unset = seat not in self._settings or self._dragon_open(seat)
+        if self.phase is Phase.SETTING and seat in self._order and unset:
             names = {"set", "house-way"} if self.rules.house_way_button else {"set"}
             if self.rules.surrender and seat not in self._surrendered and seat != self.banker:
                 names.add("surrender")
@@ -147,16 +154,21 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
     def default_action(self, seat: int) -> Action | None:
         """The house way for a seat that does not set its hands (:attr:`PASSIVE`); on a
         table without the house-way button (page 001 online) it is a plain ``set`` of the
-        house-way setting, so the rules' default is no decision a player is refused."""
+        house-way setting, so the rules' default is no decision a player is refused. A
+        dragon hand its taker leaves is set by the house way too."""
+        dragon = self._dragon_default(seat, seat in self._settings)
+        if dragon is not None:
+            return dragon
         if not self.rules.house_way_button and "set" in self.legal_actions(seat):
             arg = default_setting(self.rules, self.hand(seat))
             return Decide(seat=seat, decision="set", arg=arg)
         return super().default_action(seat)
 
     def awaiting(self) -> frozenset[int]:
-        """The seat the bank is offered to, while the offer is open (page 002: the game
-        cannot go on until it takes the bank or declines; an empty seat declines)."""
-        offered = self.offered
+        """The seat the bank (or the dragon hand) is offered to, while the offer is open
+        (page 002: the game cannot go on until it takes the bank or declines; an empty
+        seat declines)."""
+        offered = self.offered if self.offered is not None else self.dragon_offered()
         return frozenset() if offered is None else frozenset({offered})
 
     def carry(self) -> BankCarry:
@@ -222,6 +234,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
             self.phase = Phase.SETTING
             events.append(Message(text="cards are dealt: set your hands"))
             events += self._extra_hands()
+            events += self._offer_dragon()
         return tuple(events)
 
     def verify_place_bet(self, action: PlaceBet) -> None:
@@ -266,6 +279,10 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
         seat = self.seat_of(action)
         if action.decision in BANK_DECISIONS:
             self._verify_bank(seat, action)
+        elif action.decision in DRAGON_DECISIONS:
+            self._verify_dragon(seat, action)
+        elif action.hand:
+            self._verify_dragon_setting(seat, action)
         else:
             self._decided(seat, action)
 
@@ -277,6 +294,10 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
         seat = self.seat_of(action)
         if action.decision in BANK_DECISIONS:
             return self._apply_bank(seat, action)
+        if action.decision in DRAGON_DECISIONS:
+            return self._apply_dragon(seat, action)
+        if action.hand:
+            return self._then_reveal(self._apply_dragon_setting(seat, action))
         self._settings[seat], foul = self._decided(seat, action)
         if foul is not None:
             self._fouls[seat] = foul
@@ -288,7 +309,11 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
             if not self.rules.house_way_button:  # a set may be the rules' default here
                 how = ""
             events = [Message(text=f"seat {seat} has set their hands{how}")]
-        if len(self._settings) == len(self._order):
+        return self._then_reveal(events)
+
+    def _then_reveal(self, events: list[Event]) -> tuple[Event, ...]:
+        """``events``, and the reveal once every hand is set (the dragon's included)."""
+        if len(self._settings) == len(self._order) and not any(map(self._dragon_open, self._order)):
             events.extend(self._reveal_and_settle())
         return tuple(events)
 
@@ -324,6 +349,8 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
         )
         if self.rules.land_deal:
             out["start_position"] = self.start_position
+        if self.rules.dragon:
+            out["dragon"] = self._dragon_view(seat)
         if self.rules.player_bank:
             out["banker"] = "dealer" if self.banker is None else str(self.banker)
             out["bank"] = self.bank
@@ -388,7 +415,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
     def _wagered_against_bank(self) -> int:
         """The wagers a player-banker must be able to pay: main bets and the house's wager."""
         return self.house_wager + sum(
-            stake for _s, bet, stake in self.book.items() if bet == MAIN_BET
+            stake for _s, bet, stake in self.book.items() if bet in (MAIN_BET, DRAGON_BET)
         )
 
     def _verify_remove(self, seat: int, action: RemoveBet) -> None:
@@ -420,9 +447,11 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
                 raise IllegalAction(f"{self.variant.title} has no surrender")
             if seat == self.banker:
                 raise IllegalAction("the Banker's hands are played: the Banker cannot surrender")
-        return decided_setting(
-            self.rules, self._hands[seat], action.decision, action.arg, self.variant.title
-        )
+        return self._setting_for(self._hands[seat], action)
+
+    def _setting_for(self, cards: Sequence[Card], action: Decide) -> tuple[Setting, str | None]:
+        """The setting a decision makes of ``cards`` and its foul reason (any hand's)."""
+        return decided_setting(self.rules, cards, action.decision, action.arg, self.variant.title)
 
     # --- one player's several seats (page 004, Fortune) ---------------------------------
 
@@ -482,7 +511,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
             if seat == self.banker:
                 continue
             if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
-                for bet, stake in self.book.of(seat).items():
+                for bet, stake in self._own_bets(seat).items():
                     bank_net += stake
                     events.append(
                         self.settle(seat, bet, 0, "surrendered before the reveal", result="lose")
@@ -490,7 +519,7 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
                 continue
             st = self._settings[seat]
             events += _shown(seat, st)
-            for bet, stake in self.book.of(seat).items():
+            for bet, stake in self._own_bets(seat).items():
                 if bet == MAIN_BET and seat in self._fouls:
                     out = foul_loses(stake, self._fouls[seat])
                     bank_net += stake
@@ -510,12 +539,18 @@ class PaiGowRound(BankOffer, LandDeal, Round[PaiGowRules]):
                         result=out.result,
                     )
                 )
+        dragon_events, dragon_net = self._settle_dragon(banker)
+        events += dragon_events
         if self.banker is not None:
-            events += self._settle_bank(bank_net, banker)
+            events += self._settle_bank(bank_net + dragon_net, banker)
         self.phase = Phase.OVER
         who = "dealer" if self.banker is None else f"seat {self.banker} banks"
         events.append(RoundOver(summary=f"{who}; dealer {dealer}"))
         return events
+
+    def _own_bets(self, seat: int) -> dict[str, int]:
+        """The seat's bets on its own hand (its dragon hand's settles apart)."""
+        return {b: v for b, v in self.book.of(seat).items() if b != DRAGON_BET}
 
     def _settle_bank(self, bank_net: int, bank: tuple[int, int]) -> list[Event]:
         """The house's wager against the player-banker, then the bank's own settlement."""

@@ -14,8 +14,21 @@ class Phase(StrEnum):
     BANK = "bank"  # player-banked tables: the bank is offered to a seat
     BETTING = "betting"
     DEALING = "dealing"
+    DRAGON = "dragon"  # the land table: the dragon hand is offered (games.pai_gow.dragon)
     SETTING = "setting"
     OVER = "over"
+
+
+class DragonView(TypedDict):
+    """The land table's dragon hand as a seat sees it (:mod:`games.pai_gow.dragon`): its
+    cards and setting only to its taker, the setting to everyone once revealed."""
+
+    offered_to: int | None
+    offers: list[int]
+    taker: int | None
+    wager: int
+    cards: list[str]
+    setting: str | None
 
 
 class PaiGowView(TypedDict):
@@ -23,7 +36,8 @@ class PaiGowView(TypedDict):
 
     The bank keys are there on player-banked tables only; ``house_wager_offer`` only
     for the seat the bank is offered to (the most the house may wager against it);
-    ``start_position`` on the land table only (where the deal started, once picked).
+    ``start_position`` on the land table only (where the deal started, once picked),
+    ``dragon`` on the dragon table only (None until a dragon hand is dealt and offered).
     """
 
     game: str
@@ -48,6 +62,7 @@ class PaiGowView(TypedDict):
     bank_queue: NotRequired[list[int]]
     house_wager_offer: NotRequired[int]
     start_position: NotRequired[int | None]
+    dragon: NotRequired[DragonView | None]
 
 
-__all__ = ["PaiGowView", "Phase"]
+__all__ = ["DragonView", "PaiGowView", "Phase"]

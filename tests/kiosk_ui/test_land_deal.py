@@ -1,8 +1,12 @@
-"""The land pai gow table's start position through the runtime: drawn from the RNG,
-logged as the source's action, replayed and recalled (pai-gow-land).
+"""The land pai gow table through the runtime (pai-gow-land): the start position drawn
+from the RNG, logged as the source's action, replayed and recalled; the dragon hand
+played, its wager debited and settled in the ledger.
 
 shared/rules/002_e7444afd9398bcdd.txt: "An electronic random-number generator usually
 determines the position of the first hand dealt for each game."
+shared/rules/001_4697bf24ec253ef9.txt: "Physical: Players may play more than one hand when
+sitting at a Pai Gow table with fewer players than hands. The extra hands are called
+"dragon" hands."
 """
 
 from __future__ import annotations
@@ -61,8 +65,19 @@ def test_the_start_position_comes_from_the_rng_is_logged_and_replays(tmp_path: P
     deals = [r for r in actions if r["body"]["kind"] == "deal-card"]
     assert len(deals) == 49  # seven hands of seven, every position
     assert actions.index(logged[0]) < actions.index(deals[0])
-    result = table.act(Decide(seat=3, decision="house-way"))
+    # page 001, physical: the first unplayed hand is the dragon, offered to the one player
+    assert engine.view(3)["dragon"]["offered_to"] == 3
+    table.act(Decide(seat=3, decision="dragon", arg="500"))
+    table.act(Decide(seat=3, decision="house-way"))
+    result = table.act(Decide(seat=3, decision="house-way", hand=1))
     assert result.over
+    dragon = [e for e in result.events if e["kind"] == "bet-settled" and e["bet"] == "dragon"]
+    assert len(dragon) == 1 and dragon[0]["stake"] == 500
+    assert rt.balance(ann) == 100_000 + sum(
+        e["returned"] - e["commission"] - e["stake"]
+        for e in result.events
+        if e["kind"] == "bet-settled"
+    )
     rep = rt.replay(game)
     assert rep is not None and rep.matches, rep and rep.mismatch
     assert rep.engine.view(None)["start_position"] == position

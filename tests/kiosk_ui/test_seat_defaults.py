@@ -31,6 +31,7 @@ LEGACY = (
     "continue",  # Let'Em Ride: no raise
     "house-way",  # pai gow: the house sets the hand
     "decline-bank",  # pai gow: the bank passes to the next seat
+    "decline-dragon",  # pai gow land table: the dragon hand passes on (new in issue 14)
     "fold",  # three card poker, Caribbean stud, hold'em (river / casino hold'em)
     "surrender",  # Casino War: no war raise
 )
@@ -54,6 +55,9 @@ def legacy_default(engine: Engine, seat: int) -> Action | None:
 
 def legacy_awaiting(engine: Engine) -> frozenset[int]:
     offered = engine.view(None).get("bank_offered_to")
+    dragon = engine.view(None).get("dragon")  # issue 14: the dragon offer waits the same way
+    if not isinstance(offered, int) and isinstance(dragon, dict):
+        offered = dragon["offered_to"]
     return frozenset({offered}) if isinstance(offered, int) else frozenset()
 
 

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 
 from games.core.cards import Card, parse_cards
 from games.core.engine import Engine, NeedKind
-from games.core.records import Action, DealCard, Event, StartPosition
+from games.core.records import Action, DealCard, Decide, Event, StartPosition
+from games.pai_gow.engine import PaiGowRound
 
 SEAT0_FIRST = 2  # seat 0's position: the deal goes seat 0, 1, ..., 5, then the dealer
 DECK = tuple(Card.from_index(i) for i in range(53))
@@ -28,10 +29,26 @@ def next_action(engine: Engine, deck: Iterator[Card], start: int = SEAT0_FIRST) 
     return DealCard(card=next(deck))
 
 
-def deal_in(engine: Engine, cards: str | Iterable[Card], start: int = SEAT0_FIRST) -> list[Event]:
+def decline_dragon(engine: Engine) -> list[Event]:
+    """Every player offered the land table's dragon hand declines it (the tests that are
+    not about dragon hands play as before)."""
+    events: list[Event] = []
+    while isinstance(engine, PaiGowRound) and (seat := engine.dragon_offered()) is not None:
+        events += engine.apply(Decide(seat=seat, decision="decline-dragon"))
+    return events
+
+
+def deal_in(
+    engine: Engine,
+    cards: str | Iterable[Card],
+    start: int = SEAT0_FIRST,
+    *,
+    decline: bool = True,
+) -> list[Event]:
     """Deal ``cards`` to the hands that play (the seats dealt in and the dealer), in dealing
     order, while the engine asks; a land table's unplayed hands get cards of the rest of
-    the deck. Stops when ``cards`` runs out. Every event."""
+    the deck. Stops when ``cards`` runs out. Then, with ``decline``, the dragon hand is
+    declined by everyone offered it. Every event."""
     given = list(parse_cards(cards) if isinstance(cards, str) else cards)
     spare = [c for c in reversed(DECK) if c not in given]
     events: list[Event] = []
@@ -42,4 +59,4 @@ def deal_in(engine: Engine, cards: str | Iterable[Card], start: int = SEAT0_FIRS
         playing = need.target == "dealer" or need.target.startswith("seat")
         card = given.pop(0) if playing else spare.pop(0)
         events += engine.apply(DealCard(card=card))
-    return events
+    return events + (decline_dragon(engine) if decline else [])

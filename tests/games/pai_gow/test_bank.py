@@ -28,7 +28,7 @@ from games.core.records import (
 )
 from games.pai_gow.engine import PaiGowRound, Phase
 from games.pai_gow.rules import loads
-from tests.games.pai_gow.dealing import deal_in, next_action
+from tests.games.pai_gow.dealing import deal_in, decline_dragon, next_action
 
 get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
 LAND = get_variant("pai-gow-land")
@@ -74,6 +74,7 @@ def finish(game: PaiGowRound, cards: list[Card] | None = None) -> list[Any]:
     deck = iter(cards if cards is not None else deck_except(""))
     while game.needs() is not None:
         events += game.apply(next_action(game, deck))
+    events += decline_dragon(game)
     for seat in game.view(None)["dealt_in"]:
         if seat not in game.view(None)["set"]:
             events += game.apply(Decide(seat=seat, decision="house-way"))
@@ -351,7 +352,12 @@ def test_an_absent_seat_s_hand_is_set_by_the_house_way() -> None:
     deck = iter(deck_except(""))
     while game.needs() is not None:
         game.apply(next_action(game, deck))
-    assert game.PASSIVE == ("house-way", "decline-bank")  # kiosk_ui/table/seats.py order
+    # the dragon hand offered to seat 0 first: an absent seat passes it on (page 001)
+    assert game.awaiting() == {0} and game.default_action(0) == Decide(
+        seat=0, decision="decline-dragon"
+    )
+    decline_dragon(game)
+    assert game.PASSIVE == ("house-way", "decline-bank", "decline-dragon")
     assert "surrender" in game.legal_actions(0)  # the passive choice is the house way
     assert game.default_action(0) == Decide(seat=0, decision="house-way")
     assert game.default_action(1) is None and game.awaiting() == frozenset()

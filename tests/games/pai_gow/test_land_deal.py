@@ -83,11 +83,13 @@ def test_seven_hands_are_dealt_clockwise_to_every_position_even_empty_and_the_de
     positions = clockwise(start)
     assert positions[0] == start and sorted(positions) == list(range(1, 8))
     label = {1: "dealer", 2: "seat0", 5: "seat3"}
+    unplayed = [p for p in positions if p not in label]
+    label[unplayed[0]] = "dragon"  # the first hand nobody plays (page 001, physical)
     assert order == [label.get(p, f"position{p}") for p in positions]
     for seat in (0, 3):
         i = positions.index(seat + 2) * 7
         assert list(game.hand(seat)) == DECK[i : i + 7]
-    assert game.phase is Phase.SETTING
+    assert game.phase is Phase.DRAGON
 
 
 def test_the_hands_nobody_plays_are_never_shown_and_change_no_settlement() -> None:
@@ -107,6 +109,7 @@ def test_the_hands_nobody_plays_are_never_shown_and_change_no_settlement() -> No
             assert need.hidden == (need.target != "seat2")
             card = next(given.get(need.target, spare))
             events += game.apply(DealCard(card=card))
+        events += game.apply(Decide(seat=2, decision="decline-dragon"))
         events += game.apply(Decide(seat=2, decision="house-way"))
         shown = {str(e.card) for e in events if isinstance(e, CardShown)}
         assert shown == set((mine + " " + dealer).split())

@@ -40,6 +40,8 @@ get_variant = {v.id: v for v in pg.VARIANTS}.__getitem__
 
 IDS = [v.id for v in pg.VARIANTS]
 DECK = st.permutations(list(range(53))).map(lambda p: [Card.from_index(i) for i in p])
+#: the dragon offers of a game: (take it?, wager in dollars; 0: its own main wager)
+TAKES = st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=6)
 
 
 def refused(game: PaiGowRound, action: Any) -> None:
@@ -62,6 +64,7 @@ def visible(view: dict[str, Any]) -> set[str]:
     bets=st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.integers(1, 30)), max_size=8),
     picks=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.booleans()), max_size=12),
     start=st.integers(1, 7),  # the land table's start position, from the source
+    takes=TAKES,
 )
 def test_chips_conserved_hidden_cards_never_shown(
     vid: str,
@@ -69,6 +72,7 @@ def test_chips_conserved_hidden_cards_never_shown(
     bets: list[tuple[int, bool, int]],
     picks: list[tuple[int, int, bool]],
     start: int,
+    takes: list[tuple[bool, int]],
 ) -> None:
     variant = get_variant(vid)
     game = pg.new_game(variant, variant.seats)
@@ -101,6 +105,7 @@ def test_chips_conserved_hidden_cards_never_shown(
         events += game.apply(DealCard(card=card))
         dealt.setdefault(need.target, []).append(str(card))
     refused(game, DealCard(card=cards[0]))
+    events += dragon_offer(game, takes, dealt)
     order = list(game.view(None)["dealt_in"])
     picks_iter = iter(picks)
     for seat in order:
@@ -125,9 +130,10 @@ def test_chips_conserved_hidden_cards_never_shown(
             assert seen <= mine, f"{other} sees {seen - mine} before the reveal"
         assert chosen is not None
         events += game.apply(chosen)
+    events += set_dragon(game)
     assert game.is_over
     for s in settled_once(events):
-        if s.bet == "main":
+        if s.bet in ("main", "dragon"):
             assert s.returned in (0, s.stake, 2 * s.stake)
 
 
@@ -149,10 +155,12 @@ LAND = get_variant("pai-gow-land")
         max_size=5,
     ),
     start=st.integers(1, 7),
+    takes=TAKES,
 )
 def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
     games: list[tuple[list[Card], list[tuple[bool, int, int]], list[tuple[int, int]], bool]],
     start: int,
+    takes: list[tuple[bool, int]],
 ) -> None:
     """A run of land-table games, each built from the last through ``previous``.
 
@@ -217,6 +225,7 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
             card = next(deck)
             events += game.apply(DealCard(card=card))
             dealt.setdefault(need.target, []).append(str(card))
+        events += dragon_offer(game, takes, dealt)
         for seat in game.view(None)["dealt_in"]:
             if seat == game.banker and own_way:
                 hand = list(game.hand(seat))
@@ -233,19 +242,58 @@ def test_player_banked_games_conserve_chips_and_rotate_by_the_page(
                 events += game.apply(Decide(seat=seat, decision="set", arg=arg))
             else:
                 events += game.apply(Decide(seat=seat, decision="house-way"))
+        events += set_dragon(game)
         assert game.is_over
         settled = settled_once(events)
         if game.banker is None:  # the house is every wager's other side
-            assert game.house_result == 0 and all(s.bet == "main" for s in settled)
+            assert game.house_result == 0 and all(s.bet in ("main", "dragon") for s in settled)
         else:  # the seats only pass chips among themselves, bar the house's share
             house_take = sum(s.commission for s in settled) + game.house_result
             assert sum(s.net for s in settled) == -house_take
-            exposure = sum(s.stake for s in settled if s.bet == "main") + game.house_wager
+            exposure = sum(s.stake for s in settled if s.bet != "bank") + game.house_wager
             assert exposure <= game.bank
         event("a player banks" if game.banker is not None else "the dealer banks")
+        event(
+            "the dragon is played" if game.dragon and game.dragon.taker is not None else "no dragon"
+        )
         event(f"house wager {'on' if game.house_wager else 'off'}")
         bankers.append(game.banker)
         previous = game
+
+
+def dragon_offer(
+    game: PaiGowRound, takes: list[tuple[bool, int]], dealt: dict[str, list[str]]
+) -> list[Event]:
+    """Page 001's dragon hand on the land table: each seat offered takes it or declines,
+    by ``takes``; only the seat offered may answer, a refused wager changes nothing, and
+    the taker may see the dragon's cards from then on (``dealt``)."""
+    events: list[Event] = []
+    choices = iter(takes)
+    while (seat := game.dragon_offered()) is not None:
+        for other in range(game.seats):
+            if other != seat:
+                refused(game, Decide(seat=other, decision="decline-dragon"))
+        take, dollars = next(choices, (False, 0))
+        action = Decide(seat=seat, decision="dragon", arg=str(dollars * 100) if dollars else "")
+        if take and game.can(action):
+            events += game.apply(action)
+            dealt.setdefault(f"seat{seat}", []).extend(dealt["dragon"])
+            event("a dragon hand is taken")
+        else:
+            if take:
+                refused(game, action)
+            events += game.apply(Decide(seat=seat, decision="decline-dragon"))
+    return events
+
+
+def set_dragon(game: PaiGowRound) -> list[Event]:
+    """The dragon's taker sets it by the house way (hand 1), as its default does."""
+    dragon = game.dragon
+    if dragon is None or dragon.taker is None or game.is_over:
+        return []
+    action = game.default_action(dragon.taker)
+    assert action == Decide(seat=dragon.taker, decision="house-way", hand=1)
+    return list(game.apply(action))
 
 
 def settled_once(events: list[Event]) -> list[BetSettled]:
