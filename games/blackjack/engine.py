@@ -39,6 +39,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
+from games.blackjack.backline import Backline
 from games.blackjack.decisions import (
     DECISIONS,
     INSURANCE_DECISIONS,
@@ -110,6 +111,8 @@ class BlackjackRound(Round[BlackjackRules]):
         self._draw_to: tuple[int, int] | None = None  # a hand owed a card after hit/double
         self._turn: tuple[int, int] | None = None
         self._seen: dict[int, int] = {}  # card index -> copies dealt (shoe sanity)
+        #: the backline positions (games.blackjack.backline): seats past ``seats``
+        self.backline = Backline(seats, self.rules.backline_per_seat)
 
     # --- read-only state ----------------------------------------------------
 
@@ -163,6 +166,8 @@ class BlackjackRound(Round[BlackjackRules]):
     # --- legality -----------------------------------------------------------
 
     def legal_actions(self, seat: int) -> frozenset[str]:
+        if self.backline.seat(seat) is not None:  # a backline bet: its own chips, no decision
+            return self.backline.legal(self.book, seat, betting=self.phase is Phase.BETTING)
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BETTING:
@@ -187,6 +192,8 @@ class BlackjackRound(Round[BlackjackRules]):
     def _seat(self, action: Action) -> int:
         """The action's seat, refused in blackjack's words if there is no such seat."""
         seat = action.seat
+        if seat is not None and self.backline.seat(seat) is not None:
+            return seat  # a backline position: verify_any let only its own bets through
         if seat is None or not 0 <= seat < self.seats:
             raise _refusal(action, f"no seat {seat!r} at this table (seats 0..{self.seats - 1})")
         return seat
@@ -202,6 +209,21 @@ class BlackjackRound(Round[BlackjackRules]):
             need = self.needs()
             if need is not None:
                 raise _refusal(action, f"waiting for a card for {need.target}")
+        backline = self.backline.refusal(action)
+        if backline is not None:
+            raise _refusal(action, backline)
+
+    def seat_of(self, action: Action) -> int:
+        """The action's seat, a backline position included (``verify_any`` checked it)."""
+        return self._seat(action)
+
+    def backline_positions(self, seat: int, bet: str) -> range:
+        """The positions that may back ``seat``'s ``bet`` (:mod:`games.core.backline`)."""
+        self.backline.check_refusal(seat, bet)
+        return self.backline.positions(seat)
+
+    def backed_seat(self, position: int) -> int | None:
+        return self.backline.seat(position)
 
     def verify_deal_card(self, action: DealCard) -> None:
         if self.needs() is None:
@@ -288,7 +310,8 @@ class BlackjackRound(Round[BlackjackRules]):
             st.hands = [PlayerHand(cards=[], stake=st.main)]
         self._queue = [*playing, DEALER, *playing, DEALER]
         self.phase = Phase.DEALING
-        return [Message(text=f"dealing to seats {', '.join(map(str, playing))}")]
+        returned = self.backline.at_deal(self.book, playing)
+        return [*returned, Message(text=f"dealing to seats {', '.join(map(str, playing))}")]
 
     def apply_deal_card(self, action: DealCard) -> list[Event]:
         card = action.card
@@ -471,6 +494,14 @@ class BlackjackRound(Round[BlackjackRules]):
         hand.settled = hand.done = True
         hand.result = shown or payout.result
         ev.append(self._settle_spot(s, spot(h), payout))
+        if h == 0:  # the backline bets behind the seat follow its first hand
+            natural = self.rules.natural_pays
+            ev += self.backline.follow(self.book, s, payout, shown, natural, self._settle_back)
+
+    def _settle_back(
+        self, position: int, bet: str, returned: int, note: str, result: str
+    ) -> BetSettled:
+        return self.settle(position, bet, returned, note, result=result)
 
     def _settle_spot(self, seat: int, bet: str, payout: Payout) -> BetSettled:
         return self.settle(seat, bet, payout.returned, payout.note, result=payout.result)
@@ -502,7 +533,7 @@ class BlackjackRound(Round[BlackjackRules]):
         """What ``seat`` (None: a spectator) may see: never the hole card before it is shown."""
         need = self.needs()
         turn = self.turn
-        return {
+        out: BlackjackView = {
             "game": "blackjack",
             "variant": self.variant.id,
             "phase": str(self.phase),
@@ -512,6 +543,10 @@ class BlackjackRound(Round[BlackjackRules]):
             "waiting_for_card": None if need is None else need.target,
             "legal": sorted(self.legal_actions(seat)) if seat is not None else [],
         }
+        if self.backline.per_seat:
+            results = {s.seat: s.result for s in self.settlements}
+            out["backline"] = self.backline.view(self.book, results)
+        return out
 
     def _seat_view(self, seat: int) -> SeatView:
         bets: SeatBets = {

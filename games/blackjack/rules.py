@@ -66,6 +66,9 @@ class BlackjackRules:
     buster: tuple[BusterPay, ...]  # empty: no Buster Bet
     buster_more_cards: str  # "highest": more cards than the table lists pay its top line
     strategy: str  # name of the scripted player's chart (paytables/strategies/<name>.toml)
+    #: backline positions per seat: players who hold no seat betting on its hand (page 004,
+    #: 21st Century Blackjack; games.blackjack.backline); 0: no backline bets
+    backline_per_seat: int = 0
 
     def buster_pay(self, cards: int) -> Ratio | None:
         """Odds for a dealer bust of ``cards`` cards, or None if the table pays nothing."""
@@ -121,6 +124,7 @@ RULE_KEYS = frozenset(
         "buster",
         "buster_more_cards",
         "strategy",
+        "backline_per_seat",
     }
 )
 
@@ -177,7 +181,11 @@ def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
     strategy = _get(raw, "strategy", str, where)
     if not chart_file(strategy).is_file():
         raise PaytableError(f"{where}: no strategy chart named {strategy!r}")
+    backline = raw.get("backline_per_seat", 0)
+    if isinstance(backline, bool) or not isinstance(backline, int) or not 0 <= backline <= 7:
+        raise PaytableError(f"{where}: backline_per_seat must be 0..7, got {backline!r}")
     return BlackjackRules(
+        backline_per_seat=backline,
         decks=decks,
         dealer_peeks=_get(raw, "dealer_peeks", bool, where),
         dealer_hits_soft_through=soft,

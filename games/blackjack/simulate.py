@@ -346,7 +346,8 @@ def simulate(
 DATA = "games.blackjack.data"
 SHIP_SEED = 20261130
 BUILT_BY = "python bench/bench_shipped.py --write-data blackjack"
-_NOT_MAIN = frozenset({"buster", "buster_more_cards", "natural_name"})
+#: not in the main bet's figure: the Buster Bet, the wording, and backline bets (they follow a hand)
+_NOT_MAIN = frozenset({"buster", "buster_more_cards", "natural_name", "backline_per_seat"})
 
 
 def figure_rules(rules: BlackjackRules) -> dict[str, str]:

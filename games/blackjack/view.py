@@ -7,8 +7,9 @@ counts only the cards shown; the shoe never appears.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
+from games.blackjack.backline import BacklineView
 from games.blackjack.hand import hand_total
 from games.blackjack.seats import PlayerHand
 from games.core.cards import Card
@@ -69,6 +70,8 @@ class BlackjackView(TypedDict):
     turn: TurnView | None
     waiting_for_card: str | None
     legal: list[str]
+    #: the backline bets (a table with backline positions only: games.blackjack.backline)
+    backline: NotRequired[list[BacklineView]]
 
 
 def dealer_view(cards: Sequence[Card], hole_shown: bool) -> DealerView:

@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from games.core.cards import Card
 from games.core.engine import Variant
-from games.core.errors import IllegalAction
+from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, pay
 from games.core.poker_table import (
     BetRules,
@@ -46,6 +46,7 @@ from games.core.round import Phase
 from games.poker.rank5 import category as category5
 from games.poker.rank7 import rank6
 from games.poker.three_card import category3, rank3
+from games.three_card import backline
 from games.three_card.progressive import hand_of
 from games.three_card.rules import ThreeCardRules
 
@@ -108,6 +109,13 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
         if seat is None or not 0 <= seat < self.seats:
             raise IllegalAction(f"{action.kind}: no seat {seat!r} at this table")
         return seat
+
+    def backline_positions(self, seat: int, bet: str) -> range:
+        """No backline bet at a three card table (:mod:`games.three_card.backline`)."""
+        raise BetRefused(backline.refusal(bet))
+
+    def backed_seat(self, position: int) -> int | None:
+        return None
 
     def decision_refusal(self, seat: int, action: Decide, open_now: frozenset[str]) -> str:
         return f"decide 'play' or 'fold', not {action.decision!r}"

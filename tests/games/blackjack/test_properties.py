@@ -1,6 +1,7 @@
 """Property tests over random shoes and random legal decisions (hypothesis).
 
-* chips are conserved: every spot placed is settled exactly once, for its whole stake;
+* chips are conserved: every spot placed is settled exactly once, for its whole stake
+  (backline bets included, on the tables that take them);
 * ``view`` never shows the dealer's hole card before the rules turn it over, nor the shoe;
 * an illegal action is refused with a clear reason and changes nothing.
 """
@@ -35,6 +36,7 @@ from games.core import (
 )
 
 variants = st.sampled_from(VARIANTS)
+Key = tuple[int, str]
 
 
 def _shoe(rng: random.Random, decks: int) -> list[Card]:
@@ -89,6 +91,20 @@ def _legal_step(game: BlackjackRound, rng: random.Random, seats: int) -> Action:
     raise AssertionError(f"nobody can act: {game.view(None)}")
 
 
+def _back(game: BlackjackRound, rng: random.Random, seat: int, placed: dict[Key, int]) -> None:
+    """Backline bets behind ``seat`` where the table takes them (page 004, 21st Century
+    Blackjack: "Multiple Players may bet on the same hand"), a seat with a hand or not
+    (then returned at the deal): the same conservation and settled-once checks hold."""
+    if not game.rules.backline_per_seat:
+        return  # draw nothing: the other tables' games are as before
+    lim = game.variant.limits["main"]
+    for position in game.backline_positions(seat, "main"):
+        if rng.random() < 0.5:
+            amount = rng.randrange(lim.minimum, lim.maximum + 1, lim.increment)
+            game.apply(PlaceBet(seat=position, bet="main", amount=amount))
+            placed[(position, "main")] = amount
+
+
 def _play(variant_index: int, seed: int, seats: int, check_illegal: bool) -> None:
     variant = VARIANTS[variant_index]
     rng = random.Random(seed)
@@ -108,6 +124,7 @@ def _play(variant_index: int, seed: int, seats: int, check_illegal: bool) -> Non
             if "buster" in variant.limits and rng.random() < 0.5:
                 game.apply(PlaceBet(seat=seat, bet="buster", amount=100))
                 placed[(seat, "buster")] = 100
+        _back(game, rng, seat, placed)
     for _ in range(500):
         if game.is_over:
             break
