@@ -194,6 +194,11 @@ class BetBook:
         self._stakes[(seat, bet)] = self._stakes.get((seat, bet), 0) + amount
         return BetPlaced(seat=seat, bet=bet, amount=amount)
 
+    def return_by_rule(self, seat: int, bet: str) -> BetReturned:
+        """Give the seat's whole ``bet`` back because the rules say so (a wager the
+        player/dealer's bank does not cover): no limit applies."""
+        return BetReturned(seat=seat, bet=bet, amount=self._stakes.pop((seat, bet)))
+
     def remove(self, seat: int, bet: str, amount: int) -> BetReturned:
         """Check, then take ``amount`` (0: all of it) off the seat's ``bet``."""
         self.check_remove(seat, bet, amount)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
+from games.core.player_dealer import PlayerDealerCarry
 from games.three_card.autoplay import autoplay
 from games.three_card.engine import ThreeCardRound
 from games.three_card.exact import bet_returns
@@ -30,8 +31,16 @@ VARIANTS: tuple[Variant[ThreeCardRules], ...] = tuple(load_packaged(name) for na
 def new_game(
     variant: Variant[ThreeCardRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> ThreeCardRound:
-    """A fresh round (this family carries nothing from one round to the next)."""
-    return ThreeCardRound(variant, seats)
+    """A fresh round. On a table with the Player/Dealer position (page 004) the rotation
+    comes from ``context.previous`` (the table's last round, over) or ``context.carry``
+    (the same, as logged); a new table offers it to seat 0 first."""
+    previous, carry = context.previous, context.carry
+    start: PlayerDealerCarry | None = None
+    if isinstance(previous, ThreeCardRound) and previous.variant.id == variant.id:
+        start = previous.carry()
+    elif carry is not None:
+        start = PlayerDealerCarry.decode(carry, seats)
+    return ThreeCardRound(variant, seats, carry=start)
 
 
 def house_edge(variant: Variant[ThreeCardRules]) -> dict[str, HouseEdge]:

@@ -27,6 +27,7 @@ The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loa
     meter, stake, contribution, reset, always_contribute
     [progressive.fixed]                 # ProgressiveHand name -> cents
     [progressive.share_bp]              # ProgressiveHand name -> basis points of the meter
+    [player_dealer]                     # optional (004): hands = 2, the rotating position
 
 Bad data raises :class:`~games.core.errors.PaytableError` naming the file and key, and
 nothing is half-loaded.
@@ -44,6 +45,7 @@ from games.core.cards import parse_cards
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.player_dealer import PlayerDealerRules
 from games.core.poker_paytable import one_deck_variant, read_header
 from games.core.progressive import JackpotTable, parse_jackpot_of
 from games.core.tomlread import TomlTable, packaged, parse_limit, parse_ratio, parse_toml
@@ -72,6 +74,8 @@ class ThreeCardRules:
     six_card_bonus: Mapping[Category, Ratio] = field(default_factory=lambda: MappingProxyType({}))
     #: 004's progressive: the $1 bet on the player's three cards, feeding a meter
     progressive: JackpotTable[ProgressiveHand] | None = None
+    #: 004's rotating Player/Dealer position (None: the house banks every hand)
+    player_dealer: PlayerDealerRules | None = None
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -104,7 +108,17 @@ def _pay_table(data: object, enum: type[E], where: str) -> dict[E, Ratio]:
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[ThreeCardRules]:
     """Validate a parsed pay-table mapping and build its variant."""
     top, notes = read_header(
-        data, where, {"rules", "bets", "pair_plus", "ante_bonus", "six_card_bonus", "progressive"}
+        data,
+        where,
+        {
+            "rules",
+            "bets",
+            "pair_plus",
+            "ante_bonus",
+            "six_card_bonus",
+            "progressive",
+            "player_dealer",
+        },
     )
     r = TomlTable(
         top.get("rules", dict),
@@ -140,12 +154,19 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[ThreeCardRules]:
         ),
         six_card_bonus=MappingProxyType(_pay_table(six, Category, f"{where}: [six_card_bonus]")),
         progressive=jackpot,
+        player_dealer=_player_dealer(
+            top.get("player_dealer", dict, default=None, required=False), where
+        ),
     )
     if Category3.HIGH_CARD in rules.pair_plus:
         raise PaytableError(f"{where}: [pair_plus] cannot pay a high card")
     return one_deck_variant(
         top, notes, family="three_card", limits=limits, rules=rules, seats=seats, jackpot=jackpot
     )
+
+
+def _player_dealer(data: object, where: str) -> PlayerDealerRules | None:
+    return None if data is None else PlayerDealerRules.parse(data, where)
 
 
 def _bets(

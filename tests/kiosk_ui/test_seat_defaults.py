@@ -54,10 +54,14 @@ def legacy_default(engine: Engine, seat: int) -> Action | None:
 
 
 def legacy_awaiting(engine: Engine) -> frozenset[int]:
-    offered = engine.view(None).get("bank_offered_to")
-    dragon = engine.view(None).get("dragon")  # issue 14: the dragon offer waits the same way
+    view = engine.view(None)
+    offered = view.get("bank_offered_to")
+    dragon = view.get("dragon")  # issue 14: the dragon offer waits the same way
     if not isinstance(offered, int) and isinstance(dragon, dict):
         offered = dragon["offered_to"]
+    pd = view.get("player_dealer")  # issue 14 point 7: the California player/dealer offer
+    if isinstance(pd, dict) and isinstance(pd.get("offered"), int):
+        offered = pd["offered"]
     return frozenset({offered}) if isinstance(offered, int) else frozenset()
 
 
