@@ -22,7 +22,11 @@ a ``bank`` and then may not bet otherwise that hand, or decline the bank by
 betting like any other seat (the house then banks everything). At the deal the bank covers whole
 wagers in seat order from its left while each wager's greatest possible win fits
 in what remains; the house covers the rest. The bank's own settlement is the sum
-of what the covered wagers lose, minus what they win.
+of what the covered wagers lose, minus what they win. The coverage and the bank's
+settlement are the California player/dealer's (:mod:`games.core.player_dealer`:
+:func:`~games.core.player_dealer.cover`, :func:`~games.core.player_dealer.bank_returned`);
+this table keeps its own rotation (every ``bank_rotation_hands`` hands by ``hand``) and
+its own rule for what the bank does not cover (the house covers it, not returned).
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
-from games.core.money import Cents, commission, format_cents, pay
+from games.core.money import Cents, commission, pay
+from games.core.player_dealer import Wager, bank_returned, cover, left_of, settle_covered
 from games.core.records import (
     JSON,
     Action,
@@ -292,14 +297,14 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
         events: list[Event] = [Message(text="no more bets")]
         if self.bank_seat is None:
             return tuple(events)
-        remaining = self.book.stake(self.bank_seat, BANK_BET)
-        order = [(self.bank_seat + i) % self.seats for i in range(1, self.seats)]
-        for seat in order:
-            for bet, stake in self.book.of(seat).items():
-                exposure = pay(Cents(stake), self.rules.pays[bet])
-                if exposure <= remaining:
-                    remaining -= exposure
-                    self._covered.append((seat, bet))
+        order = left_of(self.bank_seat, self.seats)
+        wagers = [
+            Wager((seat, bet), pay(Cents(stake), self.rules.pays[bet]))
+            for seat in order
+            for bet, stake in self.book.of(seat).items()
+        ]
+        # wagers the bank does not cover stay in action: the house covers them
+        self._covered = list(cover(self.book.stake(self.bank_seat, BANK_BET), wagers).covered)
         covered = ", ".join(f"seat {s} {b}" for s, b in self._covered) or "nothing"
         events.append(
             Message(
@@ -312,23 +317,14 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
         self.phase = Phase.OVER
         outcome = self.outcome()
         assert outcome is not None
-        bank_net = 0
         for seat in range(self.seats):
             for bet in self.book.of(seat):
-                if bet == BANK_BET:
-                    continue
-                settled = self._settle_bet(seat, bet, outcome)
-                if (seat, bet) in self._covered:
-                    bank_net -= settled.net
+                if bet != BANK_BET:
+                    self._settle_bet(seat, bet, outcome)
         if self.bank_seat is not None and (self.bank_seat, BANK_BET) in self.book:
-            bank = self.book.stake(self.bank_seat, BANK_BET)
-            self.settle(
-                self.bank_seat,
-                BANK_BET,
-                bank + bank_net,
-                f"bank {'+' if bank_net >= 0 else '-'}{format_cents(abs(bank_net))} "
-                f"from {len(self._covered)} covered wagers",
-            )
+            covered = settle_covered(self._settlements, self._covered)
+            returned, note = bank_returned(self.book.stake(self.bank_seat, BANK_BET), covered)
+            self.settle(self.bank_seat, BANK_BET, returned, note)
         events: list[Event] = list(self._settlements)
         events.append(Message(text=outcome.describe()))
         events.append(RoundOver(summary=outcome.describe()))
