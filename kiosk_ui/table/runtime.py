@@ -163,10 +163,9 @@ class Runtime:
         return table.instance(player) if table.per_player else table
 
     def seats_held(self, player: str) -> int:
-        """Seats ``player`` holds at the shared tables (per-player games block nobody)."""
-        return sum(
-            1 for t in list(self.tables.values()) for p in list(t.seats.values()) if p == player
-        )
+        """Seats ``player`` holds at the shared tables (per-player games block nobody;
+        backline positions are no seat)."""
+        return sum(t.held_by(player) for t in list(self.tables.values()))
 
     def leave(self, table_id: str, seat: int, player: str) -> str:
         """``player`` leaves ``seat``: "now", or "after the game" when stakes are out."""

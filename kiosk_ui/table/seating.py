@@ -14,7 +14,12 @@ its seats, kept apart from the game it drives (the rules are in
 - at a per-player table, ``instance`` gives each player a game of their own (a
   ``Table`` with ``owner``/``parent`` set), ``drop``/``drop_idle`` forget it;
 - the log names every money event's wallet: the ``game-start`` seats, then a
-  ``seat-player`` record (``_log_seat``), read back by :func:`logged_seats`.
+  ``seat-player`` record (``_log_seat``), read back by :func:`logged_seats`;
+- a backline bet (21st Century Blackjack, page 004: "Multiple Players may bet on the same
+  hand") is held like a seat, at a *backline position*: a seat number past the table's seats
+  that the engine names (:mod:`games.core.backline`). ``behind`` finds a player's position
+  behind an occupied seat, ``sit_behind`` takes it; positions count against no seat limit,
+  have no action clock and are freed as soon as nothing of theirs is on the layout.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from games.core.backline import backline_positions
 from games.core.engine import Engine, Variant
 from games.core.errors import GameError
 from games.core.records import Action, Deal, Event, RemoveBet, decode
@@ -55,6 +61,9 @@ class Seating:
     lock: threading.RLock
     _suspended: str | None
     suspended: str | None  # Table's property: a store fault, or its own suspension
+    if TYPE_CHECKING:
+
+        def current_engine(self) -> Engine: ...  # Table's: the game the next action goes to
 
     def __init__(self) -> None:
         self.seats: dict[int, str] = {}
@@ -91,7 +100,7 @@ class Seating:
             if holder is not None:
                 raise SeatError(f"seat {seat} at table {self.id} is taken")
             if self.owner is None:
-                here = sum(1 for p in self.seats.values() if p == player)
+                here = self.held_by(player)
                 if here >= rules.per_table:
                     raise SeatError(
                         f"you hold {here} seat(s) at table {self.id}: "
@@ -105,6 +114,49 @@ class Seating:
                     )
             self.seats[seat] = player
             self._returns(seat)
+
+    def held_by(self, player: str) -> int:
+        """Seats ``player`` holds here (backline positions are no seat: they count for no
+        seat limit)."""
+        held = list(self.seats.items())
+        return sum(1 for s, p in held if p == player and not self.is_backline(s))
+
+    def is_backline(self, seat: int) -> bool:
+        """Whether ``seat`` is a backline position (a number past the table's seats)."""
+        return seat >= max(self.variant.seats, 1)
+
+    def behind(self, seat: int, player: str, bet: str, *, placing: bool) -> int:
+        """The backline position ``player`` bets ``bet`` from behind ``seat``'s hand: the one
+        they hold there, else (``placing``) the first free one. Refused when the game takes
+        no backline bet on ``bet`` (in its rules' words), when nobody else sits in ``seat``,
+        or when every position behind it is taken."""
+        if self.owner is not None or self.per_player:
+            raise SeatError("a game of your own has no seated hand to bet behind")
+        with self.lock:
+            positions = backline_positions(self.current_engine(), seat, bet)
+            mine = [p for p in positions if self.seats.get(p) == player]
+            if mine:
+                return mine[0]
+            if not placing:
+                raise SeatError(f"you have no backline bet behind seat {seat} at table {self.id}")
+            holder = self.seats.get(seat)
+            if holder is None:
+                raise SeatError(f"nobody sits in seat {seat} at table {self.id} to bet behind")
+            if holder == player:
+                raise SeatError(f"seat {seat} is yours: bet on your own hand")
+            free = [p for p in positions if p not in self.seats]
+            if not free:
+                raise SeatError(f"every backline position behind seat {seat} is taken")
+            return free[0]
+
+    def sit_behind(self, position: int, player: str) -> None:
+        """Take a backline position (its bet's request): no seat limit applies to it."""
+        with self.lock:
+            holder = self.seats.get(position)
+            if holder is not None and holder != player:
+                raise SeatError(f"backline position {position} at table {self.id} is taken")
+            self.seats[position] = player
+            self._returns(position)
 
     def _returns(self, seat: int) -> None:
         """The seat's player is here: restart its idle time, it no longer sits out."""
@@ -184,8 +236,12 @@ class Seating:
             if self.owner is not None:
                 return freed
             for seat in sorted(self.seats):
-                leaving = seat in self._leaving
-                idle = now - self._active.setdefault(seat, now) >= rules.idle_seconds
+                since = now - self._active.setdefault(seat, now)
+                # a backline position is held for its bet: freed once nothing is on the
+                # layout (after an action clock's grace, so a bet on its way keeps it)
+                backline = self.is_backline(seat) and since >= rules.action_seconds
+                leaving = seat in self._leaving or backline
+                idle = since >= rules.idle_seconds
                 if (leaving or idle) and not self.in_game(seat):
                     self._free(seat)
                     freed.append(seat)
@@ -202,6 +258,8 @@ class Seating:
                 return []
             out: list[Action] = []
             for seat in sorted(self.seats):
+                if self.is_backline(seat):
+                    continue  # the seated player decides: no clock behind the seat
                 action = default_action(engine, seat, deals=self.in_game(seat))
                 if action is None or (out and action.kind == "deal"):
                     self._clock.pop(seat, None)
@@ -232,7 +290,7 @@ class Seating:
                         outstanding.apply(ev)
             bets: dict[int, list[str]] = {}
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
-                if amount > 0:
+                if amount > 0 and not self.is_backline(seat):  # a backline bet follows its seat
                     bets.setdefault(seat, []).append(bet)
             out: list[Action] = []
             for seat, mine in bets.items():

@@ -73,6 +73,9 @@ class ActionIn(StrictIn):
     decision: str = Field(default="", max_length=40)
     arg: str = Field(default="", max_length=200)
     hand: int = Field(default=0, ge=0, le=8)
+    #: a backline bet (place-bet / remove-bet): ``seat`` is the seated hand bet on, the
+    #: caller holds no seat there (21st Century Blackjack, page 004)
+    backline: bool = False
 
 
 class RoundIn(StrictIn):

@@ -15,8 +15,10 @@ from pydantic import BaseModel
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
 from firmware_bridge.url import public_text, public_url
+from games.core.backline import backed_seat
+from games.core.errors import BetRefused
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
-from kiosk_ui.errors import AuthError, TableError
+from kiosk_ui.errors import AuthError, SeatError, TableError
 from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
 from kiosk_ui.table.table import Table
@@ -171,7 +173,15 @@ def table_view(
     holder = table.seats.get(seat)
     view = table.view(seat if holder == player else None)
     view["seated"] = holder == player
-    view["seats"] = {str(k): ("you" if v == player else "taken") for k, v in table.seats.items()}
+    held = list(table.seats.items())
+    seats = [(k, v) for k, v in held if not table.is_backline(k)]
+    view["seats"] = {str(k): ("you" if v == player else "taken") for k, v in seats}
+    # the caller's backline positions, by the seat whose hand each bets on
+    view["behind"] = {
+        str(backed): k
+        for k, v in held
+        if v == player and (backed := backed_seat(table.engine, k)) is not None
+    }
     view["sitting_out"] = holder == player and seat in table.sitting_out
     view["per_player"] = table.owner is not None
     view["balance"] = app.runtime.balance(player)
@@ -206,11 +216,16 @@ def leave(
     return {"table": table_id, "seat": seat, "freed": when}
 
 
-def to_action(body: schemas.ActionIn) -> Action:
+def to_action(body: schemas.ActionIn, seat: int | None = None) -> Action:
+    """The action ``body`` asks for (``seat``: a backline bet's position, in place of the
+    seated hand's ``body.seat``)."""
+    at = body.seat if seat is None else seat
     if body.kind == "place-bet":
-        return PlaceBet(seat=body.seat, bet=body.bet, amount=body.amount)
+        return PlaceBet(seat=at, bet=body.bet, amount=body.amount)
     if body.kind == "remove-bet":
-        return RemoveBet(seat=body.seat, bet=body.bet, amount=body.amount)
+        return RemoveBet(seat=at, bet=body.bet, amount=body.amount)
+    if body.backline:
+        raise BetRefused("a backline bet is placed or taken down: the seated player decides")
     if body.kind == "deal":
         return Deal(seat=body.seat)
     return Decide(seat=body.seat, decision=body.decision, arg=body.arg, hand=body.hand)
@@ -228,7 +243,18 @@ async def act(
     Idempotency-Key and it is applied once; the first answer is returned again."""
     key = f"{player}:{idempotency_key}" if idempotency_key else None
     digest = request_digest("actions", table_id, body) if key else ""
-    return await _play(request, table_id, player, [to_action(body)], key, digest)
+    position = _behind(request, table_id, player, body) if body.backline else None
+    action = to_action(body, position)
+    return await _play(request, table_id, player, [action], key, digest, behind=body.backline)
+
+
+def _behind(request: Request, table_id: str, player: str, body: schemas.ActionIn) -> int:
+    """The backline position the caller bets from behind ``body.seat`` (page 004: "Multiple
+    Players may bet on the same hand"): taken by the bet like a seat, but no seat."""
+    if body.kind not in ("place-bet", "remove-bet"):
+        raise BetRefused("a backline bet is placed or taken down: the seated player decides")
+    table: Table = request.app.state.appliance.runtime.table_for(table_id, player)
+    return table.behind(body.seat, player, body.bet, placing=body.kind == "place-bet")
 
 
 @router.post("/tables/{table_id}/round", response_model=schemas.ActOut)
@@ -268,6 +294,8 @@ async def _play(
     actions: list[Action],
     key: str | None,
     digest: str = "",
+    *,
+    behind: bool = False,
 ) -> Response:
     """Apply one seat's actions and answer once they are durable.
 
@@ -283,7 +311,12 @@ async def _play(
     took = seat is not None and table.seats.get(seat) != player
     if took:
         assert seat is not None
-        table.sit(seat, player)  # a bet takes the seat, within the seat limits
+        if table.is_backline(seat):
+            if not behind:  # a position is found by `backline` (behind an occupied seat)
+                raise SeatError(f"no seat {seat} at table {table.id}: bet behind a seat")
+            table.sit_behind(seat, player)  # a backline bet's position: no seat limit
+        else:
+            table.sit(seat, player)  # a bet takes the seat, within the seat limits
     try:
         if table.source.blocking:
             result = await run_in_threadpool(
