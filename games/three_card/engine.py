@@ -197,7 +197,14 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
         if self.banker is None:
             return events
         coverage = cover(self.offer.bank, self._wagers(self.offer.order()))
-        self.offer.covered = tuple(k for k in coverage.covered if k[1] != "progressive")
+        # the play wager comes with its ante (its loss is in the ante's); the progressive
+        # is the meter's
+        self.offer.covered = tuple(
+            key
+            for s, b in coverage.covered
+            if b != "progressive"
+            for key in ([(s, b), (s, "play")] if b == "ante" else [(s, b)])
+        )
         self.offer.returned = coverage.uncovered
         events.extend(self.book.return_by_rule(s, b) for s, b in coverage.uncovered)
         named = ", ".join(f"seat {s} {b}" for s, b in self.offer.covered) or "nothing"

@@ -273,6 +273,8 @@ function renderDecisions() {
       const on = (upcoming().always_contribute || []).includes(S.seat);
       box.append(el('button', { class: 'decision', id: 'always-contribute', dataset: { decision: d }, 'aria-pressed': on ? 'true' : 'false',
         onclick: () => decide(d, on ? 'off' : 'on'), text: `Always contribute: ${on ? 'on' : 'off'}` }));
+    } else if (d === 'bank' && upcoming().player_dealer) {
+      box.append(...playerDealerOffer());
     } else if (d === 'bank') {
       // Pai gow, page 002: take the bank with what it can pay; the house's wager against
       // it is at most your last wager against the house, or less, or none.
@@ -298,6 +300,36 @@ function renderDecisions() {
     }
   }
   if (!box.children.length && !roundOver()) box.append(el('span', { class: 'small', text: 'No decision for you right now.' }));
+}
+
+// The California Player/Dealer (page 004): the position offered in turn, the bank put up,
+// the wagers it covers and those it returned (the view's `player_dealer`).
+function playerDealerOffer() {
+  S.bankInput = S.bankInput || {};
+  const bankIn = el('input', { type: 'number', id: 'bank-amount', min: '1', step: '1', inputmode: 'numeric',
+    value: S.bankInput.bank ?? String(Math.max(1, Math.floor(Number((S.view && S.view.balance) || 0) / 100))),
+    oninput: (e) => { S.bankInput.bank = e.target.value; } });
+  return [el('label', { class: 'bank-field' }, 'Bank $', bankIn),
+    el('button', { class: 'decision', id: 'take-player-dealer', dataset: { decision: 'bank' },
+      onclick: () => { S.bankInput = {}; decide('bank', String(Math.round(Number(bankIn.value) * 100))); }, text: 'Be the player/dealer' })];
+}
+
+function playerDealerPanel() {
+  const pd = upcoming().player_dealer;
+  if (!pd) return [];
+  const seat = (s) => (s === S.seat ? 'you' : `seat ${s + 1}`);
+  const named = (list) => list.map(([s, b]) => `${seat(s)} ${betName(b)}`).join(', ');
+  let text;
+  if (pd.seat !== null) {
+    text = `Player/Dealer: ${seat(pd.seat)}, bank ${money(pd.bank)}.`;
+    if (pd.covered.length) text += ` Covers ${named(pd.covered)}.`;
+    if (pd.returned.length) text += ` Returned (not covered): ${named(pd.returned)}.`;
+  } else if (pd.offered !== null) {
+    text = `The player/dealer position (${pd.hands} hands) is offered to ${seat(pd.offered)}; the house banks if nobody takes it.`;
+  } else {
+    text = 'The house banks this hand.';
+  }
+  return [el('p', { class: 'callout', id: 'player-dealer', text })];
 }
 
 function renderJackpot() {
@@ -569,7 +601,7 @@ function render() {
   document.getElementById('phase').textContent = v && v.suspended ? 'suspended' : (st.phase || (roundOver() ? 'betting' : ''));
   document.getElementById('status').textContent = statusLine();
   const felt = document.getElementById('felt');
-  felt.replaceChildren(...(v && v.state ? (r.felt || R.generic.felt)(st) : [el('p', { class: 'small', text: 'No game yet. Choose a chip, click a bet spot, then Deal (Roll at the dice tables).' })]));
+  felt.replaceChildren(...(v && v.state ? (r.felt || R.generic.felt)(st) : [el('p', { class: 'small', text: 'No game yet. Choose a chip, click a bet spot, then Deal (Roll at the dice tables).' })]), ...playerDealerPanel());
   const spotsBox = document.getElementById('spots');
   spotsBox.replaceChildren((r.spots || (() => el('div', { class: 'layout generic' }, Object.keys(S.meta.limits).map(b => spot(b)))))());
   document.getElementById('options').replaceChildren(...(r.options ? r.options() : []));

@@ -64,7 +64,13 @@ def test_wagers_the_bank_cannot_cover_are_returned_in_seat_order_from_its_left()
     pd = game.view(None)["player_dealer"]
     assert pd is not None
     assert pd["seat"] == 1 and pd["bank"] == 110000
-    assert pd["covered"] == [[2, "ante"], [2, "six-card-bonus"], [0, "ante"]]
+    assert pd["covered"] == [
+        [2, "ante"],
+        [2, "play"],
+        [2, "six-card-bonus"],
+        [0, "ante"],
+        [0, "play"],
+    ]
     assert pd["returned"] == [[2, "pair-plus"], [0, "six-card-bonus"]]
     assert 1 not in game.active()  # the player/dealer plays no hand
 
@@ -203,3 +209,5 @@ def test_chips_conserved_bets_settled_once_and_views_never_leak(
     bank_s = next(s for s in settled if s.bet == "bank")
     assert bank_s.returned >= 0
     assert bank_s.net == -sum(s.net for s in settled if (s.seat, s.bet) in covered)
+    # every wager but the meter's progressive is the bank's or returned: the house nets 0
+    assert sum(s.net for s in settled if s.bet != "progressive") == 0
