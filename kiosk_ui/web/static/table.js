@@ -403,7 +403,42 @@ R.blackjack = {
   spots() {
     return el('div', { class: 'layout blackjack' }, Object.keys(S.meta.limits).map(b => spot(b, null, { cls: 'round' })));
   },
+  extra(st) { return backlineSpots(st); },
 };
+
+// --- backline bets (21st Century Blackjack, page 004: "Multiple Players may bet on the same hand") ---
+
+/** A backline spot behind every seat another player holds; the seated player makes every decision. */
+function backlineSpots(st) {
+  if (!Array.isArray(st.backline)) return [];  // this table takes no backline bets
+  const seats = (S.view && S.view.seats) || {};
+  const behind = (S.view && S.view.behind) || {};
+  const open = st.phase === 'betting' || roundOver();
+  const spots = Object.keys(seats).filter(k => seats[k] === 'taken').map(Number).sort((a, b) => a - b).map(seat => {
+    const pos = behind[String(seat)];
+    const mine = st.backline.find(b => b.position === pos && pos !== undefined && !roundOver());
+    const label = `Behind seat ${seat + 1}` + (mine ? ` · ${money(mine.stake)}` : '');
+    return el('div', { class: 'backline-spot', 'data-seat': String(seat) },
+      el('span', { text: label }),
+      el('button', { class: 'backline-bet', disabled: !open, onclick: () => betBehind(seat), text: `Bet ${money(S.chip)} behind` }),
+      mine && open ? el('button', { class: 'backline-take', onclick: () => takeDownBehind(seat), text: 'Take down' }) : null);
+  });
+  const bets = st.backline.map(b => `seat ${b.seat + 1}: ${money(b.stake)}${b.position === behind[String(b.seat)] ? ' (yours)' : ''}${b.result ? ' · ' + b.result : ''}`);
+  const out = [el('h3', { text: 'Backline' }),
+    el('p', { class: 'small', text: 'Bet on another player\'s hand: the seated player makes every decision.' })];
+  if (spots.length) out.push(el('div', { class: 'backline' }, spots));
+  else out.push(el('p', { class: 'small', text: 'Nobody else is seated to bet behind.' }));
+  if (bets.length) out.push(el('p', { class: 'small', id: 'backline-bets', text: 'Backline bets: ' + bets.join(' · ') }));
+  return [el('div', { id: 'backline-box' }, out)];
+}
+
+async function betBehind(seat) {
+  if (await act({ kind: 'place-bet', bet: 'main', amount: S.chip, seat, backline: true })) await refresh();
+}
+
+async function takeDownBehind(seat) {
+  if (await act({ kind: 'remove-bet', bet: 'main', amount: 0, seat, backline: true })) await refresh();
+}
 
 R.war = {
   felt(st) {
