@@ -26,7 +26,9 @@ LOGIN = "/api/operator/login"
 
 
 def _login(url: str, user: str, password: str) -> httpx.Response:
-    return httpx.post(f"{url}{LOGIN}", json={"user": user, "password": password})
+    # A generous read timeout: fifty parallel sign-ins on a loaded 2-core machine wait
+    # behind each other's scrypt (httpx's default 5 s failed the run, not the defence).
+    return httpx.post(f"{url}{LOGIN}", json={"user": user, "password": password}, timeout=60.0)
 
 
 def _bearer(r: httpx.Response) -> dict[str, str]:
