@@ -12,8 +12,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from games.core.records import Deal, Decide, PlaceBet, RemoveBet
+from kiosk_ui.store import ledger
+from kiosk_ui.table.runtime import Runtime
 from kiosk_ui.web.app import create_app
+from tests.kiosk_ui.conftest import seeded_outcomes
 from tests.kiosk_ui.test_app import act, new_player, settings_for
 
 TABLE = "blackjack-21st-century"
@@ -120,3 +126,67 @@ def test_other_tables_refuse_backline_bets_in_their_words(client: TestClient) ->
     assert r.status_code == 409 and "no backline bet" in r.text
     r = act(client, bo, "blackjack-pinnacle", bet="main", **bonus)
     assert r.status_code == 409 and "no seated hand" in r.text
+
+
+def _house(rt: Runtime) -> int:
+    with rt.db.read() as tx:
+        return int(tx.ledger.balance(ledger.HOUSE))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    stakes=st.lists(st.sampled_from([0, 100, 500, 2500]), min_size=3, max_size=3),
+)
+def test_backline_chips_are_conserved_and_settled_once(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, stakes: list[int]
+) -> None:
+    """Through the runtime and its ledger ("Multiple Players may bet on the same hand"):
+    Ann plays seat 0, three players bet behind her (some nothing, some take it down again);
+    every chip placed leaves the layout once, settled with her hand or returned; the
+    wallets and the house account for every cent and the ledger audits."""
+    rt = Runtime(tmp_path_factory.mktemp("rt") / "store", synchronous="NORMAL", create=True)
+    table = rt.open_table("bj", TABLE, seeded_outcomes(seed))
+    ann = rt.create_player("Ann")
+    backers = [rt.create_player(f"B{i}") for i in range(3)]
+    for p in (ann, *backers):
+        rt.cash_in(p, 100_000, operator="cage")
+    house_before = _house(rt)
+    table.sit(0, ann)
+    table.act(PlaceBet(seat=0, bet="main", amount=1000))
+    placed: dict[int, int] = {}
+    for who, amount in zip(backers, stakes, strict=True):
+        if not amount:
+            continue
+        position = table.behind(0, who, "main", placing=True)
+        table.sit_behind(position, who)
+        table.act(PlaceBet(seat=position, bet="main", amount=amount))
+        placed[position] = amount
+        if amount == 100:  # this one changes their mind
+            table.act(RemoveBet(seat=position, bet="main"))
+            del placed[position]
+    game = table.game
+    result = table.act(Deal(seat=0))
+    while not result.over:
+        legal = result.view["legal"]
+        choice = next(d for d in ("no-insurance", "stand") if d in legal)
+        result = table.act(Decide(seat=0, decision=choice))
+    assert game is not None
+    replayed = rt.replay(game)
+    assert replayed is not None and replayed.matches
+    settled = [s for s in replayed.engine.settlements if s.seat in placed]
+    assert sorted(s.seat for s in settled) == sorted(placed)  # each once
+    assert all(s.stake == placed[s.seat] for s in settled)
+    ann_result = next(s.result for s in replayed.engine.settlements if s.seat == 0)
+    assert all(s.result == ann_result for s in settled)
+    with rt.db.read() as tx:
+        assert tx.ledger.balance(ledger.stakes("bj")) == 0
+    wallets = sum(rt.balance(p) for p in (ann, *backers))
+    assert wallets + _house(rt) == 4 * 100_000 + house_before  # every cent accounted for
+    nets = {p: rt.balance(p) - 100_000 for p in backers}
+    for s in settled:
+        who = table.seats[s.seat]
+        assert nets[who] == s.returned - s.stake
+    assert rt.seats_held(backers[0]) == 0
+    rt.audit()
+    rt.close()
