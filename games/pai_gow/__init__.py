@@ -15,7 +15,8 @@ of ``docs/house-way.md`` (rules README gap 5). The family contract
 ``house_edge(variant)``
     the side bets exactly, by counting all 154,143,080 seven-card hands
     (:mod:`games.pai_gow.exact`); the main bet by simulation of house way
-    against house way (``exact=False``, the method names the run).
+    against house way (``exact=False``): the 10^7-game tallies shipped in
+    ``data/simulated.json``, with their rounds, seed and 99.9% interval.
 ``simulate(variant, rounds, seed)``
     vectorised Monte Carlo (:mod:`games.pai_gow.simulate`).
 ``autoplay(engine, seat)``
@@ -31,23 +32,30 @@ import math
 from fractions import Fraction
 
 from games.core.engine import NEW_TABLE, GameContext, Variant
-from games.core.figures import HouseEdge
+from games.core.figures import HouseEdge, SimulationRun
 from games.core.money import format_cents
 from games.pai_gow.autoplay import autoplay
 from games.pai_gow.bank import BankCarry
 from games.pai_gow.engine import PaiGowRound
 from games.pai_gow.exact import TOTAL, envy_per_seat, side_return
 from games.pai_gow.rules import MAIN_BET, PaiGowRules, load_packaged
-from games.pai_gow.simulate import main_win_per_unit, simulate, tally
+from games.pai_gow.simulate import (
+    STRATEGY,
+    MainTally,
+    main_tally,
+    main_win_per_unit,
+    simulate,
+    tally,
+)
+from games.sim import Z_999
 
 VARIANTS: tuple[Variant[PaiGowRules], ...] = tuple(
     load_packaged(name) for name in ("pinnacle", "online", "bonus", "fortune", "land")
 )
 
-#: the simulation behind the main bet's house edge (house way against house way)
+#: the on-the-fly simulation of the main bet when no shipped tally fits the rules
 MAIN_EDGE_ROUNDS = 60_000
 MAIN_EDGE_SEED = 20261130
-Z_999 = 3.2905267314919255
 
 
 def new_game(
@@ -77,21 +85,38 @@ def new_game(
 
 
 def main_edge(
-    variant: Variant[PaiGowRules], rounds: int = MAIN_EDGE_ROUNDS, seed: int = MAIN_EDGE_SEED
+    variant: Variant[PaiGowRules], rounds: int | None = None, seed: int = MAIN_EDGE_SEED
 ) -> HouseEdge:
-    """The main bet's edge at the minimum bet, from a house-way-vs-house-way simulation."""
+    """The main bet's edge at the minimum bet, from a house-way-vs-house-way tally: the
+    shipped 10^7-game one (``rounds`` None), else a run of ``rounds`` games (or of
+    :data:`MAIN_EDGE_ROUNDS` when no shipped tally fits the rules)."""
     rules = variant.rules
-    wins, pushes, losses, _ = tally(rules.joker, rules.wheel_second, rounds, seed)
+    run = main_tally(rules) if rounds is None else None
+    if run is None:
+        n = rounds or MAIN_EDGE_ROUNDS
+        wins, pushes, losses, _ = tally(rules.joker, rules.wheel_second, n, seed)
+        run = MainTally(n, seed, wins, pushes, losses)
     win = main_win_per_unit(rules, variant.limits[MAIN_BET].minimum)
-    mean = (win * wins - losses) / rounds
-    second = (win * win * wins + losses) / rounds
-    half = Z_999 * math.sqrt(float(second - mean * mean) / rounds)
+    mean = (win * run.wins - run.losses) / run.rounds
+    second = (win * win * run.wins + run.losses) / run.rounds
+    half = Fraction(repr(Z_999 * math.sqrt(float(second - mean * mean) / run.rounds)))
     return HouseEdge(
         edge=-mean,
         exact=False,
-        method=f"simulation of house way against house way, {rounds:,} games, seed {seed}",
-        note=f"99.9% interval +/- {half:.4%}; player wins {wins}, pushes {pushes}, "
-        f"banker wins {losses}; at the {format_cents(variant.limits[MAIN_BET].minimum)} minimum",
+        method="simulation of house way against house way",
+        note=f"player wins {run.wins:,}, pushes {run.pushes:,}, banker wins {run.losses:,}; "
+        f"at the {format_cents(variant.limits[MAIN_BET].minimum)} minimum; not exact: both "
+        "seven-card deals set by the house way are too many to count (a side bet, where "
+        "the table has one, is exact)",
+        strategy=STRATEGY,
+        simulation=SimulationRun(
+            rounds=run.rounds,
+            seed=run.seed,
+            edge=-mean,
+            low=-mean - half,
+            high=-mean + half,
+            built_by=run.built_by,
+        ),
     )
 
 

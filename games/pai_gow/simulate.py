@@ -9,12 +9,19 @@ run once per distinct code (:func:`house_keys`: the rank pattern when no
 straight or flush is possible, else the suits' rank sets up to renaming) and
 memoised across batches. Results are counted in integers per outcome;
 the means and 99.9% intervals are floats as statistics only.
+
+The main bet's figure of :func:`games.pai_gow.house_edge` comes from 10^7-game
+tallies (one per joker rule) shipped in ``data/simulated.json`` (:func:`main_tally`;
+written by :func:`ship_entry` through ``python bench/bench_shipped.py --write-data
+pai_gow``); each table's edge is then exact arithmetic on the counts.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +29,7 @@ import numpy.typing as npt
 from games.core.cards import Card
 from games.core.engine import Variant
 from games.core.figures import BetSimulation, SimulationResult
+from games.core.shipped import read_runs
 from games.pai_gow.classify import KINDS, classify_rows, tables
 from games.pai_gow.house_way import house_way_keys, pattern_keys
 from games.pai_gow.rules import MAIN_BET, PaiGowRules, SideBet, main_commission
@@ -150,3 +158,64 @@ def simulate(variant: Variant[PaiGowRules], rounds: int, seed: int) -> Simulatio
         side_stake = variant.limits[rules.side.name].minimum
         bets[rules.side.name] = bet_statistics(rounds, side_nets(rules.side, side_stake, kinds))
     return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
+
+
+# --- the shipped main-bet tallies (games/pai_gow/data/simulated.json) ----------------
+
+#: the package holding ``simulated.json``, and the seed and command of its runs
+DATA = "games.pai_gow.data"
+SHIP_SEED = 20261130
+BUILT_BY = "python bench/bench_shipped.py --write-data pai_gow"
+#: the player strategy the main bet's figure assumes
+STRATEGY = "the player sets the house way (docs/house-way.md), as the dealer does"
+
+
+@dataclass(frozen=True, slots=True)
+class MainTally:
+    """House way against house way over ``rounds`` games: who won, and the run's origin."""
+
+    rounds: int
+    seed: int
+    wins: int
+    pushes: int
+    losses: int
+    built_by: str = ""
+
+
+def tally_rules(rules: PaiGowRules) -> dict[str, Any]:
+    """What the house-way tally depends on, as plain data (a shipped run's key)."""
+    return {"deck": 53, "joker": rules.joker.value, "wheel_second": rules.wheel_second}
+
+
+def tally_key(rules: PaiGowRules) -> str:
+    """The ``simulated.json`` key of the tally these rules play (one per joker rule)."""
+    return f"joker-{rules.joker.value}"
+
+
+def main_tally(rules: PaiGowRules) -> MainTally | None:
+    """The shipped tally for these rules, if it was made under them."""
+    item = read_runs(DATA).get(tally_key(rules))
+    if item is None or item.get("rules") != tally_rules(rules):
+        return None
+    return MainTally(
+        int(item["rounds"]),
+        int(item["seed"]),
+        int(item["wins"]),
+        int(item["pushes"]),
+        int(item["losses"]),
+        str(item["built_by"]),
+    )
+
+
+def ship_entry(rules: PaiGowRules, rounds: int, seed: int = SHIP_SEED) -> dict[str, Any]:
+    """The ``simulated.json`` entry of a ``rounds``-game house-way tally for ``rules``."""
+    wins, pushes, losses, _ = tally(rules.joker, rules.wheel_second, rounds, seed)
+    return {
+        "rules": tally_rules(rules),
+        "rounds": rounds,
+        "seed": seed,
+        "wins": wins,
+        "pushes": pushes,
+        "losses": losses,
+        "built_by": BUILT_BY,
+    }

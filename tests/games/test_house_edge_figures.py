@@ -35,6 +35,7 @@ FAMILIES = [
     "three_card",
     "caribbean_stud",
     "let_it_ride",
+    pytest.param("pai_gow", marks=pytest.mark.slow),  # its side bets count 154M hands
 ]
 
 

@@ -1,0 +1,1 @@
+"""Shipped simulation runs of the pai gow main bet (``simulated.json``, games.core.shipped)."""
