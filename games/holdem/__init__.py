@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
+from games.core.player_dealer import PlayerDealerCarry
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
 from games.holdem.rules import PACKAGED, HoldemRules, load_packaged
@@ -39,8 +40,16 @@ _EDGE_CACHE: dict[str, dict[str, tuple[Fraction, float, float]]] = {}
 def new_game(
     variant: Variant[HoldemRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> HoldemRound:
-    """A fresh round (this family carries nothing from one round to the next)."""
-    return HoldemRound(variant, seats)
+    """A fresh round. On a table with the Player/Dealer position (page 004) the rotation
+    comes from ``context.previous`` (the table's last round, over) or ``context.carry``
+    (the same, as logged); a new table offers it to seat 0 first."""
+    previous, carry = context.previous, context.carry
+    start: PlayerDealerCarry | None = None
+    if isinstance(previous, HoldemRound) and previous.variant.id == variant.id:
+        start = previous.carry()
+    elif carry is not None:
+        start = PlayerDealerCarry.decode(carry, seats)
+    return HoldemRound(variant, seats, carry=start)
 
 
 def house_edge(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:

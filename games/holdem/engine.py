@@ -24,12 +24,15 @@ seat's best five of seven, folded or not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from games.core.engine import Variant
 from games.core.errors import BetRefused
 from games.core.money import Cents, Ratio, pay
-from games.core.poker_table import BetRules, PokerTableRound, PokerTableView, Slot
+from games.core.player_dealer import PlayerDealerCarry, PlayerDealerView, Wager
+from games.core.player_dealer_table import PlayerDealerTable
+from games.core.poker_table import BetRules, PokerTableView, Slot
 from games.core.records import Decide, Event, Message
 from games.core.round import Phase
 from games.holdem.rules import PLAY_MULTIPLES, HoldemRules
@@ -41,18 +44,29 @@ STREETS = ("preflop", "flop", "river")
 
 
 class HoldemView(PokerTableView):
-    """What a seat sees of a hold'em table (the poker table's view: hole cards, board)."""
+    """What a seat sees of a hold'em table (the poker table's view: hole cards, board;
+    the Player/Dealer position on page 004's table)."""
+
+    player_dealer: PlayerDealerView | None
 
 
-class HoldemRound(PokerTableRound[HoldemRules]):
+class HoldemRound(PlayerDealerTable[HoldemRules]):
     """One round of a hold'em table for ``seats`` seats (numbered from 0)."""
 
     GAME = "hold'em"
     #: an absent seat checks before the river and folds on it (or at casino hold'em)
-    PASSIVE: ClassVar[tuple[str, ...]] = ("check", "fold")
+    PASSIVE: ClassVar[tuple[str, ...]] = ("check", "fold", "decline-bank")
+    #: a covered ante brings the play that may follow (its loss is in the ante's)
+    COMES_WITH: ClassVar[Mapping[str, tuple[str, ...]]] = {"ante": ("play",)}
 
-    def __init__(self, variant: Variant[HoldemRules], seats: int = 1) -> None:
-        super().__init__(variant, seats)
+    def __init__(
+        self,
+        variant: Variant[HoldemRules],
+        seats: int = 1,
+        *,
+        carry: PlayerDealerCarry | None = None,
+    ) -> None:
+        super().__init__(variant, seats, variant.rules.player_dealer, carry)
         self.street = 0  # index into STREETS (casino: 0 = the flop decision)
         self._acted: dict[int, int] = {}  # seat -> streets decided
         self._played: set[int] = set()
@@ -63,7 +77,29 @@ class HoldemRound(PokerTableRound[HoldemRules]):
         )
 
     def view(self, seat: int | None) -> HoldemView:
-        out: HoldemView = {**self.table_view(seat)}
+        out: HoldemView = {**self.table_view(seat), "player_dealer": self.player_dealer_view()}
+        return out
+
+    def banked_wagers(self, order: list[int]) -> list[Wager[tuple[int, str]]]:
+        """Each seat's wagers from the player/dealer's left with the most each can take off
+        the bank: the ante 1:1 with the largest play (4x) and the blind at its best pay
+        (the blind goes with its ante), trips at its best pay (it needs the ante)."""
+        r, out = self.rules, []
+        most_play = max(max(m) for m in PLAY_MULTIPLES.values())
+        for seat in order:
+            bets = self.book.of(seat)
+            ante = bets.get("ante", 0)
+            if not ante:
+                continue
+            blind = bets.get("blind", 0)
+            best_blind = max((pay(Cents(blind), x) for x in r.blind.values()), default=0)
+            out.append(Wager((seat, "ante"), ante + most_play * ante + best_blind))
+            for bet, table in (("blind", None), ("trips", r.trips), ("bonus", r.bonus)):
+                if bet in bets:
+                    most = max(
+                        (pay(Cents(bets[bet]), x) for x in (table or {}).values()), default=0
+                    )
+                    out.append(Wager((seat, bet), most, (seat, "ante")))
         return out
 
     @property

@@ -28,7 +28,7 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -36,6 +36,7 @@ from games.core.cards import parse_cards
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.player_dealer import PlayerDealerRules
 from games.core.poker_paytable import one_deck_variant, parse_pays, read_header, read_limits
 from games.core.tomlread import TomlTable, packaged, parse_ratio, parse_toml
 from games.poker.category import Category
@@ -67,6 +68,8 @@ class HoldemRules:
     #: ultimate: the blind (paid on a winning straight or better) and trips tables
     blind: Mapping[Category, Ratio] = field(default_factory=lambda: MappingProxyType({}))
     trips: Mapping[Category, Ratio] = field(default_factory=lambda: MappingProxyType({}))
+    #: 004's rotating Player/Dealer position (None: the house banks every hand)
+    player_dealer: PlayerDealerRules | None = None
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -77,7 +80,9 @@ class HoldemRules:
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
     """Validate a parsed pay-table mapping and build its variant."""
     top, notes = read_header(
-        data, where, {"rules", "bets", "ante_pays", "bonus", "bonus_extra", "blind", "trips"}
+        data,
+        where,
+        {"rules", "bets", "ante_pays", "bonus", "bonus_extra", "blind", "trips", "player_dealer"},
     )
     r = TomlTable(top.get("rules", dict), f"{where}: [rules]", {"style", "seats", "call_multiple"})
     style, seats = r.get("style", str), r.get("seats", int)
@@ -91,6 +96,9 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
         raise PaytableError(f"{where}: bets pay by their own tables, not by a 'pays' key")
     reader = _casino if style == "casino" else _ultimate
     rules = reader(top, r, limits, where)
+    pd = top.get("player_dealer", dict, default=None, required=False)
+    if pd is not None:
+        rules = replace(rules, player_dealer=PlayerDealerRules.parse(pd, where))
     return one_deck_variant(top, notes, family="holdem", limits=limits, rules=rules, seats=seats)
 
 

@@ -26,33 +26,24 @@ Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws not
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from games.core.cards import Card
 from games.core.engine import Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import Cents, pay
-from games.core.player_dealer import (
-    BANK_BET,
-    OFFER_DECISIONS,
-    PlayerDealerCarry,
-    PlayerDealerOffer,
-    PlayerDealerView,
-    Wager,
-    bank_returned,
-    cover,
-    settle_covered,
-)
+from games.core.player_dealer import PlayerDealerCarry, PlayerDealerView, Wager
+from games.core.player_dealer_table import PlayerDealerTable
 from games.core.poker_table import (
     BetRules,
-    PokerTableRound,
     SeatCards,
     Slot,
     TableBets,
     round_the_table,
 )
 from games.core.progressive import describe_award
-from games.core.records import Action, Deal, Decide, Event, Message, PlaceBet, RemoveBet
+from games.core.records import Action, Decide, Event, Message
 from games.core.round import Phase
 from games.poker.rank5 import category as category5
 from games.poker.rank7 import rank6
@@ -73,7 +64,7 @@ class ThreeCardView(SeatCards, TableBets):
     player_dealer: PlayerDealerView | None
 
 
-class ThreeCardRound(PokerTableRound[ThreeCardRules]):
+class ThreeCardRound(PlayerDealerTable[ThreeCardRules]):
     """One round of a three-card table for ``seats`` seats (numbered from 0)."""
 
     GAME = "three card poker"
@@ -87,15 +78,8 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
         *,
         carry: PlayerDealerCarry | None = None,
     ) -> None:
-        super().__init__(variant, seats)
+        super().__init__(variant, seats, variant.rules.player_dealer, carry)
         self._decisions: dict[int, str] = {}
-        pd = self.rules.player_dealer
-        #: page 004's Player/Dealer position (None: the house banks every hand)
-        self.offer = (
-            PlayerDealerOffer(pd, seats, carry or PlayerDealerCarry())
-            if pd is not None and seats > 1
-            else None
-        )
 
     def bet_rules(self) -> BetRules:
         riders = {"pair-plus": "ante"} if not self.rules.pair_plus_alone else {}
@@ -124,96 +108,20 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
             **self.seat_cards(seat),
             "deciding": self._pending() if self.phase is Phase.DECIDING else [],
             "decisions": {str(s): d for s, d in self._decisions.items()},
-            "player_dealer": self.offer.view() if self.offer else None,
+            "player_dealer": self.player_dealer_view(),
             **self.table_bets(),
         }
 
-    # --- the player/dealer (page 004; games.core.player_dealer) -------------------------
+    # --- the player/dealer (page 004; games.core.player_dealer_table) ------------------
 
-    @property
-    def banker(self) -> int | None:
-        """The seat holding the Player/Dealer position this round (None: the house)."""
-        return self.offer.dealer if self.offer else None
+    #: the wagers a covered ante brings (the play, placed later) and the meter's bets
+    COMES_WITH: ClassVar[Mapping[str, tuple[str, ...]]] = {"ante": ("play",)}
+    NOT_BANKED: ClassVar[frozenset[str]] = frozenset({"progressive"})
 
-    def active(self) -> list[int]:
-        """Seats with a wager down (the player/dealer's bank is not one: it plays no hand)."""
-        return [s for s in super().active() if s != self.banker]
-
-    def legal_actions(self, seat: int) -> frozenset[str]:
-        if self.offer is None or self.phase is not Phase.BETTING or not 0 <= seat < self.seats:
-            return super().legal_actions(seat)
-        if seat == self.banker:
-            return frozenset({"deal"}) if self.active() else frozenset()
-        return super().legal_actions(seat) | self.offer.open_to(seat)
-
-    def awaiting(self) -> frozenset[int]:
-        """The seat offered the position, while the offer is open (an empty chair declines)."""
-        offered = self.offer.offered if self.offer and self.phase is Phase.BETTING else None
-        return frozenset() if offered is None else frozenset({offered})
-
-    def carry(self) -> PlayerDealerCarry | None:
-        """The rotation the table's next round starts from (None: no position here)."""
-        if not self.is_over:
-            raise IllegalAction("this round is not over: nothing carries to the next one yet")
-        return self.offer.next_carry() if self.offer else None
-
-    def verify_place_bet(self, action: PlaceBet) -> None:
-        if self.banker is not None and action.seat == self.banker:
-            raise IllegalAction("the player/dealer plays no hand this round")
-        super().verify_place_bet(action)
-
-    def verify_remove_bet(self, action: RemoveBet) -> None:
-        if action.bet == BANK_BET and self.offer is not None:
-            raise IllegalAction("the player/dealer's bank stands until the round settles")
-        super().verify_remove_bet(action)
-
-    def check_deal(self) -> None:
-        if not self.active():
-            raise IllegalAction("place a bet before dealing")
-
-    def verify_decide(self, action: Decide) -> None:
-        if action.decision in OFFER_DECISIONS and self.offer is not None:
-            seat = self.seat_of(action)
-            if self.phase is not Phase.BETTING:
-                raise IllegalAction(f"seat {seat} has no decision to make now")
-            self.offer.verify(seat, action, has_wagers=self.book.has(seat))
-            return
-        super().verify_decide(action)
-
-    def apply_decide(self, action: Decide) -> list[Event]:
-        if action.decision in OFFER_DECISIONS and self.offer is not None:
-            return self.offer.apply(self.seat_of(action), action, self.book)
-        return super().apply_decide(action)
-
-    def apply_deal(self, action: Deal) -> list[Event]:
-        banked = self._cover_wagers()
-        return [*banked, *super().apply_deal(action)]
-
-    def _cover_wagers(self) -> list[Event]:
-        """The offer closes; the bank covers what it can from its left, the rest goes back."""
-        if self.offer is None:
-            return []
-        events = self.offer.lapse()
-        if self.banker is None:
-            return events
-        coverage = cover(self.offer.bank, self._wagers(self.offer.order()))
-        # the play wager comes with its ante (its loss is in the ante's); the progressive
-        # is the meter's
-        self.offer.covered = tuple(
-            key
-            for s, b in coverage.covered
-            if b != "progressive"
-            for key in ([(s, b), (s, "play")] if b == "ante" else [(s, b)])
-        )
-        self.offer.returned = coverage.uncovered
-        events.extend(self.book.return_by_rule(s, b) for s, b in coverage.uncovered)
-        named = ", ".join(f"seat {s} {b}" for s, b in self.offer.covered) or "nothing"
-        events.append(Message(text=f"seat {self.banker}'s bank covers {named}"))
-        return events
-
-    def _wagers(self, order: list[int]) -> list[Wager[tuple[int, str]]]:
+    def banked_wagers(self, order: list[int]) -> list[Wager[tuple[int, str]]]:
         """Each seat's wagers from the dealer's left, with the most each can take off the
-        bank; the bets riding on the ante need it (the progressive is the meter's: 0)."""
+        bank (the ante with the play that may follow); the bets riding on the ante need
+        it (the progressive is the meter's: 0, never the bank's)."""
         r, out = self.rules, []
         for seat in order:
             bets = self.book.of(seat)
@@ -229,15 +137,6 @@ class ThreeCardRound(PokerTableRound[ThreeCardRules]):
             if "progressive" in bets:
                 out.append(Wager((seat, "progressive"), 0, (seat, "ante")))
         return out
-
-    def close(self) -> list[Event]:
-        """Settle the player/dealer's bank (what its covered wagers lost, less what they
-        won), then end the round."""
-        if self.offer is None or self.offer.dealer is None:
-            return super().close()
-        covered = settle_covered(self._settlements, self.offer.covered)
-        returned, note = bank_returned(self.offer.bank, covered)
-        return [self.settle(self.offer.dealer, BANK_BET, returned, note), *super().close()]
 
     # --- the family's wording ---------------------------------------------------------
 
