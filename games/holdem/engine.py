@@ -17,9 +17,13 @@ face down, two cards to each seat, then two to the dealer. Decisions by street
 * flop (the first three community cards turned up): ``bet-2x`` or ``check``;
 * river (the last two turned up): ``bet-1x`` or ``fold`` (ante and blind lost).
 
+The page's progressive ("Royal Flush wins the progressive. Coming Soon!") is in the
+rules, configured off: a ``progressive`` bet is refused with the page's word for it.
+
 Then the dealer's cards are turned up and everything settles (dealer qualifies
 with a pair; a non-qualifying dealer pushes the ante); trips is scored on the
-seat's best five of seven, folded or not.
+seat's best five of seven, or for a folded seat on the five community cards alone
+(page 004 game rule 6: :mod:`games.holdem.trips`).
 """
 
 from __future__ import annotations
@@ -33,9 +37,10 @@ from games.core.money import Cents, Ratio, pay
 from games.core.player_dealer import PlayerDealerCarry, PlayerDealerView, Wager
 from games.core.player_dealer_table import PlayerDealerTable
 from games.core.poker_table import BetRules, PokerTableView, Slot
-from games.core.records import Decide, Event, Message
+from games.core.records import Decide, Event, Message, PlaceBet
 from games.core.round import Phase
 from games.holdem.rules import PLAY_MULTIPLES, HoldemRules
+from games.holdem.trips import trips_hand
 from games.poker.category import Category
 from games.poker.rank5 import category, fields, rank5
 from games.poker.rank7 import rank7
@@ -75,6 +80,12 @@ class HoldemRound(PlayerDealerTable[HoldemRules]):
         return BetRules(
             names=self.rules.bets, riders={"bonus": "ante", "trips": "ante", "blind": "ante"}
         )
+
+    def verify_place_bet(self, action: PlaceBet) -> None:
+        progressive = self.rules.progressive
+        if action.bet == "progressive" and progressive is not None and not progressive.offered:
+            raise BetRefused(progressive.refusal(self.variant.title))
+        super().verify_place_bet(action)
 
     def view(self, seat: int | None) -> HoldemView:
         out: HoldemView = {**self.table_view(seat), "player_dealer": self.player_dealer_view()}
@@ -292,9 +303,17 @@ class HoldemRound(PlayerDealerTable[HoldemRules]):
                     for bet in ("ante", "blind", "play"):
                         events.append(self.settle(seat, bet, bets[bet], f"{vs}: push"))
             if "trips" in bets:
-                stake = bets["trips"]
-                tr = r.trips.get(p_cat)
-                back = stake + pay(Cents(stake), tr) if tr else 0
-                note = f"{p_cat.label}" + (f" pays {tr}" if tr else "")
-                events.append(self.settle(seat, "trips", back, note))
+                events.append(self._settle_trips(seat))
         return events
+
+    def _settle_trips(self, seat: int) -> Event:
+        """Trips on the best five of seven, or on a fold on the board alone (page 004 rule 6)."""
+        stake, folded = self.book.of(seat)["trips"], seat in self._folded
+        cat = trips_hand(self._hands[seat], self._board, folded=folded)
+        tr = self.rules.trips.get(cat) if cat is not None else None
+        if tr is None or cat is None:
+            shown = category(rank7([*self._hands[seat], *self._board]))
+            note = "folded; the board alone has no three of a kind" if folded else shown.label
+            return self.settle(seat, "trips", 0, note)
+        note = f"{'folded; the board has ' if folded else ''}{cat.label} pays {tr}"
+        return self.settle(seat, "trips", stake + pay(Cents(stake), tr), note)

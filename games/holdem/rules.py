@@ -20,7 +20,8 @@ The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loa
     [bets.<name>]   limits in cents: casino ante, call, bonus; ultimate ante, blind, play, trips
     casino:   [ante_pays] every category -> "n:d"; [bonus] category -> "n:d";
               bonus_pair_of_aces = "n:d" (in [bonus_extra])
-    ultimate: [blind] category -> "n:d" (straight and up); [trips] (three of a kind and up)
+    ultimate: [blind] category -> "n:d" (straight and up); [trips] (three of a kind and up);
+              optional [progressive] offered = false, wins_on = category, status = "..."
 
 Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 """
@@ -38,6 +39,7 @@ from games.core.errors import PaytableError
 from games.core.money import Ratio
 from games.core.player_dealer import PlayerDealerRules
 from games.core.poker_paytable import one_deck_variant, parse_pays, read_header, read_limits
+from games.core.progressive import category_named
 from games.core.tomlread import TomlTable, packaged, parse_ratio, parse_toml
 from games.poker.category import Category
 from games.poker.rank5 import rank5
@@ -51,6 +53,28 @@ ANY_PAIR = rank5(parse_cards("2c 2d 5h 4s 3c"))
 PLAY_MULTIPLES: Mapping[str, tuple[int, ...]] = MappingProxyType(
     {"preflop": (4, 3), "flop": (2,), "river": (1,)}
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Progressive:
+    """A progressive jackpot the page names but the table does not offer (yet).
+
+    Page 004: "UTH Progressive - Royal Flush wins the progressive. Coming Soon!" The
+    page prints no stake, meter or pay table, so the progressive is data the table
+    carries (what wins it, its status) and is configured off: no bet spot, and the
+    engine refuses a bet on it with :meth:`refusal`.
+    """
+
+    offered: bool
+    wins_on: Category
+    status: str  # the page's word for it ("Coming Soon")
+
+    def refusal(self, title: str) -> str:
+        """The refusal of a bet on it."""
+        return (
+            f"the {title} progressive ({self.wins_on.label} wins it) is {self.status}: "
+            "not offered at this table"
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +94,8 @@ class HoldemRules:
     trips: Mapping[Category, Ratio] = field(default_factory=lambda: MappingProxyType({}))
     #: 004's rotating Player/Dealer position (None: the house banks every hand)
     player_dealer: PlayerDealerRules | None = None
+    #: ultimate: the page's progressive, carried and configured off (None: none named)
+    progressive: Progressive | None = None
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -82,7 +108,17 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
     top, notes = read_header(
         data,
         where,
-        {"rules", "bets", "ante_pays", "bonus", "bonus_extra", "blind", "trips", "player_dealer"},
+        {
+            "rules",
+            "bets",
+            "ante_pays",
+            "bonus",
+            "bonus_extra",
+            "blind",
+            "trips",
+            "player_dealer",
+            "progressive",
+        },
     )
     r = TomlTable(top.get("rules", dict), f"{where}: [rules]", {"style", "seats", "call_multiple"})
     style, seats = r.get("style", str), r.get("seats", int)
@@ -105,6 +141,8 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
 def _casino(
     top: TomlTable, r: TomlTable, limits: Mapping[str, BetLimit], where: str
 ) -> HoldemRules:
+    if "progressive" in top.data:
+        raise PaytableError(f"{where}: [progressive] is for the ultimate style")
     multiple = r.get("call_multiple", int)
     if not 1 <= multiple <= 10:
         raise PaytableError(f"{where}: [rules] call_multiple must be 1..10")
@@ -144,6 +182,25 @@ def _ultimate(
         qualifier=ANY_PAIR,
         blind=MappingProxyType(blind),
         trips=MappingProxyType(trips),
+        progressive=_progressive(top, where),
+    )
+
+
+def _progressive(top: TomlTable, where: str) -> Progressive | None:
+    """The optional ``[progressive]`` table: what wins it and its status, always off."""
+    data = top.get("progressive", dict, default=None, required=False)
+    if data is None:
+        return None
+    t = TomlTable(data, f"{where}: [progressive]", {"offered", "wins_on", "status"})
+    if t.get("offered", bool):
+        raise PaytableError(
+            f"{where}: [progressive] offered must be false: the page prints no stake, meter "
+            "or pay table for it"
+        )
+    return Progressive(
+        offered=False,
+        wins_on=category_named(t.get("wins_on", str), f"{where}: [progressive] wins_on"),
+        status=t.get("status", str),
     )
 
 

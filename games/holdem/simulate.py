@@ -3,7 +3,8 @@
 Each round deals nine distinct cards: the player's two, the dealer's two, five
 community cards. The player follows :mod:`games.holdem.strategy`. Nets are per
 unit of ante for ``ante`` (Pinnacle: ante and call; UTH: ante, blind and play)
-and per unit of the side bet for ``bonus`` (lost on a fold) and ``trips``.
+and per unit of the side bet for ``bonus`` (lost on a fold) and ``trips`` (on a fold
+scored on the board alone, :mod:`games.holdem.trips`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from games.core.figures import SimulationResult
 from games.core.money import Ratio
 from games.holdem.rules import HoldemRules
 from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river
+from games.holdem.trips import trips_nets
 from games.poker.batch import categories, rank_batch
 from games.poker.category import Category
 from games.sim import deal_cards, simulate_batches
@@ -75,7 +77,7 @@ def ultimate_nets(rules: HoldemRules, cards: npt.NDArray[np.int64]) -> dict[str,
     value = np.where(p > d, win, np.where(p < d, lose, 0.0))
     return {
         "ante": np.where(mult > 0, value, -2.0),
-        "trips": _table(rules.trips, -1.0)[cats],
+        "trips": trips_nets(rules, hole, board, folded=mult == 0),
     }
 
 
