@@ -16,6 +16,10 @@ In one run:
   play (the exact cost of its mistakes, per round, with its standard error),
   the best-play call rate and a best-play edge estimate.
 
+``--write-data`` instead only simulates ``--rounds`` rounds (``--seed``) and writes the
+run to ``games/holdem/data/simulated.json`` (:mod:`games.core.shipped`), the figures
+``croupier games house-edge pinnacle-holdem`` ships; run with ``--rounds 100000000``.
+
 ``--build-table`` instead rebuilds ``games/holdem/data/casino_call.json`` (the
 22,308 rank-pattern totals and the six suit corrections; several minutes).
 
@@ -40,8 +44,10 @@ import numpy as np  # noqa: E402
 
 import games.holdem as he  # noqa: E402
 from bench._common import machine  # noqa: E402
+from games.core.shipped import write_runs  # noqa: E402
 from games.holdem.calltable import COMPLETIONS, fingerprint, packaged_table  # noqa: E402
 from games.holdem.exact import build_totals, call_total, pattern_corrections  # noqa: E402
+from games.holdem.simulate import ship_entries  # noqa: E402
 from games.holdem.strategy import casino_call  # noqa: E402
 from games.sim import contains, deal_cards  # noqa: E402
 
@@ -66,6 +72,13 @@ def build_table() -> None:
     text += ',\n  "totals": [' + ",".join(map(str, totals)) + "]\n}\n"
     TABLE.write_text(text, encoding="utf-8")
     print(f"wrote {TABLE} ({len(totals)} totals) in {time.perf_counter() - t0:.0f} s")
+
+
+def write_data(rounds: int, seed: int) -> None:
+    """Ship the run behind ``croupier games house-edge pinnacle-holdem`` (simulated.json)."""
+    t0 = time.perf_counter()
+    path = write_runs(ROOT / "games" / "holdem" / "data", ship_entries(VARIANT, rounds, seed))
+    print(f"wrote {path} ({rounds:,} rounds, seed {seed}) in {time.perf_counter() - t0:.0f} s")
 
 
 @dataclass(frozen=True)
@@ -116,10 +129,18 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--situations", type=int, default=12_000)
     ap.add_argument("--build-table", action="store_true")
+    ap.add_argument(
+        "--write-data",
+        action="store_true",
+        help="only simulate and ship the run as games/holdem/data/simulated.json",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "holdem_best.md")
     args = ap.parse_args()
     if args.build_table:
         build_table()
+        return 0
+    if args.write_data:
+        write_data(args.rounds, args.seed)
         return 0
     if packaged_table().rules != fingerprint(VARIANT.rules):
         print("the packaged call table was built for other rules", file=sys.stderr)

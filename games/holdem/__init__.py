@@ -4,10 +4,14 @@ The family contract (:mod:`games.catalog`):
 
 ``VARIANTS``: ``pinnacle-holdem`` and ``ultimate-texas-holdem`` (``paytables/*.toml``).
 ``new_game(variant, seats=1, *, context=NEW_TABLE)``: a :class:`~games.holdem.engine.HoldemRound`.
-``house_edge(variant)``: by simulation of the documented strategy
-(:mod:`games.holdem.strategy`; exact=False): ``ante`` per unit of ante (Pinnacle:
-ante and call; UTH: ante, blind and play), ``bonus`` (Pinnacle, lost on a fold)
-and ``trips`` (UTH, which does not depend on play) per unit of the side bet.
+``house_edge(variant)``: ``ante`` per unit of ante (Pinnacle: ante and call; UTH:
+ante, blind and play), ``bonus`` (Pinnacle, lost on a fold) and ``trips`` (UTH) per
+unit of the side bet. Pinnacle Hold'em by simulation of the documented strategy
+(:mod:`games.holdem.strategy`; exact=False). Ultimate Texas Hold'em exact: ``ante``
+under best play (:mod:`games.holdem.uth_exact`, every decision from exact values),
+``trips`` by a count over the seven-card hands (:mod:`games.holdem.trips`; on a fold
+it is scored on the board alone, which changes no pay under best play or the
+documented strategy).
 ``simulate(variant, rounds, seed)``: :mod:`games.holdem.simulate`.
 ``autoplay(engine, seat)``: :mod:`games.holdem.autoplay`.
 
@@ -18,15 +22,15 @@ Decision names: Pinnacle Hold'em ``call`` / ``fold``; Ultimate Texas Hold'em
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from games.core.engine import NEW_TABLE, GameContext, Variant
-from games.core.figures import HouseEdge
+from games.core.figures import HouseEdge, SimulationRun
 from games.core.player_dealer import PlayerDealerCarry
 from games.holdem.autoplay import autoplay
 from games.holdem.engine import HoldemRound
 from games.holdem.rules import PACKAGED, HoldemRules, load_packaged
-from games.holdem.simulate import simulate
+from games.holdem.simulate import shipped_runs, simulate
+from games.holdem.trips import trips_edge
+from games.holdem.uth_exact import DEALS, fingerprint, packaged_result
 
 VARIANTS: tuple[Variant[HoldemRules], ...] = tuple(load_packaged(name) for name in PACKAGED)
 
@@ -34,7 +38,15 @@ VARIANTS: tuple[Variant[HoldemRules], ...] = tuple(load_packaged(name) for name 
 #: hold'em's ante varies a lot round to round, so it gets ten times the rounds
 EDGE_ROUNDS: dict[str, int] = {"casino": 4_000_000, "ultimate": 400_000}
 EDGE_SEED = 20261130
-_EDGE_CACHE: dict[str, dict[str, tuple[Fraction, float, float]]] = {}
+_EDGE_CACHE: dict[str, dict[str, SimulationRun]] = {}
+#: the documented strategies the simulated figures assume
+STRATEGY = {
+    "casino": "call with a hidden pair, a four-flush or a straight or better, else when the "
+    "exact call EV of the situation's rank pattern, adjusted for its suit pattern, is at "
+    "least -1 ante (games.holdem.strategy.casino_call)",
+    "ultimate": "the documented basic strategy (games.holdem.strategy: the 4x list, a hidden "
+    "pair or better for 2x, fewer than 21 dealer outs for 1x)",
+}
 
 
 def new_game(
@@ -53,26 +65,86 @@ def new_game(
 
 
 def house_edge(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
-    """House edge per unit of each bet's initial wager, simulated (see the module docstring).
+    """House edge per unit of each bet's initial wager (see the module docstring).
 
-    The note gives the simulation's 99.9% interval (bench/bench_holdem_best.py runs 10^8
-    rounds of Pinnacle Hold'em)."""
-    rounds = EDGE_ROUNDS[variant.rules.style]
-    if variant.id not in _EDGE_CACHE:
-        sim = simulate(variant, rounds, EDGE_SEED)
-        _EDGE_CACHE[variant.id] = {
-            bet: (Fraction(-b.mean).limit_denominator(1_000_000), -b.ci_high, -b.ci_low)
-            for bet, b in sim.bets.items()
-        }
-    method = f"simulation of {rounds:,} rounds (seed {EDGE_SEED})"
+    Ultimate Texas Hold'em: both exact (:func:`_ultimate_edges`). Pinnacle Hold'em:
+    simulated, each figure with its run (:func:`_simulated`)."""
+    if variant.rules.style == "ultimate":
+        exact = _ultimate_edges(variant)
+        if "ante" in exact:
+            return exact
+        return {**_simulated(variant), **exact}
+    return _simulated(variant)
+
+
+def _ultimate_edges(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
+    """Trips exact by a count; the ante exact best play when the shipped sums are for
+    these rules (``data/uth_best.json``; otherwise it is left to the simulation)."""
+    rules = variant.rules
+    out = {
+        "trips": HouseEdge(
+            edge=trips_edge(rules),
+            exact=True,
+            method="count over all 133,784,560 seven-card hands",
+            note=(
+                "for a player who never folds, and equally for best play and the documented "
+                "strategy: they fold only hands whose category the board alone already has, "
+                "which rule 6 pays the same; games.holdem.trips"
+            ),
+            strategy="never folds (the same figure for best play and the documented strategy)",
+        )
+    }
+    best, data = packaged_result()
+    if data["rules"] == fingerprint(rules):
+        out["ante"] = HouseEdge(
+            edge=best.edge,
+            exact=True,
+            method=(
+                f"best play, every decision (4x, 2x, 1x or fold) from exact expected values "
+                f"over all {DEALS:,} deals"
+            ),
+            note=(
+                f"ante, blind and play per unit of ante; games.holdem.uth_exact, sums in "
+                f"data/uth_best.json ({data['command']}); the scripted player's strategy "
+                "(games.holdem.strategy) is simpler: croupier games simulate plays it"
+            ),
+            strategy="best play: at each decision the larger exact expected value, given "
+            "the cards the player sees and best play after it",
+        )
+    return out
+
+
+def _simulated(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
+    """Every bet's edge by simulation of the documented strategy, with its run: the
+    shipped 10^8-round run (``data/simulated.json``) while it is for these rules, else a
+    shorter run now."""
+    bets = ("ante", "bonus") if variant.rules.style == "casino" else ("ante", "trips")
+    runs = shipped_runs(variant, bets)
+    if not runs:
+        if variant.id not in _EDGE_CACHE:
+            sim = simulate(variant, EDGE_ROUNDS[variant.rules.style], EDGE_SEED)
+            _EDGE_CACHE[variant.id] = {
+                b: SimulationRun.of(s, EDGE_SEED) for b, s in sim.bets.items()
+            }
+        runs = _EDGE_CACHE[variant.id]
+    notes = {
+        "ante": "ante and call per unit of ante"
+        if variant.rules.style == "casino"
+        else "ante, blind and play per unit of ante",
+        "bonus": "per unit of the bonus, lost on a fold",
+        "trips": "per unit of the trips bet",
+    }
     return {
         bet: HouseEdge(
-            edge=edge,
+            edge=run.edge,
             exact=False,
-            method=method,
-            note=f"99.9% interval {low:.3%} to {high:.3%}; games.holdem.strategy",
+            method="simulation of the strategy below",
+            note=f"{notes[bet]}; not exact: the strategy is not counted over every deal "
+            "here (bench/bench_holdem_best.py checks its calls against exact call EVs)",
+            strategy=STRATEGY[variant.rules.style],
+            simulation=run,
         )
-        for bet, (edge, low, high) in _EDGE_CACHE[variant.id].items()
+        for bet, run in runs.items()
     }
 
 

@@ -10,13 +10,15 @@ scored on the board alone, :mod:`games.holdem.trips`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from games.core.engine import Variant
-from games.core.figures import SimulationResult
+from games.core.figures import SimulationResult, SimulationRun
 from games.core.money import Ratio
+from games.core.shipped import entry, shipped_run
 from games.holdem.rules import HoldemRules
 from games.holdem.strategy import casino_call, uth_flop, uth_preflop, uth_river
 from games.holdem.trips import trips_nets
@@ -90,3 +92,47 @@ def simulate(variant: Variant[HoldemRules], rounds: int, seed: int) -> Simulatio
         return nets_of(rules, deal_cards(rng, n, 9))
 
     return simulate_batches(variant.id, rounds, seed, BATCH, nets)
+
+
+def figure_rules(rules: HoldemRules) -> dict[str, Any]:
+    """Everything in the rules a simulated figure depends on, as plain data (a shipped
+    run's key)."""
+
+    def pays(table: Mapping[Category, Ratio]) -> dict[str, str]:
+        return {c.name.lower(): str(r) for c, r in sorted(table.items())}
+
+    return {
+        "style": rules.style,
+        "qualifier": rules.qualifier,
+        "call_multiple": rules.call_multiple,
+        "ante_pays": pays(rules.ante_pays),
+        "bonus": pays(rules.bonus),
+        "bonus_pair_of_aces": str(rules.bonus_pair_of_aces) if rules.bonus_pair_of_aces else None,
+        "blind": pays(rules.blind),
+        "trips": pays(rules.trips),
+    }
+
+
+#: the package whose ``simulated.json`` holds the shipped runs, their seed and command
+DATA = "games.holdem.data"
+SHIP_SEED = 20261130
+BUILT_BY = "python bench/bench_holdem_best.py --rounds 100000000 --write-data"
+
+
+def ship_entries(variant: Variant[HoldemRules], rounds: int, seed: int = SHIP_SEED) -> Any:
+    """The ``simulated.json`` entries (``<variant>/<bet>``) of a ``rounds``-round run."""
+    sim = simulate(variant, rounds, seed)
+    built_by = BUILT_BY if rounds == 100_000_000 else f"{BUILT_BY} (rounds {rounds})"
+    return {
+        f"{variant.id}/{bet}": entry(
+            SimulationRun.of(b, seed, built_by), figure_rules(variant.rules)
+        )
+        for bet, b in sim.bets.items()
+    }
+
+
+def shipped_runs(variant: Variant[HoldemRules], bets: tuple[str, ...]) -> dict[str, SimulationRun]:
+    """The shipped runs of ``bets`` made under ``variant``'s rules ({} unless all are)."""
+    rules = figure_rules(variant.rules)
+    runs = {b: shipped_run(DATA, f"{variant.id}/{b}", rules) for b in bets}
+    return {b: r for b, r in runs.items() if r is not None} if all(runs.values()) else {}

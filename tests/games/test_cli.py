@@ -227,3 +227,18 @@ def test_a_listed_module_without_variants_is_an_error(monkeypatch: pytest.Monkey
     monkeypatch.setattr(catalog, "FAMILIES", (*catalog.FAMILIES, "hollow"))
     with pytest.raises(catalog.FamilyMissing, match=r"games\.hollow has no VARIANTS"):
         catalog.families()
+
+
+def test_uth_house_edge_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 14 point 11: UTH's ante (best play) and Trips edges print as exact fractions,
+    each saying the strategy it assumes."""
+    code, out, _ = run(capsys, "house-edge", "ultimate-texas-holdem", "--json")
+    assert code == 0
+    bets = json.loads(out)["bets"]
+    trips, ante = bets["trips"], bets["ante"]
+    assert trips["house_edge"] == "233985/6689228" and trips["exact"] is True
+    assert trips["method"] == "count over all 133,784,560 seven-card hands"
+    assert trips["strategy"].startswith("never folds") and trips["simulation"] is None
+    assert ante["exact"] is True and ante["kind"] == "exact" and ante["simulation"] is None
+    assert ante["strategy"].startswith("best play")
+    assert Fraction(ante["house_edge"]) == Fraction(50643648973, 2317817502000)

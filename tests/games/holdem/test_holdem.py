@@ -184,5 +184,5 @@ def test_simulated_edges_against_the_published_figures() -> None:
 def test_house_edge_contract() -> None:
     edges = he.house_edge(VARIANTS["ultimate-texas-holdem"])
     assert set(edges) == {"ante", "trips"}
-    assert all(not e.exact for e in edges.values())
+    assert all(e.exact for e in edges.values())  # issue 14 point 11: both exact now
     assert 0 < edges["ante"].edge < 0.1 and 0 < edges["trips"].edge < 0.1
