@@ -32,6 +32,7 @@ from games.blackjack.rules import BlackjackRules, load_variants
 from games.blackjack.simulate import main_run, simulate
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge, SimulationRun
+from games.core.player_dealer import PlayerDealerCarry
 
 VARIANTS: tuple[Variant[BlackjackRules], ...] = load_variants()
 
@@ -55,8 +56,15 @@ __all__ = [
 def new_game(
     variant: Variant[BlackjackRules], seats: int = 1, *, context: GameContext = NEW_TABLE
 ) -> BlackjackRound:
-    """A fresh round (this family carries nothing from one round to the next)."""
-    return BlackjackRound(variant, seats)
+    """A fresh round; on 21st Century Blackjack the Player/Dealer rotation comes from
+    ``context.previous`` (the table's last round) or ``context.carry`` (as logged)."""
+    previous, carry = context.previous, context.carry
+    start: PlayerDealerCarry | None = None
+    if isinstance(previous, BlackjackRound) and previous.variant.id == variant.id:
+        start = previous.carry()
+    elif carry is not None:
+        start = PlayerDealerCarry.decode(carry, seats)
+    return BlackjackRound(variant, seats, carry=start)
 
 
 def _strategy(rules: BlackjackRules) -> str:

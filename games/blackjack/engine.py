@@ -49,6 +49,7 @@ from games.blackjack.decisions import (
     play_refusal,
 )
 from games.blackjack.hand import dealer_hits, hand_total, is_natural, points
+from games.blackjack.player_dealer import BlackjackBank
 from games.blackjack.rules import BlackjackRules
 from games.blackjack.seats import PlayerHand, SeatState, spot
 from games.blackjack.settlement import (
@@ -66,6 +67,12 @@ from games.blackjack.view import BlackjackView, SeatBets, SeatView, dealer_view,
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
+from games.core.player_dealer import (
+    BANK_BET,
+    OFFER_DECISIONS,
+    PlayerDealerCarry,
+    PlayerDealerOffer,
+)
 from games.core.records import BetSettled, CardShown, Event, Message, RoundOver
 from games.core.round import Round
 
@@ -90,15 +97,21 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class BlackjackRound(Round[BlackjackRules]):
+class BlackjackRound(BlackjackBank, Round[BlackjackRules]):
     """A round of blackjack at one table (see the module docstring for the flow)."""
 
     GAME: ClassVar[str] = "blackjack"
     #: an absent seat declines insurance and even money, and its hand stands
-    PASSIVE: ClassVar[tuple[str, ...]] = ("no-insurance", "stand")
+    PASSIVE: ClassVar[tuple[str, ...]] = ("no-insurance", "stand", "decline-bank")
     phase: Phase
 
-    def __init__(self, variant: Variant[BlackjackRules], seats: int = 1) -> None:
+    def __init__(
+        self,
+        variant: Variant[BlackjackRules],
+        seats: int = 1,
+        *,
+        carry: PlayerDealerCarry | None = None,
+    ) -> None:
         if not isinstance(variant.rules, BlackjackRules):
             raise TypeError(f"{variant.id} is not a blackjack variant")
         if not 1 <= seats <= max(variant.seats, 7):
@@ -113,6 +126,8 @@ class BlackjackRound(Round[BlackjackRules]):
         self._seen: dict[int, int] = {}  # card index -> copies dealt (shoe sanity)
         #: the backline positions (games.blackjack.backline): seats past ``seats``
         self.backline = Backline(seats, self.rules.backline_per_seat)
+        pd = self.rules.player_dealer  # page 004's Player/Dealer (games.blackjack.player_dealer)
+        self.offer = PlayerDealerOffer(pd, seats, carry or PlayerDealerCarry()) if pd else None
 
     # --- read-only state ----------------------------------------------------
 
@@ -171,12 +186,12 @@ class BlackjackRound(Round[BlackjackRules]):
         if not 0 <= seat < self.seats:
             return frozenset()
         if self.phase is Phase.BETTING:
-            out = {"place-bet"}
-            if self.book.has(seat):
+            out = {"place-bet"} if seat != self.banker else set()
+            if self.book.has(seat) and seat != self.banker:
                 out.add("remove-bet")
             if self._any_main():
                 out.add("deal")
-            return frozenset(out)
+            return frozenset(out) | (self.offer.open_to(seat) if self.offer else frozenset())
         if self.phase is Phase.INSURANCE:
             return insurance_offer(self.rules, self._players[seat])
         if self.phase is Phase.PLAYING and self.needs() is None and self._turn is not None:
@@ -244,6 +259,8 @@ class BlackjackRound(Round[BlackjackRules]):
 
     def verify_place_bet(self, action: PlaceBet) -> None:
         seat = self._betting_seat(action)
+        if seat == self.banker:
+            raise BetRefused("the player/dealer plays no hand this round")
         if action.amount <= 0:
             raise BetRefused("bet amount must be positive")
         total = self.book.stake(seat, action.bet) + action.amount
@@ -276,6 +293,9 @@ class BlackjackRound(Round[BlackjackRules]):
     def verify_decide(self, action: Decide) -> None:
         seat = self._seat(action)
         decision = action.decision
+        if decision in OFFER_DECISIONS and self.offer is not None and self.phase is Phase.BETTING:
+            self.offer.verify(seat, action, has_wagers=self.book.has(seat))
+            return
         if decision not in DECISIONS:
             raise IllegalAction(f"unknown decision {decision!r}; decisions: {', '.join(DECISIONS)}")
         st = self._players[seat]
@@ -303,6 +323,7 @@ class BlackjackRound(Round[BlackjackRules]):
         return [self.book.remove(self.seat_of(action), action.bet, action.amount)]
 
     def apply_deal(self, action: Deal) -> list[Event]:
+        banked = self.cover_at_deal()
         playing = [i for i in range(self.seats) if self.book.stake(i, "main")]
         for i in playing:
             st = self._players[i]
@@ -311,7 +332,12 @@ class BlackjackRound(Round[BlackjackRules]):
         self._queue = [*playing, DEALER, *playing, DEALER]
         self.phase = Phase.DEALING
         returned = self.backline.at_deal(self.book, playing)
-        return [*returned, Message(text=f"dealing to seats {', '.join(map(str, playing))}")]
+        if not playing:  # the player/dealer's bank covered no hand: all went back
+            self.phase, bank = Phase.OVER, self.bank_settlement()
+            closed = [self.settle(bank[0], BANK_BET, bank[1], bank[2])] if bank else []
+            return [*banked, *returned, *closed, RoundOver(summary="no hand covered: no deal")]
+        dealing = Message(text=f"dealing to seats {', '.join(map(str, playing))}")
+        return [*banked, *returned, dealing]
 
     def apply_deal_card(self, action: DealCard) -> list[Event]:
         card = action.card
@@ -330,6 +356,8 @@ class BlackjackRound(Round[BlackjackRules]):
 
     def apply_decide(self, action: Decide) -> list[Event]:
         seat = self.seat_of(action)
+        if action.decision in OFFER_DECISIONS and self.offer is not None:
+            return self.offer.apply(seat, action, self.book)
         ev: list[Event] = []
         if self.phase is Phase.INSURANCE:
             self._insurance_decision(seat, action.decision, action.arg, ev)
@@ -525,6 +553,9 @@ class BlackjackRound(Round[BlackjackRules]):
         self.phase = Phase.OVER
         self._turn = None
         d_total, _ = hand_total(self._dealer)
+        bank = self.bank_settlement()
+        if bank is not None:
+            ev.append(self.settle(bank[0], BANK_BET, bank[1], bank[2]))
         ev.append(RoundOver(summary=f"dealer {' '.join(map(str, self._dealer))} ({d_total})"))
 
     # --- views ------------------------------------------------------------------
@@ -546,6 +577,8 @@ class BlackjackRound(Round[BlackjackRules]):
         if self.backline.per_seat:
             results = {s.seat: s.result for s in self.settlements}
             out["backline"] = self.backline.view(self.book, results)
+        if self.offer is not None:
+            out["player_dealer"] = self.offer.view()
         return out
 
     def _seat_view(self, seat: int) -> SeatView:

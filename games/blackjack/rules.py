@@ -29,6 +29,7 @@ from games.blackjack.strategy import chart_file
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
+from games.core.player_dealer import PlayerDealerRules
 from games.core.tomlread import packaged, parse_toml
 
 SPEC_VERSION = 1
@@ -69,6 +70,8 @@ class BlackjackRules:
     #: backline positions per seat: players who hold no seat betting on its hand (page 004,
     #: 21st Century Blackjack; games.blackjack.backline); 0: no backline bets
     backline_per_seat: int = 0
+    #: 004's rotating Player/Dealer position (None: the house banks every hand)
+    player_dealer: PlayerDealerRules | None = None
 
     def buster_pay(self, cards: int) -> Ratio | None:
         """Odds for a dealer bust of ``cards`` cards, or None if the table pays nothing."""
@@ -125,6 +128,7 @@ RULE_KEYS = frozenset(
         "buster_more_cards",
         "strategy",
         "backline_per_seat",
+        "player_dealer_hands",
     }
 )
 
@@ -184,7 +188,11 @@ def _rules(raw: Mapping[str, Any], where: str) -> BlackjackRules:
     backline = raw.get("backline_per_seat", 0)
     if isinstance(backline, bool) or not isinstance(backline, int) or not 0 <= backline <= 7:
         raise PaytableError(f"{where}: backline_per_seat must be 0..7, got {backline!r}")
+    pd_hands = raw.get("player_dealer_hands")
     return BlackjackRules(
+        player_dealer=None
+        if pd_hands is None
+        else PlayerDealerRules.parse({"hands": pd_hands}, where),
         backline_per_seat=backline,
         decks=decks,
         dealer_peeks=_get(raw, "dealer_peeks", bool, where),

@@ -13,6 +13,7 @@ from games.blackjack.backline import BacklineView
 from games.blackjack.hand import hand_total
 from games.blackjack.seats import PlayerHand
 from games.core.cards import Card
+from games.core.player_dealer import PlayerDealerView
 
 
 class HandView(TypedDict):
@@ -72,6 +73,8 @@ class BlackjackView(TypedDict):
     legal: list[str]
     #: the backline bets (a table with backline positions only: games.blackjack.backline)
     backline: NotRequired[list[BacklineView]]
+    #: the Player/Dealer position (21st Century Blackjack: games.blackjack.player_dealer)
+    player_dealer: NotRequired[PlayerDealerView]
 
 
 def dealer_view(cards: Sequence[Card], hole_shown: bool) -> DealerView:

@@ -168,6 +168,12 @@ class PlayerDealerOffer:
         self.covered: tuple[tuple[int, str], ...] = ()  # (seat, bet) the bank covers
         self.returned: tuple[tuple[int, str], ...] = ()  # (seat, bet) given back at the deal
 
+    def __eq__(self, other: object) -> bool:
+        """Equal state (a refused action changes nothing: tests compare copies)."""
+        return isinstance(other, PlayerDealerOffer) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
     @property
     def offered(self) -> int | None:
         """The seat the position is offered to now (None once taken, declined or lapsed)."""
