@@ -1,4 +1,4 @@
-"""End-to-end: the California Player/Dealer on Three Card Poker (page 004), two players.
+"""End-to-end: the California Player/Dealer (page 004), two players at one table.
 
 One player takes the position the page offers and puts up a bank; the other plays a hand
 against it; the bank pays and collects what it covers, the house nothing.
@@ -14,15 +14,22 @@ from tests.kiosk_ui.browser.test_pages import START, Plan, idle, open_table, pla
 
 pytestmark = pytest.mark.browser
 
-TABLE = "three-card-poker"
+#: table -> the spots the other player bets, the decisions it prefers
+TABLES = {
+    "three-card-poker": (("ante",), ("play",)),
+    "ultimate-texas-holdem": (("ante", "blind"), ("check", "fold")),
+    "blackjack-21st-century": (("main",), ("no-insurance", "stand")),
+}
 
 
+@pytest.mark.parametrize("table", sorted(TABLES))
 def test_a_player_takes_the_player_dealer_position_and_banks_the_other(
-    page: Page, browser: Browser, server: Served
+    page: Page, browser: Browser, server: Served, table: str
 ) -> None:
     """004_20f479e9f2752085.txt: "If the player's hand qualifies for payouts, the player
     is paid by the player-dealer"; README "More readings": "the position is offered to
     each seated player in turn for two hands; a player who takes it puts up a bank"."""
+    TABLE, (spots, prefer) = table, TABLES[table]
     open_table(page, f"{TABLE}?seat=0")
     take = page.locator("#take-player-dealer")
     expect(take).to_be_visible()
@@ -43,8 +50,9 @@ def test_a_player_takes_the_player_dealer_position_and_banks_the_other(
         expect(other.locator("#player-dealer")).to_contain_text(
             "Player/Dealer: seat 1, bank $200.00"
         )
-        place(other, "ante")
-        play_round(other, Plan(TABLE, "ante", "deal", ("play",)))
+        for spot in spots:
+            place(other, spot)
+        play_round(other, Plan(TABLE, spots[0], "deal", prefer))
         net = other.request.get("/api/history").json()[0]["net"]
         # the bank took the other side of every covered wager: its net is the player's, negated
         assert page.request.get("/api/me").json()["balance"] == START - net
