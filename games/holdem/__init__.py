@@ -111,7 +111,7 @@ def _ultimate_edges(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
             strategy="best play: at each decision the larger exact expected value, given "
             "the cards the player sees and best play after it",
         )
-    return out
+    return {bet: out[bet] for bet in ("ante", "trips") if bet in out}
 
 
 def _simulated(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:

@@ -10,7 +10,7 @@ CLI ships."
 Each family's every variant through the real CLI (``--json``): an exact figure is a
 fraction equal to the family's own, with no run behind it; every other figure names
 its strategy and a shipped run of at least 10^7 rounds whose 99.9% interval holds
-it, made by a command it names. Hold'em is the ``uth`` helper's (not listed here).
+it, made by a command it names.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ FAMILIES = [
     "caribbean_stud",
     "let_it_ride",
     pytest.param("pai_gow", marks=pytest.mark.slow),  # its side bets count 154M hands
+    "holdem",
 ]
 
 
