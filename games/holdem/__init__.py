@@ -87,11 +87,12 @@ def _ultimate_edges(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
             exact=True,
             method="count over all 133,784,560 seven-card hands",
             note=(
-                "for a player who never folds, and equally for best play and the documented "
-                "strategy: they fold only hands whose category the board alone already has, "
-                "which rule 6 pays the same; games.holdem.trips"
+                "for a player who never folds; the same for the documented strategy, which "
+                "folds only hands whose category the board alone already has (rule 6 pays "
+                "those the same), and for best play as far as counted (no such fold in the "
+                "flop classes the tests count); games.holdem.trips"
             ),
-            strategy="never folds (the same figure for best play and the documented strategy)",
+            strategy="never folds (the same figure for the documented strategy)",
         )
     }
     best, data = packaged_result()

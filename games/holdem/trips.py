@@ -11,13 +11,12 @@ community cards by themselves, and paid on that board hand.
 five of seven, so the return is a count over all C(52, 7) = 133,784,560 seven-card
 hands (:data:`SEVEN_CARD_COUNTS`, the shared evaluator's exhaustive count, pinned
 by a test). With folds the figure depends on the strategy, but only through folds
-of a hand whose seven cards and board alone pay differently, and neither the
-documented strategy (which bets on the river every hand the hole cards raise above
-the board's category, :func:`games.holdem.strategy.uth_river`) nor best play
-(:func:`games.holdem.uth_exact.trips_fold_changes` counts such folds: none in the
-tests' flop classes; ``bench/bench_uth_exact.py --check-trips`` counts every deal)
-ever folds one. So for both the Trips edge is
-exactly the never-fold count:
+of a hand whose seven cards and board alone pay differently. The documented
+strategy never folds one (it bets on the river every hand the hole cards raise
+above the board's category, :func:`games.holdem.strategy.uth_river`), so for it the
+Trips edge is exactly the never-fold count. Best play folds none in the flop
+classes the tests count (:func:`games.holdem.uth_exact.trips_fold_changes`;
+``bench/bench_uth_exact.py --check-trips`` counts every deal):
 
 >>> from games.holdem.rules import load_packaged
 >>> edge = trips_edge(load_packaged("ultimate-texas-holdem").rules)
