@@ -24,6 +24,8 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
     if not legal:
         return None
     if engine.phase is Phase.BETTING:
+        if "place-bet" not in legal:  # the player/dealer bets nothing; it may deal
+            return Deal(seat=seat) if "deal" in legal else None
         if not engine.book.stake(seat, "main"):
             return PlaceBet(seat=seat, bet="main", amount=engine.variant.limits["main"].minimum)
         return Deal(seat=seat)

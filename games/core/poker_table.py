@@ -443,6 +443,9 @@ def ante_and_deal(engine: PokerTableRound[Any], seat: int, *equal: str) -> Actio
     deal. None for a seat not at the table, or once bets are closed."""
     if not 0 <= seat < engine.seats or engine.phase is not Phase.BETTING:
         return None
+    legal = engine.legal_actions(seat)
+    if "place-bet" not in legal:  # the player/dealer: it bets nothing, it may deal
+        return Deal(seat=seat) if "deal" in legal else None
     bets = engine.bets[seat]
     if "ante" not in bets:
         return PlaceBet(seat=seat, bet="ante", amount=engine.variant.limits["ante"].minimum)

@@ -1,0 +1,57 @@
+"""The California Player/Dealer through the runtime: the offer, the bank posted from the
+wallet, the rotation carried in the game-start record, replay, a restart and the audit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from certification.log.verify import verify_lines
+from kiosk_ui.store import log_records
+from kiosk_ui.table.runtime import Runtime
+
+from .conftest import seeded_outcomes
+from .test_carry import play, start_body
+
+
+@pytest.mark.parametrize(
+    "variant", ["three-card-poker", "ultimate-texas-holdem", "blackjack-21st-century"]
+)
+def test_the_position_rotates_through_the_log_and_the_books_audit(
+    tmp_path: Path, variant: str
+) -> None:
+    """004: "Each player may act as the player/dealer for two hands per round"; README:
+    "the position is offered to each seated player in turn for two hands"."""
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL", checkpoint_every=50, create=True)
+    ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
+    for p in (ann, bo):
+        rt.cash_in(p, 500_000, operator="cage")
+    table = rt.open_table("pd", variant, seeded_outcomes(31))
+    table.sit(0, ann)
+    table.sit(1, bo)
+    # a new table offers the position to seat 0 first; the empty chairs are never asked
+    assert table.current_engine().view(None)["player_dealer"]["offered"] == 0
+    games = [play(table, [0, 1], take_bank={0: "200000"}) for _ in range(2)]
+    for game in games:
+        rep = rt.replay(game)
+        assert rep is not None and rep.matches, rep and rep.mismatch
+        assert rep.engine.view(None)["player_dealer"]["seat"] == 0
+    assert start_body(rt, games[1])["carry"] == {"player_dealer": {"turn": 0, "held": 1}}
+    # two hands held: the turn passes to seat 1 (seats 2.. are empty and decline)
+    upcoming = table.current_engine().view(None)["player_dealer"]
+    assert upcoming["offered"] == 1
+    rt.audit()
+    rt.close()
+
+    rt = Runtime(store, synchronous="NORMAL", checkpoint_every=50)
+    table = rt.open_table("pd", variant, seeded_outcomes(32))
+    table.sit(1, bo)
+    assert table.current_engine().view(None)["player_dealer"]["offered"] == 1
+    third = play(table, [1])  # Bo bets and deals: the offer lapses, the house banks
+    rep = rt.replay(third)
+    assert rep is not None and rep.matches, rep and rep.mismatch
+    rt.audit()
+    verify_lines(log_records.lines(rt.db.conn), [rt.log.writer.key.public])
+    rt.close()
