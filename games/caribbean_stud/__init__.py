@@ -20,7 +20,10 @@ five-card hands at the meter's reset value
 ``autoplay(engine, seat)``: :mod:`games.caribbean_stud.autoplay`.
 
 Decision names (``Decide(seat=s, decision=...)``): ``call``, ``fold``, and at
-Oasis Poker ``draw`` with ``arg`` = the positions to discard (``"0 3"``).
+Oasis Poker ``draw`` with ``arg`` = the positions to discard (``"0 3"``); while bets
+are open ``always-contribute`` (``"on"``/``"off"``), and at Caribbean Stud page 001's
+jackpot chip queue: ``jackpot-chip`` (one $1 chip queued, up to ten) and
+``clear-jackpot-chips``.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ def new_game(
 ) -> StudRound:
     """A new game; the "always contribute" buttons come from ``always_contribute``, or
     from ``previous`` (the table's finished last game), or from ``carry`` (that game's
-    ``carry().encode()`` as logged), else the pay table's default
+    ``carry().encode()`` as logged), else the pay table's default; the jackpot chip
+    queue from ``previous`` or ``carry``
     (:meth:`~games.caribbean_stud.engine.StudRound.following`)."""
     return StudRound.following(
         variant,

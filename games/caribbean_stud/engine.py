@@ -24,8 +24,17 @@ player's category: the ace/king pays as ``high_card``); equal hands push both.
 
 On tables with a jackpot each seat has an "always contribute" button (Oasis page:
 the jackpot bet is placed for every ante without asking): ``Decide(seat=s,
-decision="always-contribute", arg="on"|"off")`` while bets are open. The buttons
-carry to the table's next game: :meth:`StudRound.carry`, and ``new_game(context=...)``
+decision="always-contribute", arg="on"|"off")`` while bets are open. Where the table
+keeps a jackpot chip queue (page 001: "Each click stores one $1 chip. Every time you
+start a new game round, one $1 chip is taken from the queue for the progressive
+jackpot side bet. You can queue up to ten chips.") ``Decide(seat=s,
+decision="jackpot-chip")`` is one click on the coin slit (one chip queued, up to
+``rules.queue_most``) and ``Decide(seat=s, decision="clear-jackpot-chips")`` takes the
+queued chips back. At the deal a seat with an ante and no jackpot bet takes one chip
+from its queue as the round's jackpot bet (placed then, from the wallet: a queued chip
+is not on the layout), else gets the bet from its button. The buttons and the queue
+carry to the table's next game: :meth:`StudRound.carry`
+(:class:`~games.caribbean_stud.carry.ContributeCarry`), and ``new_game(context=...)``
 (its ``previous``, or its ``carry``, the same data as logged).
 
 Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws nothing.
@@ -34,9 +43,9 @@ Cards arrive only as :class:`~games.core.records.DealCard`; the engine draws not
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from games.caribbean_stud.carry import ContributeCarry
 from games.caribbean_stud.rules import StudRules
 from games.core.cards import Card
 from games.core.engine import Variant
@@ -55,36 +64,18 @@ from games.core.round import Phase
 from games.poker.rank5 import category, rank5
 
 CONTRIBUTE = "always-contribute"
+CHIP = "jackpot-chip"  # page 001: one click on the coin slit, one $1 chip queued
+CLEAR_CHIPS = "clear-jackpot-chips"  # the queued chips taken back
+STANDING = (CONTRIBUTE, CHIP, CLEAR_CHIPS)
 
 
 class StudView(PokerTableView, total=False):
     """What a seat sees of a Caribbean Stud family table; ``always_contribute`` (the
-    seats whose button is on) only at tables with a jackpot."""
+    seats whose button is on) only at tables with a jackpot, ``jackpot_queue`` (seat ->
+    chips queued) only at tables with a chip queue."""
 
     always_contribute: list[int]
-
-
-@dataclass(frozen=True, slots=True)
-class ContributeCarry:
-    """What one stud game hands to the table's next: the seats whose button is on."""
-
-    always_contribute: frozenset[int]
-
-    def encode(self) -> dict[str, Any]:
-        return {"always_contribute": sorted(self.always_contribute)}
-
-    @classmethod
-    def decode(cls, data: Mapping[str, Any], seats: int) -> ContributeCarry:
-        """Rebuild from :meth:`encode` output; ValueError naming what is wrong."""
-        if not isinstance(data, Mapping) or set(data) != {"always_contribute"}:
-            raise ValueError("stud carry: expected {'always_contribute': [seats]}")
-        raw = data["always_contribute"]
-        ok = isinstance(raw, list | tuple) and all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats for s in raw
-        )
-        if not ok:
-            raise ValueError(f"stud carry: always_contribute must list seats 0..{seats - 1}")
-        return cls(frozenset(raw))
+    jackpot_queue: dict[str, int]
 
 
 class StudRound(PokerTableRound[StudRules]):
@@ -92,7 +83,9 @@ class StudRound(PokerTableRound[StudRules]):
 
     ``always_contribute`` names seats whose "always contribute" button is on: at
     the deal they get the jackpot bet if they have an ante and no jackpot bet yet
-    (the table's own default comes from its pay table).
+    (the table's own default comes from its pay table). ``jackpot_queue`` gives each
+    seat's queued chips (seat -> 1..``rules.queue_most``), one taken at each deal the
+    seat plays before the button is looked at.
     """
 
     GAME = "Caribbean Stud"
@@ -104,6 +97,7 @@ class StudRound(PokerTableRound[StudRules]):
         seats: int = 1,
         *,
         always_contribute: Iterable[int] | None = None,
+        jackpot_queue: Mapping[int, int] | None = None,
     ) -> None:
         super().__init__(variant, seats)
         jp = self.rules.jackpot
@@ -111,6 +105,10 @@ class StudRound(PokerTableRound[StudRules]):
         self.always_contribute = frozenset(
             default if always_contribute is None else always_contribute
         )
+        most = self.rules.queue_most
+        self.jackpot_queue: dict[int, int] = {
+            s: min(n, most) for s, n in sorted((jackpot_queue or {}).items()) if n and most
+        }
         self._decided: dict[int, str] = {}
         self._drawn: dict[int, int] = {}
         self._original: dict[int, tuple[Card, ...]] = {}
@@ -131,48 +129,65 @@ class StudRound(PokerTableRound[StudRules]):
     ) -> StudRound:
         """A new game of a table: the buttons from ``always_contribute``, else from
         ``previous`` (the table's finished last game), else from ``carry`` (its
-        :meth:`carry` as logged), else the pay table's default. ValueError if
-        ``previous`` is not a finished game of this variant or ``carry`` is malformed.
+        :meth:`carry` as logged), else the pay table's default; the chip queue from
+        ``previous`` or ``carry`` (empty otherwise). ValueError if ``previous`` is not a
+        finished game of this variant or ``carry`` is malformed.
         """
         given = [x for x in (always_contribute, previous, carry) if x is not None]
         if len(given) > 1:
             raise ValueError("give one of always_contribute, previous and carry")
+        handed: ContributeCarry | None = None
         if previous is not None:
             if not isinstance(previous, StudRound) or previous.variant.id != variant.id:
                 raise ValueError(f"previous is not a game of {variant.id}")
-            always_contribute = previous.carry().always_contribute
+            handed = previous.carry()
         elif carry is not None:
             if not isinstance(carry, Mapping):
                 raise ValueError("stud carry: expected {'always_contribute': [seats]}")
-            always_contribute = ContributeCarry.decode(carry, seats).always_contribute
+            handed = ContributeCarry.decode(carry, seats)
+        queue: dict[int, int] = {}
+        if handed is not None:
+            always_contribute = handed.always_contribute
+            queue = {s: n for s, n in handed.jackpot_queue.items() if s < seats}
         if always_contribute is not None:
             always_contribute = [s for s in always_contribute if s < seats]
-        return cls(variant, seats, always_contribute=always_contribute)
+        return cls(variant, seats, always_contribute=always_contribute, jackpot_queue=queue)
 
     def carry(self) -> ContributeCarry:
-        """The buttons as they stand when this game is over, for the table's next game."""
+        """The buttons and the chip queue as they stand when this game is over, for the
+        table's next game."""
         if not self.is_over:
             raise IllegalAction("this game is not over: nothing carries to the next one yet")
-        return ContributeCarry(self.always_contribute)
+        return ContributeCarry(self.always_contribute, dict(self.jackpot_queue))
 
-    # --- the always-contribute button ------------------------------------------------
+    # --- the standing orders: the always-contribute button, the chip queue ----------
 
     def legal_actions(self, seat: int) -> frozenset[str]:
         names = super().legal_actions(seat)
-        if self.phase is Phase.BETTING and self.rules.jackpot and 0 <= seat < self.seats:
-            return names | {CONTRIBUTE}
-        return names
+        if self.phase is not Phase.BETTING or not self.rules.jackpot or not 0 <= seat < self.seats:
+            return names
+        names |= {CONTRIBUTE}
+        queued = self.jackpot_queue.get(seat, 0)
+        if queued < self.rules.queue_most:
+            names |= {CHIP}
+        return names | {CLEAR_CHIPS} if queued else names
 
     def verify_decide(self, action: Decide) -> None:
-        if action.decision == CONTRIBUTE:
-            self._verify_contribute(action)
+        if action.decision in STANDING:
+            self._verify_standing(action)
         else:
             super().verify_decide(action)
 
     def apply_decide(self, action: Decide) -> list[Event]:
-        if action.decision != CONTRIBUTE:
+        if action.decision not in STANDING:
             return super().apply_decide(action)
         seat = self.seat_of(action)
+        if action.decision == CHIP:
+            self.jackpot_queue[seat] = self.jackpot_queue.get(seat, 0) + 1
+            return [Message(text=f"seat {seat}: {self._queued(seat)}")]
+        if action.decision == CLEAR_CHIPS:
+            n = self.jackpot_queue.pop(seat)
+            return [Message(text=f"seat {seat}: {_chips(n)} taken back from the jackpot queue")]
         on = action.arg == "on"
         mine = {seat}
         self.always_contribute = (
@@ -180,26 +195,42 @@ class StudRound(PokerTableRound[StudRules]):
         )
         return [Message(text=f"seat {seat}: always contribute {'on' if on else 'off'}")]
 
-    def _verify_contribute(self, action: Decide) -> None:
+    def _verify_standing(self, action: Decide) -> None:
         seat = action.seat
         if seat is None or not 0 <= seat < self.seats:
             raise IllegalAction(f"no seat {seat!r} at this table ({self.seats} seats)")
         if self.rules.jackpot is None:
             raise IllegalAction(f"{self.variant.title} has no jackpot bet to contribute to")
+        what = "always contribute is set" if action.decision == CONTRIBUTE else "chips are queued"
         if self.phase is not Phase.BETTING:
-            raise IllegalAction(
-                f"always contribute is set while bets are open; the round is {self.phase}"
-            )
-        if action.arg not in ("on", "off"):
-            raise IllegalAction(f"always contribute is 'on' or 'off', not {action.arg!r}")
+            raise IllegalAction(f"{what} while bets are open; the round is {self.phase}")
+        if action.decision == CONTRIBUTE:
+            if action.arg not in ("on", "off"):
+                raise IllegalAction(f"always contribute is 'on' or 'off', not {action.arg!r}")
+            return
+        most, queued = self.rules.queue_most, self.jackpot_queue.get(seat, 0)
+        if action.arg:
+            raise IllegalAction(f"{action.decision} takes no argument")
+        if not most:
+            raise IllegalAction(f"{self.variant.title} keeps no queue of jackpot chips")
+        if action.decision == CHIP and queued >= most:
+            raise IllegalAction(f"the jackpot queue holds up to {most} chips: it is full")
+        if action.decision == CLEAR_CHIPS and not queued:
+            raise IllegalAction(f"seat {seat} has no jackpot chips queued")
+
+    def _queued(self, seat: int) -> str:
+        return f"{_chips(self.jackpot_queue.get(seat, 0))} in the jackpot queue"
 
     def view(self, seat: int | None) -> StudView:
         out: StudView = {
             **self.table_view(seat),
             "always_contribute": sorted(self.always_contribute),
+            "jackpot_queue": {str(s): n for s, n in sorted(self.jackpot_queue.items())},
         }
         if self.rules.jackpot is None:
             del out["always_contribute"]  # no jackpot, no button
+        if not self.rules.queue_most:
+            del out["jackpot_queue"]  # no coin slit queue at this table
         return out
 
     # --- decisions ------------------------------------------------------------------
@@ -271,9 +302,19 @@ class StudRound(PokerTableRound[StudRules]):
             return events
         for s in active:
             mine = self.book.of(s)
-            if s in self.always_contribute and "ante" in mine and "jackpot" not in mine:
-                events.append(Message(text=f"seat {s}: always contribute"))
-                events.append(self.place_by_rule(s, "jackpot", jp.stake))
+            if "ante" not in mine or "jackpot" in mine:
+                continue
+            if self.jackpot_queue.get(s):
+                self.jackpot_queue[s] -= 1
+                if not self.jackpot_queue[s]:
+                    del self.jackpot_queue[s]
+                text = f"seat {s}: one chip from the jackpot queue, {self._queued(s)}"
+            elif s in self.always_contribute:
+                text = f"seat {s}: always contribute"
+            else:
+                continue
+            events.append(Message(text=text))
+            events.append(self.place_by_rule(s, "jackpot", jp.stake))
         return events
 
     def after_cards(self) -> list[Event]:
@@ -342,6 +383,10 @@ class StudRound(PokerTableRound[StudRules]):
     def original_hand(self, seat: int) -> tuple[Card, ...]:
         """The five cards first dealt to ``seat`` (the jackpot hand), once dealt."""
         return self._original.get(seat, ())
+
+
+def _chips(n: int) -> str:
+    return f"{n} chip{'' if n == 1 else 's'}"
 
 
 def parse_positions(arg: str) -> tuple[int, ...]:

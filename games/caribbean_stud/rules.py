@@ -15,6 +15,7 @@ The tables are data, ``paytables/*.toml``, loaded and validated here (:func:`loa
     dealer_shows_card = true
     call_multiple = 2
     seats = 1                            # 1..7
+    jackpot_queue = 10                   # optional, with [jackpot]: chips a seat may queue (001)
     [bets.ante]    pays = "1:1"; minimum, maximum, increment (cents)
     [bets.call]    limits (must allow call_multiple x the largest ante)
     [bets.jackpot] optional, with [jackpot]; minimum = maximum = the fixed stake
@@ -68,6 +69,8 @@ class StudRules:
     #: draw sizes that call automatically (Oasis: replacing all five)
     auto_call_draws: frozenset[int] = frozenset()
     jackpot: JackpotTable | None = None
+    #: page 001's coin slit: the most $1 jackpot chips a seat may queue (0: no queue)
+    queue_most: int = 0
     qualifier: int = ACE_KING
 
     @property
@@ -82,7 +85,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[StudRules]:
     r = TomlTable(
         top.get("rules", dict),
         f"{where}: [rules]",
-        {"dealer_shows_card", "call_multiple", "seats", "auto_call_draws"},
+        {"dealer_shows_card", "call_multiple", "seats", "auto_call_draws", "jackpot_queue"},
     )
     seats, multiple = r.get("seats", int), r.get("call_multiple", int)
     if not 1 <= seats <= 7:
@@ -91,6 +94,9 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[StudRules]:
         raise PaytableError(f"{where}: [rules] call_multiple must be 1..10")
     jackpot_data = top.get("jackpot", dict, default=None, required=False)
     jackpot = parse_jackpot(jackpot_data, f"{where}: [jackpot]") if jackpot_data else None
+    queue_most = r.get("jackpot_queue", int, default=0, required=False)
+    if not 0 <= queue_most <= 10 or (queue_most and jackpot is None):
+        raise PaytableError(f"{where}: [rules] jackpot_queue must be 0..10, with a [jackpot]")
     bets = top.get("bets", dict)
     limits = read_limits(bets, {"ante", "call"} | ({"jackpot"} if jackpot else set()), where)
     ante_pays = parse_ratio(bets["ante"].get("pays"), f"{where}: [bets.ante]")
@@ -117,6 +123,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[StudRules]:
         draw_costs=MappingProxyType(costs),
         auto_call_draws=frozenset(auto),
         jackpot=jackpot,
+        queue_most=queue_most,
     )
     return one_deck_variant(
         top, notes, family=FAMILY, limits=limits, rules=rules, seats=seats, jackpot=jackpot

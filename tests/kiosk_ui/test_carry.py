@@ -127,3 +127,49 @@ def test_always_contribute_carries_to_the_next_stud_game(tmp_path: Path) -> None
     assert rep is not None and rep.matches, rep and rep.mismatch
     rt.audit()
     rt.close()
+
+
+def test_the_stud_jackpot_chip_queue_is_spent_one_chip_a_game_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    """001_4697bf24ec253ef9.txt (Caribbean Stud Poker): "Each click stores one $1 chip. Every
+    time you start a new game round, one $1 chip is taken from the queue for the progressive
+    jackpot side bet." The queue carries game to game through the log, replay and a restart;
+    each chip is paid from the wallet when its game takes it."""
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL", create=True)
+    ann = rt.create_player("Ann")
+    rt.cash_in(ann, 500_000, operator="cage")
+    table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(9))
+    table.sit(0, ann)
+    for _ in range(3):
+        table.act(Decide(seat=0, decision="jackpot-chip"))
+    assert rt.balance(ann) == 500_000  # a queued chip is not on the layout yet
+    games = [play(table, [0]), play(table, [0])]
+    assert start_body(rt, games[1])["carry"] == {"always_contribute": [], "jackpot_queue": {"0": 2}}
+    rep = rt.replay(games[1])
+    assert rep is not None and rep.matches, rep and rep.mismatch
+    rt.audit()
+    rt.close()
+
+    rt = Runtime(store, synchronous="NORMAL")
+    table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(10))
+    table.sit(0, ann)
+    assert table.current_engine().view(0)["jackpot_queue"] == {"0": 1}
+    games += [play(table, [0]), play(table, [0])]
+    per_game = [
+        [
+            r["body"]["amount"]
+            for r in rt._game_records(g)
+            if r["type"] == "event"
+            and r["body"]["kind"] == "bet-placed"
+            and r["body"]["bet"] == "jackpot"
+        ]
+        for g in games
+    ]
+    assert per_game == [[100], [100], [100], []]
+    for g in games[2:]:
+        rep = rt.replay(g)
+        assert rep is not None and rep.matches, rep and rep.mismatch
+    rt.audit()
+    rt.close()
