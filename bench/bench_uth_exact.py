@@ -115,6 +115,7 @@ def simulate_best(result: ux.BestPlay, rounds: int, seed: int) -> dict[str, BetS
 
 def check_trips(out: Path) -> int:
     """Over every flop class: the river folds of best play that change the Trips pay."""
+    machine_line = machine(numpy=True, load=True)
     t0 = time.perf_counter()
     total = 0
     for flop, weight in ux.flop_classes():
@@ -124,7 +125,7 @@ def check_trips(out: Path) -> int:
         "(bench/bench_uth_exact.py --check-trips)\n",
         "Command (from the repo root):\n",
         "    .venv/bin/python bench/bench_uth_exact.py --check-trips\n",
-        f"Machine: {machine(numpy=True, load=True)}.\n",
+        f"Machine: {machine_line}.\n",
         f"Over all 1,755 flop classes (every hole, turn and river; {time.perf_counter() - t0:.0f}"
         f" s): {total:,} (hole, board) situations where best play folds on the river and the "
         "Trips pay of the player's seven cards differs from the board's own. "
@@ -150,6 +151,7 @@ def main() -> int:
     if args.check_trips:
         return check_trips(ROOT / "bench" / "results" / "uth_trips_folds.md")
     command = "python bench/bench_uth_exact.py --build"
+    machine_line = machine(numpy=True, load=True)
     t0 = time.perf_counter()
     result = build(command) if args.build else ux.packaged_result()[0]
     exact_s = time.perf_counter() - t0
@@ -164,7 +166,7 @@ def main() -> int:
         f"    .venv/bin/python bench/bench_uth_exact.py --rounds {args.rounds}"
         + (" --build" if args.build else "")
         + "\n",
-        f"Machine: {machine(numpy=True, load=True)}.\n",
+        f"Machine: {machine_line}.\n",
         f"Exact: {'built' if args.build else 'read'} in {exact_s:.0f} s; best play bets 4x "
         f"with {len(result.bet4_classes())} of the 169 hole classes. Simulation of best play: "
         f"{args.rounds:,} rounds, seed {args.seed}, {sim_s:.0f} s.\n",
