@@ -34,6 +34,7 @@ from fractions import Fraction
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge, SimulationRun
 from games.core.money import format_cents
+from games.core.player_dealer import PlayerDealerCarry
 from games.pai_gow.autoplay import autoplay
 from games.pai_gow.bank import BankCarry
 from games.pai_gow.engine import PaiGowRound
@@ -74,11 +75,13 @@ def new_game(
     previous, carry = context.previous, context.carry
     if previous is not None and carry is not None:
         raise ValueError("give previous or carry, not both")
-    start: BankCarry | None = None
+    start: BankCarry | PlayerDealerCarry | None = None
     if previous is not None:
         if not isinstance(previous, PaiGowRound) or previous.variant.id != variant.id:
             raise ValueError(f"previous is not a game of {variant.id}")
         start = previous.carry()
+    elif carry is not None and variant.rules.player_dealer:  # page 004's rotation
+        start = PlayerDealerCarry.decode(carry, seats)
     elif carry is not None:
         start = BankCarry.decode(carry, seats)
     return PaiGowRound(variant, seats, carry=start)

@@ -25,7 +25,7 @@ def autoplay(engine: Engine, seat: int) -> Action | None:
         return Decide(seat=seat, decision="decline-bank")
     if "decline-dragon" in legal:
         return Decide(seat=seat, decision="decline-dragon")
-    if engine.phase is Phase.BETTING and seat == engine.banker:
+    if engine.phase is Phase.BETTING and seat in (engine.banker, engine.pd_seat()):
         return Deal(seat=seat) if "deal" in legal else None
     if engine.phase is Phase.BETTING and legal:
         if MAIN_BET not in engine.bets[seat]:

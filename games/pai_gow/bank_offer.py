@@ -9,21 +9,25 @@ seat in turn; when none is left the dealer banks). The rotation itself is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 from games.core.betting import BetBook
 from games.core.errors import IllegalAction
 from games.core.money import format_cents
-from games.core.records import Decide, Event, Message
+from games.core.records import BetSettled, Decide, Event, Message
 from games.pai_gow.bank import BANK_BET, BankCarry, parse_bank_arg
+from games.pai_gow.hands import Setting
 from games.pai_gow.rules import PaiGowRules
+from games.pai_gow.showdown import bank_bet, house_wager, keys
 from games.pai_gow.view import Phase
 
 BANK_DECISIONS = ("bank", "decline-bank")
 
 
 class BankOffer:
-    """The ``bank`` / ``decline-bank`` decisions, checked and applied."""
+    """The ``bank`` / ``decline-bank`` decisions, checked and applied, and the bank's
+    settlement at the reveal (the house's wager against it, then the bank itself)."""
 
     # the round's state these read and write (set by PaiGowRound.__init__)
     rules: PaiGowRules
@@ -33,7 +37,10 @@ class BankOffer:
     banker: int | None
     bank: int
     house_wager: int
+    house_result: int
     _offers: list[int]
+    _dealer_setting: Setting | None
+    settle: Callable[..., BetSettled]
 
     @property
     def offered(self) -> int | None:
@@ -62,6 +69,30 @@ class BankOffer:
                 raise IllegalAction("decline-bank takes no argument")
             return
         parse_bank_arg(action.arg, self._last_wager(seat))
+
+    def _settle_bank(self, bank_net: int, bank: tuple[int, int]) -> list[Event]:
+        """The house's wager against the player-banker, then the bank's own settlement."""
+        assert self.banker is not None and self._dealer_setting is not None
+        events: list[Event] = []
+        notes = []
+        if self.house_wager:
+            house = keys(self._dealer_setting, self.rules)
+            self.house_result, text = house_wager(self.house_wager, house, bank)
+            bank_net -= self.house_result
+            notes.append(text)
+            events.append(Message(text=f"{text} against seat {self.banker}'s bank"))
+        out = bank_bet(self.rules, self.bank, bank_net, notes)
+        events.append(
+            self.settle(
+                self.banker,
+                BANK_BET,
+                out.returned,
+                out.note,
+                commission=out.commission,
+                result=out.result,
+            )
+        )
+        return events
 
     def _apply_bank(self, seat: int, action: Decide) -> tuple[Event, ...]:
         self._offers.pop(0)

@@ -42,6 +42,7 @@ from games.core.cards import Card
 from games.core.engine import Need, Variant
 from games.core.errors import BetRefused, IllegalAction
 from games.core.money import format_cents
+from games.core.player_dealer import PlayerDealerCarry, PlayerDealerOffer
 from games.core.records import (
     Action,
     CardShown,
@@ -63,6 +64,7 @@ from games.pai_gow.dragon import DRAGON_BET, DRAGON_DECISIONS, DragonHand, Drago
 from games.pai_gow.hands import Setting, describe_key
 from games.pai_gow.house_way import house_way
 from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
+from games.pai_gow.player_dealer import FortuneBank
 from games.pai_gow.rules import MAIN_BET, ExtraHands, PaiGowRules
 from games.pai_gow.setting import (
     SAME_PLAYER,
@@ -73,9 +75,7 @@ from games.pai_gow.setting import (
 )
 from games.pai_gow.showdown import (
     FOUL_KEYS,
-    bank_bet,
     foul_loses,
-    house_wager,
     keys,
     main_bet,
     side_bet,
@@ -83,7 +83,7 @@ from games.pai_gow.showdown import (
 from games.pai_gow.view import PaiGowView, Phase
 
 
-class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
+class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
@@ -96,12 +96,21 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
     PASSIVE = ("house-way", "decline-bank", "decline-dragon")
 
     def __init__(
-        self, variant: Variant[PaiGowRules], seats: int = 1, *, carry: BankCarry | None = None
+        self,
+        variant: Variant[PaiGowRules],
+        seats: int = 1,
+        *,
+        carry: BankCarry | PlayerDealerCarry | None = None,
     ) -> None:
         if not 1 <= seats <= variant.seats:
             raise ValueError(f"{variant.id}: seats must be 1..{variant.seats}")
         player_bank = variant.rules.player_bank
-        self.carried_in = carry if carry is not None and player_bank else BankCarry()
+        self.carried_in = carry if isinstance(carry, BankCarry) and player_bank else BankCarry()
+        pd, turn = (
+            variant.rules.player_dealer,
+            carry if isinstance(carry, PlayerDealerCarry) else None,
+        )
+        self.pdealer = PlayerDealerOffer(pd, seats, turn or PlayerDealerCarry()) if pd else None
         # page 002: never the seat that banked the last hand, nor a seat not at this table
         last = self.carried_in.last_banker
         self._offers = [s for s in self.carried_in.queue if s < seats and s != last]
@@ -137,12 +146,12 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
         if self.phase is Phase.DRAGON:
             return frozenset(DRAGON_DECISIONS if seat == self.dragon_offered() else ())
         if self.phase is Phase.BETTING:
-            names = set() if seat == self.banker else {"place-bet"}
+            names = set() if seat in (self.banker, self.pd_seat()) else {"place-bet"}
             if self.book.has(seat) and (seat != self.banker or not self._has_main()):
                 names.add("remove-bet")
             if self._has_main() or self.house_wager:
                 names.add("deal")
-            return frozenset(names)
+            return frozenset(names) | self.pd_open(seat)
         unset = seat not in self._settings or self._dragon_open(seat)
         if self.phase is Phase.SETTING and seat in self._order and unset:
             names = {"set", "house-way"} if self.rules.house_way_button else {"set"}
@@ -169,9 +178,11 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
         (page 002: the game cannot go on until it takes the bank or declines; an empty
         seat declines)."""
         offered = self.offered if self.offered is not None else self.dragon_offered()
+        if offered is None and self.pdealer is not None and self.phase is Phase.BETTING:
+            offered = self.pdealer.offered
         return frozenset() if offered is None else frozenset({offered})
 
-    def carry(self) -> BankCarry:
+    def carry(self) -> BankCarry | PlayerDealerCarry:
         """What the next game of this table starts from (the game must be over).
 
         After a game the dealer banked: every seat dealt in, in seat order, is queued
@@ -181,6 +192,8 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
         """
         if not self.is_over:
             raise IllegalAction("this game is not over: nothing carries to the next one yet")
+        if self.pdealer is not None:  # page 004: the Player/Dealer's rotation
+            return self.pdealer.next_carry()
         if not self.rules.player_bank:
             return BankCarry()
         if self.banker is not None:
@@ -239,6 +252,7 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
 
     def verify_place_bet(self, action: PlaceBet) -> None:
         self._check_betting(action)
+        self.pd_check_bet(self.seat_of(action))
         self._verify_place(self.seat_of(action), action)
 
     def apply_place_bet(self, action: PlaceBet) -> tuple[Event, ...]:
@@ -262,6 +276,9 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
             raise IllegalAction("place a main bet before dealing")
 
     def apply_deal(self, action: Deal) -> tuple[Event, ...]:
+        banked = self.pd_cover()
+        if self.pd_seat() is not None and not self._has_main():  # nothing covered: no deal
+            return (*banked, *self._close_banked(), RoundOver(summary="no hand covered"))
         self.phase = Phase.DEALING
         self._order = [
             s for s in range(self.seats) if (s, MAIN_BET) in self.book or s == self.banker
@@ -270,14 +287,16 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
         if not self.rules.land_deal:  # the land table's deal waits for its start position
             self._start_deal(DealPlan(seat_order(self._order)))
         dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
-        return (Message(text=f"dealing seven cards to {dealt} and to the dealer"),)
+        return (*banked, Message(text=f"dealing seven cards to {dealt} and to the dealer"))
 
     def verify_decide(self, action: Decide) -> None:
         if _same_player(action):
             self._verify_same_player(action)
             return
         seat = self.seat_of(action)
-        if action.decision in BANK_DECISIONS:
+        if action.decision in BANK_DECISIONS and self.pdealer is not None:
+            self.pd_verify(seat, action)
+        elif action.decision in BANK_DECISIONS:
             self._verify_bank(seat, action)
         elif action.decision in DRAGON_DECISIONS:
             self._verify_dragon(seat, action)
@@ -292,6 +311,8 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
             self._players.append(group)
             return (Message(text=f"seats {', '.join(map(str, group))} are one player's"),)
         seat = self.seat_of(action)
+        if action.decision in BANK_DECISIONS and self.pdealer is not None:
+            return tuple(self.pdealer.apply(seat, action, self.book))
         if action.decision in BANK_DECISIONS:
             return self._apply_bank(seat, action)
         if action.decision in DRAGON_DECISIONS:
@@ -351,6 +372,8 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
             out["start_position"] = self.start_position
         if self.rules.dragon:
             out["dragon"] = self._dragon_view(seat)
+        if self.pdealer is not None:
+            out["player_dealer"] = self.pdealer.view()
         if self.rules.player_bank:
             out["banker"] = "dealer" if self.banker is None else str(self.banker)
             out["bank"] = self.bank
@@ -543,7 +566,7 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
         events += dragon_events
         if self.banker is not None:
             events += self._settle_bank(bank_net + dragon_net, banker)
-        self.phase = Phase.OVER
+        events += self._close_banked()
         who = "dealer" if self.banker is None else f"seat {self.banker} banks"
         events.append(RoundOver(summary=f"{who}; dealer {dealer}"))
         return events
@@ -551,30 +574,6 @@ class PaiGowRound(BankOffer, LandDeal, DragonHands, Round[PaiGowRules]):
     def _own_bets(self, seat: int) -> dict[str, int]:
         """The seat's bets on its own hand (its dragon hand's settles apart)."""
         return {b: v for b, v in self.book.of(seat).items() if b != DRAGON_BET}
-
-    def _settle_bank(self, bank_net: int, bank: tuple[int, int]) -> list[Event]:
-        """The house's wager against the player-banker, then the bank's own settlement."""
-        assert self.banker is not None and self._dealer_setting is not None
-        events: list[Event] = []
-        notes = []
-        if self.house_wager:
-            house = keys(self._dealer_setting, self.rules)
-            self.house_result, text = house_wager(self.house_wager, house, bank)
-            bank_net -= self.house_result
-            notes.append(text)
-            events.append(Message(text=f"{text} against seat {self.banker}'s bank"))
-        out = bank_bet(self.rules, self.bank, bank_net, notes)
-        events.append(
-            self.settle(
-                self.banker,
-                BANK_BET,
-                out.returned,
-                out.note,
-                commission=out.commission,
-                result=out.result,
-            )
-        )
-        return events
 
 
 def _same_player(action: Action) -> bool:

@@ -18,6 +18,7 @@ Schema (every key required unless marked optional)::
     surrender = false                     # optional: a seat may give up its wager unrevealed
     player_bank = false                   # optional: the page-002 bank rotation
                                           #   (games.pai_gow.bank); no side bet with it
+    player_dealer_hands = 2               # optional (004, Fortune): the rotating Player/Dealer
     land_deal = false                     # optional: page 002's deal, seven hands to all
                                           #   seven positions from an RNG start position
                                           #   (games.pai_gow.land_deal); needs 6 seats
@@ -51,6 +52,7 @@ from typing import Any, TypeVar
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Cents, Ratio, Rounding, commission
+from games.core.player_dealer import PlayerDealerRules
 from games.core.tomlread import TomlTable, packaged, parse_toml
 from games.poker.pai_gow_joker import JokerRule
 
@@ -119,6 +121,8 @@ class PaiGowRules:
     foul: Foul = Foul.RESET
     house_way_button: bool = True  # page 001 online: "does not support asking the house"
     extra_hands: ExtraHands = ExtraHands.PLAYER
+    #: page 004's rotating Player/Dealer (Fortune; games.pai_gow.player_dealer)
+    player_dealer: PlayerDealerRules | None = None
 
     @property
     def bets(self) -> tuple[str, ...]:
@@ -244,6 +248,7 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
             "extra_hands",
             "land_deal",
             "dragon",
+            "player_dealer_hands",
         },
     )
     try:
@@ -275,7 +280,14 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
         foul=_choice(Foul, r, "foul", Foul.RESET),
         house_way_button=r.get("house_way_button", bool, default=True, required=False),
         extra_hands=_choice(ExtraHands, r, "extra_hands", ExtraHands.PLAYER),
+        player_dealer=_player_dealer(
+            r.get("player_dealer_hands", int, default=None, required=False), where
+        ),
     )
+    if rules.player_bank and rules.player_dealer:
+        raise PaytableError(
+            f"{where}: [rules] player_bank (page 002) or the player/dealer, not both"
+        )
     if rules.player_bank and side is not None:
         raise PaytableError(f"{where}: [rules] player_bank with a side bet is not supported")
     if rules.player_bank and seats < 2:
@@ -285,6 +297,10 @@ def parse_rules(top: TomlTable) -> tuple[PaiGowRules, int, dict[str, BetLimit]]:
     if rules.dragon and not rules.land_deal:
         raise PaytableError(f"{where}: [rules] dragon hands need land_deal (the empty hands)")
     return rules, seats, limits
+
+
+def _player_dealer(hands: int | None, where: str) -> PlayerDealerRules | None:
+    return None if hands is None else PlayerDealerRules.parse({"hands": hands}, f"{where}: [rules]")
 
 
 def _choice(kind: type[E], t: TomlTable, key: str, default: E) -> E:

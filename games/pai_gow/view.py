@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
+from games.core.player_dealer import PlayerDealerView
+
 
 class Phase(StrEnum):
     BANK = "bank"  # player-banked tables: the bank is offered to a seat
@@ -62,6 +64,7 @@ class PaiGowView(TypedDict):
     bank_queue: NotRequired[list[int]]
     house_wager_offer: NotRequired[int]
     start_position: NotRequired[int | None]
+    player_dealer: NotRequired[PlayerDealerView]  # page 004 (Fortune): the Player/Dealer
     dragon: NotRequired[DragonView | None]
 
 

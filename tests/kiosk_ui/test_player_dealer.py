@@ -16,7 +16,8 @@ from .test_carry import play, start_body
 
 
 @pytest.mark.parametrize(
-    "variant", ["three-card-poker", "ultimate-texas-holdem", "blackjack-21st-century"]
+    "variant",
+    ["three-card-poker", "ultimate-texas-holdem", "blackjack-21st-century", "pai-gow-fortune"],
 )
 def test_the_position_rotates_through_the_log_and_the_books_audit(
     tmp_path: Path, variant: str

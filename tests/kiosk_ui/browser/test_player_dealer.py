@@ -19,6 +19,7 @@ TABLES = {
     "three-card-poker": (("ante",), ("play",)),
     "ultimate-texas-holdem": (("ante", "blind"), ("check", "fold")),
     "blackjack-21st-century": (("main",), ("no-insurance", "stand")),
+    "pai-gow-fortune": (("main",), ("house-way",)),
 }
 
 
