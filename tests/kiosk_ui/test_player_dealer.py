@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from certification.log.verify import verify_lines
+from games.core.records import Decide, PlaceBet
 from kiosk_ui.store import log_records
 from kiosk_ui.table.runtime import Runtime
 
@@ -55,4 +56,45 @@ def test_the_position_rotates_through_the_log_and_the_books_audit(
     assert rep is not None and rep.matches, rep and rep.mismatch
     rt.audit()
     verify_lines(log_records.lines(rt.db.conn), [rt.log.writer.key.public])
+    rt.close()
+
+
+def test_a_bank_on_the_table_survives_a_restart_and_a_void_returns_it(tmp_path: Path) -> None:
+    """The process dies with the player/dealer's bank and a wager on the layout: the game
+    resumes from the log with the bank in place and settles; a voided game gives the bank
+    back like any stake; the ledger audits after each."""
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL", create=True)
+    ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
+    for p in (ann, bo):
+        rt.cash_in(p, 500_000, operator="cage")
+    table = rt.open_table("pd", "three-card-poker", seeded_outcomes(41))
+    table.sit(0, ann)
+    table.sit(1, bo)
+    table.act(Decide(seat=0, decision="bank", arg="200000"))
+    table.act(PlaceBet(seat=1, bet="ante", amount=1_000))
+    before = table.view(None)["state"]
+    assert rt.balance(ann) == 300_000
+    rt.close()  # the process "dies" between the bets and the deal
+
+    rt = Runtime(store, synchronous="NORMAL")
+    table = rt.open_table("pd", "three-card-poker", seeded_outcomes(41))
+    table.sit(0, ann)
+    table.sit(1, bo)
+    assert [r.outcome for r in rt.recover()] == ["resumed"]
+    assert table.view(None)["state"] == before
+    game = play(table, [0, 1])
+    rep = rt.replay(game)
+    assert rep is not None and rep.matches, rep and rep.mismatch
+    rt.audit()
+    assert rt.balance(ann) + rt.balance(bo) == 1_000_000  # the house took nothing
+
+    # the next round: seat 0 holds its second hand, then the game is voided
+    table.act(Decide(seat=0, decision="bank", arg="100000"))
+    table.act(PlaceBet(seat=1, bet="ante", amount=500))
+    assert table.game is not None
+    returned = rt.void(table.game, reason="operator test", by="operator:sam")
+    assert returned == {"0:bank": 100_000, "1:ante": 500}
+    assert rt.balance(ann) + rt.balance(bo) == 1_000_000
+    rt.audit()
     rt.close()
