@@ -147,7 +147,8 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
             return frozenset(DRAGON_DECISIONS if seat == self.dragon_offered() else ())
         if self.phase is Phase.BETTING:
             names = set() if seat in (self.banker, self.pd_seat()) else {"place-bet"}
-            if self.book.has(seat) and (seat != self.banker or not self._has_main()):
+            mine = self.book.has(seat) and seat != self.pd_seat()  # a player/dealer's bank stays
+            if mine and (seat != self.banker or not self._has_main()):
                 names.add("remove-bet")
             if self._has_main() or self.house_wager:
                 names.add("deal")

@@ -39,6 +39,7 @@ def test_player_hands_are_compared_with_the_player_dealers_and_uncovered_wagers_
     game.apply(Decide(seat=0, decision="bank", arg="6000"))
     game.apply(PlaceBet(seat=1, bet="main", amount=5000))
     game.apply(PlaceBet(seat=2, bet="main", amount=5000))
+    assert game.legal_actions(0) == {"deal"}  # it bets nothing and its bank stays up
     events = game.apply(Deal(seat=1))
     assert [e for e in events if isinstance(e, BetReturned)] == [
         BetReturned(seat=2, bet="main", amount=5000)
