@@ -4,7 +4,7 @@
 server-side (the ``shoes`` table): the log records only a SHA-256 commitment to
 the order at the start and reveals it when the game ends, so a regulator can
 check that the cards dealt were the committed shoe. Dice, wheel numbers and table
-positions (where the land pai gow deal starts) are drawn from ``rng`` at the moment
+positions (where a deal around the table starts) are drawn from ``rng`` at the moment
 they are needed.
 
 :class:`DeviceOutcomes` reads a physical shoe, dice reader or wheel through

@@ -15,8 +15,8 @@ its seats, kept apart from the game it drives (the rules are in
   ``Table`` with ``owner``/``parent`` set), ``drop``/``drop_idle`` forget it;
 - the log names every money event's wallet: the ``game-start`` seats, then a
   ``seat-player`` record (``_log_seat``), read back by :func:`logged_seats`;
-- a backline bet (21st Century Blackjack, page 004: "Multiple Players may bet on the same
-  hand") is held like a seat, at a *backline position*: a seat number past the table's seats
+- a backline bet (where a rules page lets several players bet on the same hand) is held
+  like a seat, at a *backline position*: a seat number past the table's seats
   that the engine names (:mod:`games.core.backline`). ``behind`` finds a player's position
   behind an occupied seat, ``sit_behind`` takes it; positions count against no seat limit,
   have no action clock and are freed as soon as nothing of theirs is on the layout.
