@@ -87,12 +87,12 @@ def _ultimate_edges(variant: Variant[HoldemRules]) -> dict[str, HouseEdge]:
             exact=True,
             method="count over all 133,784,560 seven-card hands",
             note=(
-                "for a player who never folds; the same for the documented strategy, which "
-                "folds only hands whose category the board alone already has (rule 6 pays "
-                "those the same), and for best play as far as counted (no such fold in the "
-                "flop classes the tests count); games.holdem.trips"
+                "for a player who never folds, and the same for best play and the documented "
+                "strategy: neither folds a hand that rule 6 (on a fold, the board alone) "
+                "pays otherwise (best play: counted over every deal, bench/results/"
+                "uth_trips_folds.md); games.holdem.trips"
             ),
-            strategy="never folds (the same figure for the documented strategy)",
+            strategy="never folds (the same figure for best play and the documented strategy)",
         )
     }
     best, data = packaged_result()

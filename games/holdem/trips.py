@@ -14,9 +14,10 @@ by a test). With folds the figure depends on the strategy, but only through fold
 of a hand whose seven cards and board alone pay differently. The documented
 strategy never folds one (it bets on the river every hand the hole cards raise
 above the board's category, :func:`games.holdem.strategy.uth_river`), so for it the
-Trips edge is exactly the never-fold count. Best play folds none in the flop
-classes the tests count (:func:`games.holdem.uth_exact.trips_fold_changes`;
-``bench/bench_uth_exact.py --check-trips`` counts every deal):
+Trips edge is exactly the never-fold count. Nor does best play: over every deal
+:func:`games.holdem.uth_exact.trips_fold_changes` counts none
+(``bench/bench_uth_exact.py --check-trips``, bench/results/uth_trips_folds.md; a
+test counts two flop classes), so the same fraction is exact for it:
 
 >>> from games.holdem.rules import load_packaged
 >>> edge = trips_edge(load_packaged("ultimate-texas-holdem").rules)

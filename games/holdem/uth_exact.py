@@ -38,7 +38,10 @@ permutations of the suits (:func:`flop_classes`); one flop per class, weighted
 by the class size, covers every (hole, flop) pair once, and the preflop sums
 are kept per hole class (a pair; two ranks suited or not: 169 classes), the
 same for every hole of a class. Preflop best is then ``max(4x, check)`` per
-class, and the edge is ``-sum / (2 * 1326 * 19600 * 1081 * 990)`` antes.
+class, and the edge is ``-sum / (2 * 1326 * 19600 * 1081 * 990)`` antes. The 3x
+bet never beats both: bet ``k`` is worth ``k * sum(A) + sum(B)``, so 3x beats 4x only
+when ``sum(A) < 0``, and then checking is worth at least betting 2x on every flop,
+``2 * sum(A) + sum(B)``, which is more than 3x.
 
 The whole run takes about five minutes of CPU (``bench/bench_uth_exact.py
 --build``); its sums ship in ``data/uth_best.json`` (:func:`packaged_result`), with
