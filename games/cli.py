@@ -167,10 +167,71 @@ def _run_text(run: Any, kind: str) -> str:
     return text + (f" (made by: {run.built_by})" if run.built_by else " (run on the fly)")
 
 
+def _collection_json(game: str, edges: dict[str, Any]) -> dict[str, Any]:
+    """A California table's collection and each bet's cost per hand (issue 14 point 12)."""
+    from games import catalog
+    from games.core.collection import cost_per_hand
+
+    variant = catalog.get_variant(game)
+    schedule = variant.collection
+    if schedule is None:
+        return {}
+    costs: dict[str, Any] = {}
+    for bet, e in edges.items():
+        limit = variant.limits.get(bet)
+        if limit is None:
+            continue
+        cost = cost_per_hand(schedule, e.edge, limit.minimum)
+        costs[bet] = {
+            "wager": limit.minimum,
+            "edge_cost": decimal_text(e.edge * limit.minimum),
+            "collection": schedule.fee(limit.minimum),
+            "cost_per_hand": f"{cost.numerator}/{cost.denominator}",
+            "cost_per_hand_decimal": decimal_text(cost),
+            "cost_per_unit": decimal_text(cost / limit.minimum),
+        }
+    return {
+        "collection": {
+            "tiers": [list(t) for t in schedule.tiers],
+            "above": schedule.above,
+            "source": schedule.source,
+            "wager": "the bet alone at its table minimum",
+        },
+        "cost_per_hand": costs,
+    }
+
+
+def _collection_lines(game: str, edges: dict[str, Any]) -> list[str]:
+    """The same as text: the schedule, then each bet's edge and cost at the table minimum."""
+    info = _collection_json(game, edges)
+    if not info:
+        return []
+    c = info["collection"]
+    tiers = ", ".join(f"{_dollars(fee)} to {_dollars(up)}" for up, fee in c["tiers"])
+    lines = [
+        f"  collection per seat per hand (charged at the deal, win or lose): {tiers}, "
+        f"{_dollars(c['above'])} above",
+        "  the player's cost of a hand with the bet alone at its table minimum:",
+    ]
+    for bet, row in info["cost_per_hand"].items():
+        cost = Decimal(row["cost_per_hand_decimal"]) / 100
+        edge = Decimal(row["edge_cost"]) / 100
+        lines.append(
+            f"    {bet}: {_dollars(row['wager'])} wager, edge ${edge:.4f} + collection "
+            f"{_dollars(row['collection'])} = ${cost:.4f} "
+            f"({Decimal(row['cost_per_unit']) * 100:.2f}% of the wager)"
+        )
+    return lines
+
+
 def cmd_house_edge(args: argparse.Namespace) -> int:
     variant_id, edges = _edges(args.game, args.bet)
     if args.json:
-        out = {"game": variant_id, "bets": {bet: _edge_json(e) for bet, e in edges.items()}}
+        out = {
+            "game": variant_id,
+            "bets": {bet: _edge_json(e) for bet, e in edges.items()},
+            **_collection_json(variant_id, edges),
+        }
         print(json.dumps(out, indent=2))
         return 0
     print(f"{variant_id}: house edge per unit of the initial wager (positive favours the house)")
@@ -184,6 +245,8 @@ def cmd_house_edge(args: argparse.Namespace) -> int:
             print(f"{pad}strategy: {e.strategy}")
         if not e.exact:
             print(f"{pad}{_run_text(e.simulation, e.kind)}")
+    for line in _collection_lines(variant_id, edges):
+        print(line)
     return 0
 
 

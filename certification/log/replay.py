@@ -97,6 +97,8 @@ def _describe(ev: dict[str, Any]) -> str | None:
             f"{format_cents(ev['stake'])}, paid {format_cents(ev['returned'])}{extra}, "
             f"net {sign}{format_cents(net)}"
         )
+    if kind == "collection-charged":
+        return f"seat {ev['seat']} pays the collection, {format_cents(ev['amount'])}"
     if kind == "card-shown":
         return f"{ev['hand']}: {ev['card']}"
     if kind == "message":

@@ -36,6 +36,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from games.baccarat.rules import BANK_BET, BaccaratRules, Outcome, Winner, next_target, score
+from games.core import collection
 from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
@@ -200,7 +201,8 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
 
     def apply_deal(self, action: Deal) -> tuple[Event, ...]:
         self.phase = Phase.DEALING
-        return self._cover_wagers()
+        covered = self._cover_wagers()  # uncovered wagers go back before the collection
+        return (*covered, *collection.charges(self.variant.collection, self.bets))
 
     def verify_decide(self, action: Decide) -> None:
         if action.decision == "dealer":

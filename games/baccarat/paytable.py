@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.baccarat.rules import BANK_BET, KNOWN_BETS, MAIN_BETS, BaccaratRules
+from games.core import collection
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio, Rounding
@@ -63,6 +64,7 @@ def parse_table(
             "commission",
             "bets",
             "declared_rtp_bp",
+            "collection",
         },
     )
     top.require_spec(SPEC)
@@ -124,6 +126,7 @@ def parse_table(
         notes=notes,
         decks=decks,
         new_shoe_each_game=rules.new_shoe_each_game,
+        collection=collection.read(data, where),
     )
     return rules, variant
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from games.blackjack.strategy import chart_file
+from games.core import collection
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
@@ -279,6 +280,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[BlackjackRules]:
         notes=tuple(notes),
         decks=rules.decks,
         new_shoe_each_game=True,
+        collection=collection.read(data, where),
     )
 
 

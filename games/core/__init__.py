@@ -5,6 +5,7 @@ capabilities), the bet book, the TOML readers and the figures a family publishes
 from games.core.betting import BetBook, BookBets, Wording, seat_of
 from games.core.capabilities import CarriesOver, Carry, SeatDefaults, Spots
 from games.core.cards import JOKER, Card, Rank, Suit, deck, parse_cards
+from games.core.collection import CollectionSchedule
 from games.core.engine import NEW_TABLE, BetLimit, Engine, GameContext, Need, NeedKind, Variant
 from games.core.errors import (
     BetRefused,
@@ -22,6 +23,7 @@ from games.core.records import (
     BetReturned,
     BetSettled,
     CardShown,
+    CollectionCharged,
     Deal,
     DealCard,
     Decide,
@@ -69,6 +71,8 @@ __all__ = [
     "CarriesOver",
     "Carry",
     "Cents",
+    "CollectionCharged",
+    "CollectionSchedule",
     "Deal",
     "DealCard",
     "Decide",

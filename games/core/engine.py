@@ -21,6 +21,7 @@ from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
+from games.core.collection import CollectionSchedule
 from games.core.records import Action, Event
 
 
@@ -94,6 +95,9 @@ class Variant(Generic[R_co]):
     # Progressive meters this table feeds: meter name -> reset (seed) value in cents.
     # Tables naming the same meter share it (the runtime keeps it as a ledger account).
     jackpots: Mapping[str, int] = field(default_factory=dict)
+    # The California collection (games.core.collection): the fee per seat per hand,
+    # charged at the deal; None for a table that takes none.
+    collection: CollectionSchedule | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from games.core import collection
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Ratio
@@ -45,7 +46,7 @@ def parse_pays(data: object, where: str) -> dict[Category, Ratio]:
 
 def read_header(data: Mapping[str, Any], where: str, keys: set[str]) -> tuple[TomlTable, list[str]]:
     """The common top of every pay-table file: spec, id, title, source, notes."""
-    top = TomlTable(data, where, {"spec", "id", "title", "source", "notes", *keys})
+    top = TomlTable(data, where, {"spec", "id", "title", "source", "notes", "collection", *keys})
     top.require_spec(SPEC)
     return top, list(top.notes())
 
@@ -87,6 +88,7 @@ def one_deck_variant(
         decks=1,
         new_shoe_each_game=True,
         jackpots=MappingProxyType({jackpot.meter: jackpot.reset} if jackpot else {}),
+        collection=collection.read(top.data, top.where),
     )
 
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, TypeVar
 
+from games.core import collection
 from games.core.betting import BookBets
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
@@ -309,7 +310,8 @@ class PokerTableRound(BookBets, Round[R]):
         self._hands = {s: [] for s in active}
         self._queue = self.deal_plan(active)
         self.phase = Phase.DEALING
-        return [Message(text="no more bets"), *self.on_deal(active)]
+        fees = collection.charges(self.variant.collection, self.bets)
+        return [Message(text="no more bets"), *fees, *self.on_deal(active)]
 
     def verify_decide(self, action: Decide) -> None:
         seat = self.seat_of(action)

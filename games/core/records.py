@@ -320,6 +320,22 @@ class JackpotWin(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class CollectionCharged(Event):
+    """The California collection (page 004, "paying the appropriate collection"): a fee
+    the seat pays for the hand when it is dealt, win or lose (:mod:`games.core.collection`).
+
+    The runtime moves ``amount`` from the seat's wallet to the ``collection`` account.
+
+    >>> decode(CollectionCharged(seat=1, amount=200).encode())
+    CollectionCharged(seat=1, amount=200)
+    """
+
+    kind: ClassVar[str] = "collection-charged"
+    seat: int
+    amount: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class CardShown(Event):
     """A card became visible to ``to`` ("all" or a seat number as text)."""
 

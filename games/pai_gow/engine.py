@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core import collection
 from games.core.cards import Card
 from games.core.engine import Need, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -288,7 +289,9 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         if not self.rules.land_deal:  # the land table's deal waits for its start position
             self._start_deal(DealPlan(seat_order(self._order)))
         dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
-        return (*banked, Message(text=f"dealing seven cards to {dealt} and to the dealer"))
+        dealing = Message(text=f"dealing seven cards to {dealt} and to the dealer")
+        fees = collection.charges(self.variant.collection, self.bets)  # after coverage
+        return (*banked, dealing, *fees)
 
     def verify_decide(self, action: Decide) -> None:
         if _same_player(action):

@@ -49,6 +49,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from games.core import collection
 from games.core.engine import BetLimit, Variant
 from games.core.errors import PaytableError
 from games.core.money import Cents, Ratio, Rounding, commission
@@ -316,7 +317,9 @@ def _choice(kind: type[E], t: TomlTable, key: str, default: E) -> E:
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[PaiGowRules]:
     """Validate a parsed pay-table mapping and build its variant."""
     top = table(
-        data, where, {"spec", "id", "title", "source", "notes", "rules", "commission", "bets"}
+        data,
+        where,
+        {"spec", "id", "title", "source", "notes", "rules", "commission", "bets", "collection"},
     )
     top.require_spec(SPEC)
     vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
@@ -334,6 +337,7 @@ def parse_table(data: Mapping[str, Any], where: str) -> Variant[PaiGowRules]:
         decks=1,
         jokers=1,
         new_shoe_each_game=True,
+        collection=collection.read(data, where),
     )
 
 

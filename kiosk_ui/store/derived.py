@@ -11,7 +11,8 @@ with (:mod:`kiosk_ui.table.money`):
                               its ``jackpots`` give each meter's reset value
 ``game-start``                (no money) the table and seats of the game
 ``seat-player``               (no money) who holds a seat from now on
-``event`` (bet-placed, ...)   the engine event's rule; the wallet is the seat's
+``event`` (bet-placed, ...)   the engine event's rule (a collection-charged: the
+                              wallet -> ``collection``); the wallet is the seat's
                               player per the log; a jackpot win pays from the
                               meter balance the log itself implies
 ``game-void``                 the stakes the game's own events left on the
@@ -68,7 +69,7 @@ READ_TYPES = (
     "jackpot-paid",
 )
 #: every money event's canonical JSON holds one of these (a superset filter; decoded after)
-_EVENT_MARKS = (b'"kind":"bet-', b'"kind":"jackpot-')
+_EVENT_MARKS = (b'"kind":"bet-', b'"kind":"jackpot-', b'"kind":"collection-')
 
 
 _MONEY_KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in MONEY_EVENTS}

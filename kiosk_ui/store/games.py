@@ -25,7 +25,8 @@ class HistoryRow(NamedTuple):
     started: int
     ended: int | None
     staked: int
-    net: int
+    net: int  # the wallet's change in play, the collection included
+    collection: int = 0  # the California collection fees the player paid (page 004)
 
 
 class SqliteGames:
@@ -131,7 +132,33 @@ class SqliteGames:
             "GROUP BY g.id ORDER BY g.ended DESC, g.id DESC LIMIT ?",
             (player, limit),
         ).fetchall()
+        fees = self._collections(player, [str(r[0]) for r in rows])
         return [
-            HistoryRow(r[0], r[1], r[2], r[3], r[4], r[5], int(r[6] or 0), int(r[7] or 0))
+            HistoryRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                int(r[6] or 0),
+                int(r[7] or 0),
+                fees.get(r[0], 0),
+            )
             for r in rows
         ]
+
+    def _collections(self, player: str, games: list[str]) -> dict[str, int]:
+        """The collection ``player`` paid in each of ``games``, from the ledger's rows."""
+        if not games:
+            return {}
+        marks = ", ".join("?" for _ in games)
+        return {
+            str(game): int(paid)
+            for game, paid in self._conn.execute(
+                "SELECT t.game, -SUM(p.amount) FROM postings p JOIN txns t ON t.id = p.txn "
+                f"WHERE p.account = ? AND t.kind = 'collection' AND t.game IN ({marks}) "
+                "GROUP BY t.game",
+                ("wallet:" + player, *games),
+            )
+        }

@@ -9,6 +9,7 @@ Accounts (all in integer cents):
 ``stakes:<table>``     bets on the layout of one table, not yet resolved
 ``house``              the casino's win or loss on play
 ``commission``         commission taken on wins (banker, pai gow, buy/lay)
+``collection``         the California tables' per-hand collection fees (page 004)
 ``jackpot:<name>``     a progressive meter (contributions in, jackpot wins out)
 =====================  ===========================================================
 
@@ -27,6 +28,7 @@ from kiosk_ui.errors import AuditError, InsufficientFunds, LedgerError
 CASH = "cash"
 HOUSE = "house"
 COMMISSION = "commission"
+COLLECTION = "collection"
 
 #: accounts that may go negative (the others are players' or table money)
 _MAY_BE_NEGATIVE = ("cash", "house")

@@ -13,21 +13,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from games.core import collection
+from games.core.engine import Engine
+from games.core.money import format_cents
 from games.core.records import (
     BetPlaced,
     BetReturned,
     BetSettled,
+    CollectionCharged,
     Event,
     JackpotContribution,
     JackpotWin,
 )
-from kiosk_ui.errors import LedgerError
+from games.core.round import Round
+from kiosk_ui.errors import InsufficientFunds, LedgerError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.ledger import Posting
 from kiosk_ui.store.protocol import Tx
 
 #: The engine events that move money (each one a ledger transaction).
-MONEY_EVENTS = (BetPlaced, BetReturned, BetSettled, JackpotContribution, JackpotWin)
+MONEY_EVENTS = (
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    CollectionCharged,
+    JackpotContribution,
+    JackpotWin,
+)
 
 
 @dataclass
@@ -94,7 +106,8 @@ def event_entries(
 
     BetPlaced: wallet -> stakes. BetReturned: stakes -> wallet. BetSettled: the stake
     leaves the layout; the player gets ``returned - commission``; the house takes
-    ``stake - returned``; commission goes to its own account. JackpotContribution: house ->
+    ``stake - returned``; commission goes to its own account. CollectionCharged: wallet ->
+    the collection account (the fee never touches the layout). JackpotContribution: house ->
     meter. JackpotWin: meter -> wallet (see :func:`jackpot_entries`; ``meter_balance`` is
     the meter's balance before the award, ``reset`` its reset value).
     """
@@ -118,6 +131,11 @@ def event_entries(
         )
         kind = event.result if event.result in ("win", "lose", "push") else "settle"
         return [Entry(kind, moves, f"{memo} {event.bet}")]
+    if isinstance(event, CollectionCharged):
+        if event.amount < 0:
+            raise LedgerError(f"negative collection {event}")
+        moves = (Posting(w, -event.amount), Posting(ledger.COLLECTION, event.amount))
+        return [Entry("collection", moves, memo)]
     if isinstance(event, JackpotContribution):
         if event.amount < 0:
             raise LedgerError(f"negative jackpot contribution {event}")
@@ -129,6 +147,41 @@ def event_entries(
     if isinstance(event, JackpotWin):
         return jackpot_entries(event, player=player, meter_balance=meter_balance, reset=reset)
     return []
+
+
+def collection_due(engine: Engine) -> list[CollectionCharged]:
+    """What each seat pays if ``engine``'s hand is dealt now, for the wagers now placed.
+
+    The engine charges the same schedule at the deal (:mod:`games.core.collection`); a
+    bank that does not cover every wager may return some first, so this is never less
+    than what the deal will charge. None on a table that takes no collection.
+    """
+    if not isinstance(engine, Round) or engine.variant.collection is None:
+        return []
+    return collection.charges(engine.variant.collection, engine.bets)
+
+
+def check_collection(due: Iterable[CollectionCharged], balance_of: dict[int, int]) -> None:
+    """Refuse the deal (before anything moves) if a seat cannot pay its collection.
+
+    ``balance_of``: each seated player's wallet by seat, the wagers already taken from it.
+
+    >>> check_collection([CollectionCharged(seat=0, amount=100)], {0: 100})
+    >>> try:
+    ...     check_collection([CollectionCharged(seat=1, amount=200)], {1: 150})
+    ... except InsufficientFunds as exc:
+    ...     print(str(exc).split(";")[0])
+    seat 1 cannot pay the collection: the fee for this hand's wagers is $2.00 and the \
+balance left after the wagers is $1.50
+    """
+    for fee in due:
+        have = balance_of.get(fee.seat)
+        if have is not None and have < fee.amount:
+            raise InsufficientFunds(
+                f"seat {fee.seat} cannot pay the collection: the fee for this hand's wagers "
+                f"is {format_cents(fee.amount)} and the balance left after the wagers is "
+                f"{format_cents(have)}; add credits or take a wager down"
+            )
 
 
 def jackpot_award(meter_balance: int, event: JackpotWin) -> int:
@@ -208,6 +261,8 @@ def post_event(
     post_entries(conn, entries, ts=ts, log_seq=log_seq, log_hash=log_hash, game=game)
     if isinstance(event, BetSettled):
         return event.net
+    if isinstance(event, CollectionCharged):
+        return -event.amount
     if isinstance(event, JackpotWin):
         return jackpot_award(meter_balance, event)
     return 0

@@ -431,6 +431,7 @@ class Runtime:
                 "ended": r.ended,
                 "staked": r.staked,
                 "net": r.net if r.status == "settled" else 0,
+                "collection": r.collection if r.status == "settled" else 0,
             }
             for r in rows
         ]

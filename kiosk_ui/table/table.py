@@ -33,6 +33,7 @@ from games.core.records import (
     Action,
     BetPlaced,
     BetReturned,
+    Deal,
     Event,
     JackpotWin,
 )
@@ -41,7 +42,7 @@ from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
 from kiosk_ui.table.faults import resume_store
-from kiosk_ui.table.money import MONEY_EVENTS, post_event
+from kiosk_ui.table.money import MONEY_EVENTS, check_collection, collection_due, post_event
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
 from kiosk_ui.table.seating import Seating, logged_seats
 from kiosk_ui.table.seats import unattended
@@ -113,6 +114,7 @@ class Table(Seating):
                         decides = upcoming
                         base["next"] = upcoming.view(seat)
                 base["legal"] = sorted(decides.legal_actions(seat)) if seat is not None else []
+                self._show_collection(base, decides)
             else:
                 base["state"] = None
                 base["over"] = True
@@ -124,6 +126,8 @@ class Table(Seating):
                     if upcoming is not None and seat is not None
                     else []
                 )
+                if upcoming is not None:
+                    self._show_collection(base, upcoming)
             return base
 
     def act(self, action: Action, *, idempotency_key: str | None = None) -> ActResult:
@@ -181,6 +185,8 @@ class Table(Seating):
                         assert self.engine is not None and self.game is not None
                         self._pass_unattended(conn)
                         self.engine.verify(action)
+                        if isinstance(action, Deal):
+                            self._check_collection(conn, self.engine)
                         events += self._apply(conn, action, by or f"seat:{seat}")
                         if not self.source.blocking:
                             events += self._drive(conn)
@@ -198,6 +204,20 @@ class Table(Seating):
                 raise
             self._acted(seat, by=by)
             return result
+
+    def _show_collection(self, base: dict[str, Any], engine: Engine) -> None:
+        """A California table's view: the collection each seat will pay for its wagers
+        now placed (``collection``: seat as text -> cents), while bets are still open."""
+        if self.variant.collection is None:
+            return
+        open_ = any("deal" in engine.legal_actions(s) for s in range(self.variant.seats))
+        due = collection_due(engine) if open_ else []
+        base["collection"] = {str(c.seat): c.amount for c in due}
+
+    def _check_collection(self, conn: Tx, engine: Engine) -> None:
+        """Refuse a deal a seated player cannot pay the collection for."""
+        wallets = {s: conn.ledger.balance(ledger.wallet(p)) for s, p in self.seats.items() if p}
+        check_collection(collection_due(engine), wallets)
 
     def advance(self) -> list[dict[str, Any]]:
         """For a blocking (device) source: wait for outcomes and apply them until players act.

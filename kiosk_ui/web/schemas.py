@@ -105,6 +105,7 @@ class HistoryItem(Strict):
     ended: int | None
     staked: Cents
     net: Cents
+    collection: Cents = Field(0, description="the California collection paid (page 004)")
 
 
 class CommitmentOut(Strict):
