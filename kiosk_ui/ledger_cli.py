@@ -36,5 +36,6 @@ def _audit(args: argparse.Namespace) -> int:
         f"{report['games_settled']} finished games each logged once; "
         f"{report['open_games']} open; player credits {format_cents(report['player_credits'])}, "
         f"house {format_cents(report['house'])}, commission {format_cents(report['commission'])}"
+        + (f", collection {format_cents(report['collection'])}" if report["collection"] else "")
     )
     return 0

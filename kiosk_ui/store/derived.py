@@ -16,7 +16,8 @@ with (:mod:`kiosk_ui.table.money`):
                               player per the log; a jackpot win pays from the
                               meter balance the log itself implies
 ``game-void``                 the stakes the game's own events left on the
-                              layout go back (and must equal what it says)
+                              layout go back (and must equal what it says),
+                              and the collection its deal charged
 ``jackpot-paid``              (no money) must state what the win paid
 ============================  =================================================
 
@@ -53,6 +54,7 @@ from kiosk_ui.table.money import (
     cash_entry,
     event_entries,
     seed_entry,
+    void_collection_entry,
     void_entry,
 )
 from kiosk_ui.table.seating import SEAT_PLAYER
@@ -196,6 +198,16 @@ class _Deriver:
                     if player is None:
                         raise ValueError(f"seat {seat} has no player in the log")
                     out.append(void_entry(g.table, player, seat, bet, amount, ""))
+            fees = g.outstanding.fees_text()
+            if dict(body.get("collection", {})) != fees:
+                raise ValueError(
+                    f"it returns collection {body.get('collection')} but {fees} was paid"
+                )
+            for seat, fee in sorted(g.outstanding.fees.items()):
+                player = g.seats.get(seat)
+                if player is None:
+                    raise ValueError(f"seat {seat} has no player in the log")
+                out.append(void_collection_entry(player, seat, fee, ""))
             g.outstanding = Outstanding()
             return out
         if type_ == "jackpot-paid":

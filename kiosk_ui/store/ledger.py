@@ -161,6 +161,7 @@ class AuditReport:
     player_credits: int
     house: int
     commission: int
+    collection: int = 0  # the California tables' collection fees (page 004)
 
 
 def audit(conn: sqlite3.Connection) -> AuditReport:
@@ -201,6 +202,7 @@ def audit(conn: sqlite3.Connection) -> AuditReport:
         player_credits=int(credits),
         house=balance(conn, HOUSE),
         commission=balance(conn, COMMISSION),
+        collection=balance(conn, COLLECTION),
     )
 
 

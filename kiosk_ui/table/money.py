@@ -44,9 +44,11 @@ MONEY_EVENTS = (
 
 @dataclass
 class Outstanding:
-    """Stakes still on the layout per (seat, bet), folded from a game's money events."""
+    """Stakes still on the layout per (seat, bet), and the collection each seat paid,
+    folded from a game's money events (a voided game returns both)."""
 
     stakes: dict[tuple[int, str], int] = field(default_factory=dict)
+    fees: dict[int, int] = field(default_factory=dict)
 
     def apply(self, ev: Event) -> None:
         if isinstance(ev, BetPlaced):
@@ -58,6 +60,12 @@ class Outstanding:
         elif isinstance(ev, BetSettled):
             key = (ev.seat, ev.bet)
             self.stakes[key] = self.stakes.get(key, 0) - ev.stake
+        elif isinstance(ev, CollectionCharged):
+            self.fees[ev.seat] = self.fees.get(ev.seat, 0) + ev.amount
+
+    def fees_text(self) -> dict[str, int]:
+        """The collection paid by seat (seat as text), as a game-void record states it."""
+        return {str(s): a for s, a in sorted(self.fees.items()) if a}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,15 @@ def void_entry(table: str, player: str, seat: int, bet: str, amount: int, reason
         "void-return",
         (Posting(ledger.stakes(table), -amount), Posting(ledger.wallet(player), amount)),
         f"seat {seat} {bet} returned: {reason}",
+    )
+
+
+def void_collection_entry(player: str, seat: int, amount: int, reason: str) -> Entry:
+    """The collection a voided hand charged goes back: the hand was never played."""
+    return Entry(
+        "void-return",
+        (Posting(ledger.COLLECTION, -amount), Posting(ledger.wallet(player), amount)),
+        f"seat {seat} collection returned: {reason}",
     )
 
 

@@ -30,6 +30,7 @@ from kiosk_ui.table.money import (
     cash_entry,
     post_entries,
     seed_entry,
+    void_collection_entry,
     void_entry,
 )
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
@@ -347,15 +348,18 @@ class Runtime:
             status = tx.games.status(game)
             if status is None or status in ("settled", "voided"):
                 raise TableError(f"game {game} is not open")
-            void_rec = self.log.append_record(
-                tx, by, "game-void", {"reason": reason, "stakes": _stakes(outstanding)}, game
-            )
+            body: dict[str, Any] = {"reason": reason, "stakes": _stakes(outstanding)}
+            if outstanding.fees_text():
+                body["collection"] = outstanding.fees_text()
+            void_rec = self.log.append_record(tx, by, "game-void", body, game)
             entries: list[Entry] = []
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
                 if amount <= 0:
                     continue
                 entries.append(void_entry(table_id, seats[seat], seat, bet, amount, reason))
                 returned[f"{seat}:{bet}"] = amount
+            for seat, fee in sorted(outstanding.fees.items()):
+                entries.append(void_collection_entry(seats[seat], seat, fee, reason))
             post_entries(
                 tx,
                 entries,

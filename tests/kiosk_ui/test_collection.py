@@ -236,3 +236,23 @@ def test_bet_placed_is_still_the_only_debit_before_the_deal() -> None:
     assert {p.account: p.amount for p in entry.postings} == {"wallet:p": -300, "collection": 300}
     (bet,) = event_entries(BetPlaced(seat=0, bet="ante", amount=5), table="t", player="p")
     assert ledger.COLLECTION not in {p.account for p in bet.postings}
+
+
+def test_a_voided_hand_returns_its_collection(tmp_path: Path) -> None:
+    """The fee is for a hand played ("charged when the hand is dealt", README): a hand the
+    operator voids returns the collection with the stakes, and the audit derives both."""
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
+    try:
+        player, table = _table(rt, "ultimate-texas-holdem", 100_000)
+        table.act(PlaceBet(seat=0, bet="ante", amount=500))
+        table.act(PlaceBet(seat=0, bet="blind", amount=500))
+        game = table.act(Deal(seat=0)).game
+        with rt.db.read() as tx:
+            assert tx.ledger.balance(ledger.COLLECTION) == 100
+        rt.void(game, reason="test", by="operator:lab")
+        with rt.db.read() as tx:
+            assert tx.ledger.balance(ledger.COLLECTION) == 0
+            assert tx.ledger.balance(ledger.wallet(player)) == 100_000
+        rt.audit()
+    finally:
+        rt.close()

@@ -24,8 +24,15 @@ from certification.log.verify import verify_lines
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 
-GAMES = ("baccarat-pinnacle", "blackjack-pinnacle", "craps-pinnacle", "caribbean-stud")
-KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "52"))  # 4 x 52 = 208 kills in all
+# ultimate-texas-holdem: a California table, whose deal charges the collection (page 004)
+GAMES = (
+    "baccarat-pinnacle",
+    "blackjack-pinnacle",
+    "craps-pinnacle",
+    "caribbean-stud",
+    "ultimate-texas-holdem",
+)
+KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "42"))  # 5 x 42 = 210 kills in all
 
 
 def _autoplay(store: Path, game: str, rounds: int, seed: int) -> subprocess.Popen[bytes]:
@@ -105,3 +112,5 @@ def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> Non
     report = _check(store)
     assert report["open_games"] == 0
     assert report["games_settled"] >= target
+    if game == "ultimate-texas-holdem":  # every dealt hand paid its collection, voids returned
+        assert report["collection"] > 0

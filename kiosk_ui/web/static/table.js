@@ -69,7 +69,7 @@ async function act(body) {
       { 'idempotency-key': Croupier.uuid() });
     Croupier.notice('');
     Croupier.setBalance(out.balance);
-    if (out.game !== S.game) { S.game = out.game; S.stack = []; S.settled = []; S.selected.clear(); }
+    if (out.game !== S.game) { S.game = out.game; S.stack = []; S.settled = []; S.collected = 0; S.selected.clear(); }
     absorb(out.events);
     if (S.jackpots.some(m => m.tables.includes(S.id))) refreshJackpots();
     S.view = { ...out.view, seated: true, balance: out.balance };
@@ -88,12 +88,28 @@ async function act(body) {
 
 function absorb(events) {
   for (const e of events || []) if (e.kind === 'bet-settled' && e.seat === S.seat) S.settled.push(e);
+  for (const e of events || []) if (e.kind === 'collection-charged' && e.seat === S.seat) S.collected = e.amount;
+}
+
+// The California collection (page 004, "paying the appropriate collection"): before the deal
+// the fee the view says this seat's wagers will pay; once dealt, the fee the deal charged.
+function renderCollection() {
+  const box = document.getElementById('collection');
+  const due = S.view && S.view.collection;
+  if (!box) return;
+  if (!due && !S.collected) { box.hidden = true; return; }
+  box.hidden = false;
+  const before = due && due[String(S.seat)];
+  const fee = before !== undefined ? before : (S.collected || 0);
+  box.dataset.when = before !== undefined ? 'before-deal' : 'charged';
+  box.firstChild.textContent = before !== undefined || !S.collected ? 'Collection this hand: ' : 'Collection paid: ';
+  document.getElementById('collection-fee').textContent = money(fee);
 }
 
 async function refresh() {
   try {
     const v = await api('GET', `/api/tables/${encodeURIComponent(S.id)}?seat=${S.seat}`);
-    if (v.game !== S.game) { S.game = v.game; S.stack = []; S.settled = []; S.selected.clear(); }
+    if (v.game !== S.game) { S.game = v.game; S.stack = []; S.settled = []; S.collected = 0; S.selected.clear(); }
     S.view = v;
     Croupier.setBalance(v.balance);
     await refreshSpots();
@@ -234,6 +250,11 @@ function renderResult() {
     list.append(el('li', { class: 'pay ' + e.result, dataset: { bet: e.bet } },
       el('span', { text: parts.join(' · ') }), el('strong', { class: net > 0 ? 'win' : net < 0 ? 'lose' : '', text: money(net, true) }),
       e.note ? el('div', { class: 'note', text: e.note }) : null));
+  }
+  if (S.collected) {  // the California collection the deal charged: part of the round's net
+    total -= S.collected;
+    list.append(el('li', { class: 'pay collection', dataset: { bet: 'collection' } },
+      el('span', { text: 'Collection (charged at the deal)' }), el('strong', { class: 'lose', text: money(-S.collected, true) })));
   }
   const summary = st.result || st.summary || '';
   box.append(el('h3', {}, 'Result ', el('strong', { id: 'round-net', class: total > 0 ? 'win' : total < 0 ? 'lose' : '', text: money(total, true) })),
@@ -644,6 +665,7 @@ function render() {
   renderDecisions();
   renderChips();
   renderResult();
+  renderCollection();
   renderJackpot();
   const seats = (v && v.seats) || {};
   document.getElementById('seat-info').textContent = (v && v.per_player ? 'Your own game' : `Seat ${S.seat + 1} of ${S.meta.seats}`) +

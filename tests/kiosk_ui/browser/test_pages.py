@@ -432,3 +432,27 @@ def test_stud_always_contribute_stays_on_from_game_to_game(page: Page) -> None:
         assert len(hist) == game
         assert hist[0]["staked"] >= 500 + 100  # the ante and the $1 jackpot bet
         expect(page.locator("#always-contribute")).to_have_text("Always contribute: on")
+
+
+def test_california_collection_shows_before_the_deal_and_in_the_history(page: Page) -> None:
+    """004, Ultimate Texas Hold'em rule 1: "The appropriate collection must be paid"; the
+    rules README: a fixed fee per seat per hand, "$1.00 ... when the seat's wagers total $100
+    or less". The page shows the fee for the wagers placed before the deal, the result and
+    the history count it, and the recall names it."""
+    open_table(page, "ultimate-texas-holdem")
+    place(page, "ante")
+    place(page, "blind")
+    expect(page.locator("#collection")).to_be_visible()
+    expect(page.locator("#collection[data-when='before-deal']")).to_be_attached()
+    expect(page.locator("#collection-fee")).to_have_text("$1.00")
+    page.click("#deal")
+    idle(page)
+    page.click('#decisions button[data-decision="bet-4x"]')
+    idle(page)
+    expect(page.locator("body[data-over='true']")).to_be_attached()
+    expect(page.locator('#result li[data-bet="collection"]')).to_contain_text("-$1.00")
+    hist = page.request.get("/api/history").json()
+    assert hist[0]["collection"] == 100
+    check_result_and_history(page, "ultimate-texas-holdem")
+    expect(page.locator("#games tbody tr").first.locator("td.collection")).to_have_text("$1.00")
+    expect(page.locator("#recall-text")).to_contain_text("seat 0 pays the collection, $1.00")
