@@ -64,14 +64,30 @@ def seat_wagers(bets: Mapping[str, int]) -> int:
     return sum(bets.values())
 
 
+#: the bet a player/dealer (or player-banker) posts its bank as, in every family
+BANK = "bank"
+
+
 def charges(
     schedule: CollectionSchedule | None, bets: Mapping[int, Mapping[str, int]]
 ) -> list[CollectionCharged]:
-    """The collection each playing seat pays now (none for a table that takes none)."""
+    """The collection each playing seat pays now (none for a table that takes none).
+
+    A player/dealer's bank plays only when it covers a wager: a bank left alone on the
+    layout (every other wager went back, or none was made) pays nothing.
+
+    >>> charges(README_DEFAULT, {0: {BANK: 20_000}, 1: {}})
+    []
+    >>> charges(README_DEFAULT, {0: {BANK: 20_000}, 1: {"ante": 500}})
+    [CollectionCharged(seat=0, amount=200), CollectionCharged(seat=1, amount=100)]
+    """
     if schedule is None:
         return []
+    action = any(set(b) - {BANK} for b in bets.values())
     out = []
     for seat in sorted(bets):
+        if not action:
+            break
         fee = schedule.fee(seat_wagers(bets[seat]))
         if fee:
             out.append(CollectionCharged(seat=seat, amount=fee))

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.core.collection import README_DEFAULT
 from games.core.records import Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui.store import ledger
 from kiosk_ui.table.runtime import Runtime
@@ -182,7 +183,11 @@ def test_backline_chips_are_conserved_and_settled_once(
     with rt.db.read() as tx:
         assert tx.ledger.balance(ledger.stakes("bj")) == 0
     wallets = sum(rt.balance(p) for p in (ann, *backers))
-    assert wallets + _house(rt) == 4 * 100_000 + house_before  # every cent accounted for
+    with rt.db.read() as tx:  # page 004's collection: the seated hand pays it
+        collected = tx.ledger.balance(ledger.COLLECTION)
+    assert collected == README_DEFAULT.fee(1000)
+    # every cent accounted for
+    assert wallets + _house(rt) + collected == 4 * 100_000 + house_before
     nets = {p: rt.balance(p) - 100_000 for p in backers}
     for s in settled:
         who = table.seats[s.seat]

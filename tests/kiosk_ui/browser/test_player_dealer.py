@@ -54,9 +54,15 @@ def test_a_player_takes_the_player_dealer_position_and_banks_the_other(
         for spot in spots:
             place(other, spot)
         play_round(other, Plan(TABLE, spots[0], "deal", prefer))
-        net = other.request.get("/api/history").json()[0]["net"]
-        # the bank took the other side of every covered wager: its net is the player's, negated
-        assert page.request.get("/api/me").json()["balance"] == START - net
+        mine = other.request.get("/api/history").json()[0]
+        net, fee = mine["net"], mine["collection"]
+        bank_fee = page.request.get("/api/history").json()[0]["collection"]
+        # the bank took the other side of every covered wager: its net is the player's on the
+        # wagers, negated; each seat paid its own collection (004 "paying the appropriate
+        # collection": the bank's on its bank, the README's schedule; a bank that covered
+        # nothing played no hand and pays none)
+        assert (fee > 0) == (bank_fee > 0), (mine, bank_fee)
+        assert page.request.get("/api/me").json()["balance"] == START - (net + fee) - bank_fee
         assert other.request.get("/api/me").json()["balance"] == START + net
     finally:
         ctx.close()
