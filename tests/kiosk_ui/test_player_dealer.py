@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from certification.log.verify import verify_lines
+from games.core.collection import README_DEFAULT
 from games.core.records import Decide, PlaceBet
 from kiosk_ui.store import log_records
 from kiosk_ui.table.runtime import Runtime
@@ -87,7 +88,9 @@ def test_a_bank_on_the_table_survives_a_restart_and_a_void_returns_it(tmp_path: 
     rep = rt.replay(game)
     assert rep is not None and rep.matches, rep and rep.mismatch
     rt.audit()
-    assert rt.balance(ann) + rt.balance(bo) == 1_000_000  # the house took nothing
+    # the house took nothing; page 004's collection took each seat's fee at the deal
+    fees = README_DEFAULT.fee(200_000) + README_DEFAULT.fee(1_000)
+    assert rt.balance(ann) + rt.balance(bo) + fees == 1_000_000
 
     # the next round: seat 0 holds its second hand, then the game is voided
     table.act(Decide(seat=0, decision="bank", arg="100000"))
@@ -95,6 +98,6 @@ def test_a_bank_on_the_table_survives_a_restart_and_a_void_returns_it(tmp_path: 
     assert table.game is not None
     returned = rt.void(table.game, reason="operator test", by="operator:sam")
     assert returned == {"0:bank": 100_000, "1:ante": 500}
-    assert rt.balance(ann) + rt.balance(bo) == 1_000_000
+    assert rt.balance(ann) + rt.balance(bo) + fees == 1_000_000  # not dealt: no collection
     rt.audit()
     rt.close()
