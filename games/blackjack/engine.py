@@ -64,7 +64,6 @@ from games.blackjack.settlement import (
     surrender,
 )
 from games.blackjack.view import BlackjackView, SeatBets, SeatView, dealer_view, hand_view
-from games.core import collection
 from games.core.cards import Card
 from games.core.engine import Need, NeedKind, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -338,8 +337,7 @@ class BlackjackRound(BlackjackBank, Round[BlackjackRules]):
             closed = [self.settle(bank[0], BANK_BET, bank[1], bank[2])] if bank else []
             return [*banked, *returned, *closed, RoundOver(summary="no hand covered: no deal")]
         dealing = Message(text=f"dealing to seats {', '.join(map(str, playing))}")
-        fees = collection.charges(self.variant.collection, self.bets)  # after coverage
-        return [*banked, *returned, dealing, *fees]
+        return [*banked, *returned, dealing, *self.variant.charge_collection(self.bets)]
 
     def apply_deal_card(self, action: DealCard) -> list[Event]:
         card = action.card

@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
-from games.core.collection import CollectionSchedule
+from games.core.collection import CollectionSchedule, charges
 from games.core.records import Action, Event
 
 
@@ -98,6 +98,10 @@ class Variant(Generic[R_co]):
     # The California collection (games.core.collection): the fee per seat per hand,
     # charged at the deal; None for a table that takes none.
     collection: CollectionSchedule | None = None
+
+    def charge_collection(self, bets: Mapping[int, Mapping[str, int]]) -> list[Event]:
+        """The collection each seat pays at the deal for ``bets`` (:func:`charges`)."""
+        return list(charges(self.collection, bets))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

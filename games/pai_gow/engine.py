@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import collection
 from games.core.cards import Card
 from games.core.engine import Need, Variant
 from games.core.errors import BetRefused, IllegalAction
@@ -290,8 +289,7 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
             self._start_deal(DealPlan(seat_order(self._order)))
         dealt = ", ".join(f"seat {s}" for s in self._order) or "nobody"
         dealing = Message(text=f"dealing seven cards to {dealt} and to the dealer")
-        fees = collection.charges(self.variant.collection, self.bets)  # after coverage
-        return (*banked, dealing, *fees)
+        return (*banked, dealing, *self.variant.charge_collection(self.bets))
 
     def verify_decide(self, action: Decide) -> None:
         if _same_player(action):
