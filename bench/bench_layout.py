@@ -151,6 +151,9 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     p.add_argument("--before", default="cbe50d5", help="git revision of the before tree")
+    p.add_argument(
+        "--after", default="", help="git revision of the after tree (default: this checkout)"
+    )
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--rounds", type=int, default=2000, help="autoplay rounds per run")
     p.add_argument("--seconds", type=float, default=6.0, help="load window per served run")
@@ -161,7 +164,8 @@ def main() -> int:
     rows: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-layout-") as d:
         tmp = Path(d)
-        trees = {"before": export(args.before, tmp / "before"), "after": ROOT}
+        after = export(args.after, tmp / "after") if args.after else ROOT
+        trees = {"before": export(args.before, tmp / "before"), "after": after}
         sides = ("before", "after")
         runtime: dict[tuple[str, str], list[tuple[float, float]]] = {}
         served: dict[str, list[tuple[float, float]]] = {}
@@ -202,16 +206,21 @@ def main() -> int:
         f"| kiosk load, {args.terminals} terminals, baccarat rounds | {bc:.0f} | {ac:.0f} | "
         f"{ac / bc:.3f} | {bw:.0f} | {aw:.0f} | {aw / bw:.3f} |"
     )
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
+    head = (
+        args.after
+        or subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+    )
     text = [
         "## Layout (issue 13): the fast paths before and after, side by side "
         "(bench/bench_layout.py)\n",
         "Command: `.venv/bin/python -m bench.bench_layout "
         f"--before {args.before} --repeats {args.repeats} --rounds {args.rounds} "
-        f"--seconds {args.seconds:g} --terminals {args.terminals}`  ",
-        f"Before: `{args.before}`; after: `{head}` (this checkout). Machine: "
+        f"--seconds {args.seconds:g} --terminals {args.terminals}"
+        + (f" --after {args.after}" if args.after else "")
+        + "`  ",
+        f"Before: `{args.before}`; after: `{head}`. Machine: "
         f"{os.cpu_count()} cores, shared and noisy; Python {platform.python_version()}. "
         f"Sides alternate run by run; each cell is the median of {args.repeats} runs. "
         "The bar: ratio (after / before) >= 0.95.\n",
