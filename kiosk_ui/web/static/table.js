@@ -285,7 +285,7 @@ function renderDecisions() {
   if (l.includes('spin')) box.append(el('button', { class: 'primary big', id: 'spin', onclick: () => start('spin'), text: 'Spin' }));
   const offers = (state().decisions && typeof state().decisions === 'object') ? state().decisions : {};
   for (const d of l) {
-    if (NOT_DECISIONS.has(d)) continue;
+    if (NOT_DECISIONS.has(d) || paiGowOwnSet(d) || JACKPOT_QUEUE.has(d)) continue;
     const args = Array.isArray(offers[d]) ? offers[d] : null;
     if (args && args.length) {
       for (const a of args) box.append(el('button', { class: 'decision', dataset: { decision: d, arg: String(a) }, onclick: () => decide(d, String(a)), text: `${LABELS[d] || betName(d)} ${a}` }));
@@ -320,7 +320,81 @@ function renderDecisions() {
       box.append(el('button', { class: 'decision', dataset: { decision: d }, onclick: () => decide(d), text: LABELS[d] || betName(d) }));
     }
   }
+  box.append(...dragonDecisions(), ...jackpotQueueControls());
   if (!box.children.length && !roundOver()) box.append(el('span', { class: 'small', text: 'No decision for you right now.' }));
+}
+
+// --- dragon hands (the land pai gow table, page 001: "The extra hands are called "dragon" hands.") ---
+
+/** The cards picked for the dragon hand's low hand (this game's; apart from the player's own). */
+function dragonPicks() {
+  if (!S.dragonSel || S.dragonSel.game !== S.game) S.dragonSel = { game: S.game, picked: new Set() };
+  return S.dragonSel.picked;
+}
+
+/** The view's dragon hand while this seat has taken it and not set it yet. */
+function myOpenDragon() {
+  const d = state().dragon;
+  return d && d.taker === S.seat && d.cards.length && !d.setting && state().phase === 'setting' ? d : null;
+}
+
+/** Once the player's own hand is set, its set/house-way/surrender buttons go (the dragon's stay). */
+function paiGowOwnSet(d) {
+  return S.meta.family === 'pai_gow' && ['set', 'house-way', 'surrender'].includes(d) && (state().set || []).includes(S.seat);
+}
+
+/** The dragon hand on the felt: the offer, its taker, its seven cards to the taker, its setting. */
+function dragonFelt(st) {
+  const d = st.dragon;
+  if (!d) return [];
+  const who = (s) => (s === S.seat ? 'you' : `seat ${s + 1}`);
+  const out = [];
+  if (d.offered_to !== null) out.push(el('p', { class: 'callout', id: 'dragon-offer', text: `The dragon hand is offered to ${who(d.offered_to)}: its wager is at most your own.` }));
+  else if (d.taker !== null) out.push(el('p', { class: 'callout', id: 'dragon-taker', text: `Dragon hand: played by ${who(d.taker)} for ${money(d.wager)}.` }));
+  if (d.setting) {
+    const [lo, hi] = d.setting.split('|').map(h => h.trim().split(/\s+/).filter(Boolean));
+    out.push(el('div', { class: 'hands two' }, handBox('Dragon low', lo, null, { name: 'dragon-low' }), handBox('Dragon high', hi, null, { name: 'dragon-high' })));
+  } else if (d.cards.length) {
+    const picked = dragonPicks();
+    out.push(handBox('Your dragon hand: pick the two for its low hand', d.cards, `${picked.size}/2`, {
+      name: 'dragon', pick: (i) => { if (picked.has(i)) picked.delete(i); else picked.add(i); render(); },
+    }));
+    // handBox marks picks from S.selected: mark the dragon's own picks instead.
+    const box = out[out.length - 1];
+    box.querySelectorAll('.card').forEach((c, i) => c.classList.toggle('selected', picked.has(i)));
+  }
+  return out;
+}
+
+/** The taker's dragon decisions: set it (the two picked cards low), the house way, or surrender. */
+function dragonDecisions() {
+  const d = myOpenDragon();
+  if (!d) return [];
+  const l = legal();
+  const picked = dragonPicks();
+  const setting = () => `${[...picked].map(i => d.cards[i]).join(' ')} | ${d.cards.filter((_, i) => !picked.has(i)).join(' ')}`;
+  const send = (decision, arg = '') => act({ kind: 'decide', decision, arg, hand: 1 });
+  const out = [el('button', { class: 'decision', id: 'dragon-set', disabled: picked.size !== 2, onclick: () => send('set', setting()), text: 'Set the dragon hand' })];
+  if (l.includes('house-way')) out.push(el('button', { class: 'decision', id: 'dragon-house-way', onclick: () => send('house-way'), text: 'Dragon hand: house way' }));
+  if (l.includes('surrender')) out.push(el('button', { class: 'decision', id: 'dragon-surrender', onclick: () => send('surrender'), text: 'Surrender the dragon wager' }));
+  return out;
+}
+
+// --- the Caribbean Stud jackpot chip queue (page 001: "You can queue up to ten chips.") ---
+
+const JACKPOT_QUEUE = new Set(['jackpot-chip', 'clear-jackpot-chips']);
+
+/** The queued $1 chips (one taken per round for the jackpot bet) and the add / clear buttons. */
+function jackpotQueueControls() {
+  const queue = upcoming().jackpot_queue;
+  if (!queue || typeof queue !== 'object') return [];
+  const l = legal();
+  const n = Number(queue[String(S.seat)] || 0);
+  return [el('span', { class: 'jackpot-queue', id: 'jackpot-queue', dataset: { queued: String(n) }, text: `Jackpot chips queued: ${n} of 10` }),
+    el('button', { class: 'decision', id: 'jackpot-chip', disabled: !l.includes('jackpot-chip'), title: 'queue one $1 chip: each round takes one for the jackpot bet',
+      onclick: () => decide('jackpot-chip'), text: 'Queue a $1 jackpot chip' }),
+    el('button', { class: 'decision', id: 'clear-jackpot-chips', disabled: !l.includes('clear-jackpot-chips'), title: 'take the queued chips back',
+      onclick: () => decide('clear-jackpot-chips'), text: 'Clear the queue' })];
 }
 
 // The California Player/Dealer (page 004): the position offered in turn, the bank put up,
@@ -604,7 +678,7 @@ R.pai_gow = {
         name: 'seven', pick: (i) => { if (S.selected.has(i)) S.selected.delete(i); else S.selected.add(i); render(); },
       }));
     }
-    return out;
+    return out.concat(dragonFelt(st));
   },
 };
 
