@@ -140,16 +140,18 @@ def new_game(
     hand: int = 0,
     previous: Engine | None = None,
     carry: Mapping[str, Any] | None = None,
+    new_players: frozenset[int] = frozenset(),
 ) -> Engine:
     """A fresh engine for a table: the family's ``new_game(variant, seats, context=...)``.
 
     ``hand`` counts the table's previous games; ``previous`` is the same table's last
     engine once it is over; ``carry`` is what :func:`carry_of` returned for that engine,
-    as logged in the game-start record (the replayer passes it instead of ``previous``).
+    as logged in the game-start record (the replayer passes it instead of ``previous``);
+    ``new_players`` the seats whose player changed since that game.
     See :class:`~games.core.engine.GameContext`.
     """
     variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
-    context = GameContext(hand=hand, previous=previous, carry=carry)
+    context = GameContext(hand=hand, previous=previous, carry=carry, new_players=new_players)
     return family_of(variant).new_game(variant, seats, context=context)
 
 

@@ -58,6 +58,7 @@ def replay_game(records: Iterable[dict[str, Any]]) -> Replayed | None:
         max(variant.seats, 1),
         hand=int(body.get("hand", 0)),
         carry=carry if isinstance(carry, dict) else None,
+        new_players=frozenset(int(s) for s in body.get("new_players", [])),
     )
     out = Replayed(start["game"], variant.id, body["table"], engine, True, recs, seats=seats)
     produced: list[dict[str, Any]] = []

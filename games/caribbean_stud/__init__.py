@@ -54,13 +54,15 @@ def new_game(
     from ``previous`` (the table's finished last game), or from ``carry`` (that game's
     ``carry().encode()`` as logged), else the pay table's default; the jackpot chip
     queue from ``previous`` or ``carry``
-    (:meth:`~games.caribbean_stud.engine.StudRound.following`)."""
+    (:meth:`~games.caribbean_stud.engine.StudRound.following`). Both are standing orders
+    of the seat's player: a seat in ``context.new_players`` starts with neither."""
     return StudRound.following(
         variant,
         seats,
         always_contribute=always_contribute,
         previous=context.previous,
         carry=context.carry,
+        new_players=context.new_players,
     )
 
 

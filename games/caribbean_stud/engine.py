@@ -126,12 +126,14 @@ class StudRound(PokerTableRound[StudRules]):
         always_contribute: Iterable[int] | None = None,
         previous: object = None,
         carry: object = None,
+        new_players: frozenset[int] = frozenset(),
     ) -> StudRound:
         """A new game of a table: the buttons from ``always_contribute``, else from
         ``previous`` (the table's finished last game), else from ``carry`` (its
         :meth:`carry` as logged), else the pay table's default; the chip queue from
         ``previous`` or ``carry`` (empty otherwise). ValueError if ``previous`` is not a
-        finished game of this variant or ``carry`` is malformed.
+        finished game of this variant or ``carry`` is malformed. A seat in ``new_players``
+        (its player is not the last game's) inherits neither: both are its player's orders.
         """
         given = [x for x in (always_contribute, previous, carry) if x is not None]
         if len(given) > 1:
@@ -147,8 +149,10 @@ class StudRound(PokerTableRound[StudRules]):
             handed = ContributeCarry.decode(carry, seats)
         queue: dict[int, int] = {}
         if handed is not None:
-            always_contribute = handed.always_contribute
-            queue = {s: n for s, n in handed.jackpot_queue.items() if s < seats}
+            always_contribute = handed.always_contribute - new_players
+            queue = {
+                s: n for s, n in handed.jackpot_queue.items() if s < seats and s not in new_players
+            }
         if always_contribute is not None:
             always_contribute = [s for s in always_contribute if s < seats]
         return cls(variant, seats, always_contribute=always_contribute, jackpot_queue=queue)

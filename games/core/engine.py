@@ -112,12 +112,17 @@ class GameContext:
     every two hands); ``previous`` is the same table's last engine once it is over (None
     for a new table or after a restart); ``carry`` is what that engine's ``carry()``
     encoded, as logged in the game-start record (the replayer passes it instead of
-    ``previous``). Families that need none of these ignore them.
+    ``previous``). ``new_players`` are the seats held by a player who did not hold
+    them in that last game (sat down since): what the last game carries
+    for such a seat that is its player's (a standing bet order, a come-out option) is
+    dropped, what is the table's (a bank rotation) is kept; logged beside the carry.
+    Families that need none of these ignore them.
     """
 
     hand: int = 0
     previous: Engine | None = None
     carry: Mapping[str, Any] | None = None
+    new_players: frozenset[int] = frozenset()
 
 
 NEW_TABLE = GameContext()

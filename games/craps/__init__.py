@@ -39,7 +39,8 @@ def new_game(
 
     The seats' come-out options come from ``context.previous`` (the table's finished
     last game) or ``context.carry`` (its ``carry().encode()`` as logged), else the
-    page's defaults.
+    page's defaults. The options are the seat's player's: a seat in
+    ``context.new_players`` (its player is not the last game's) starts with the defaults.
     Nothing else carries: a crap game ends only when no bets remain.
     """
     previous, carry = context.previous, context.carry
@@ -48,11 +49,13 @@ def new_game(
     if previous is not None:
         if not isinstance(previous, CrapsGame) or previous.variant.id != variant.id:
             raise ValueError(f"previous is not a game of {variant.id}")
-        options = previous.carry().working
-        return CrapsGame(variant, seats, {s: o for s, o in options.items() if s < seats})
-    if carry is not None:
-        return CrapsGame(variant, seats, dict(CrapsCarry.decode(carry, seats).working))
-    return CrapsGame(variant, seats)
+        options = dict(previous.carry().working)
+    elif carry is not None:
+        options = dict(CrapsCarry.decode(carry, seats).working)
+    else:
+        return CrapsGame(variant, seats)
+    kept = {s: o for s, o in options.items() if s < seats and s not in context.new_players}
+    return CrapsGame(variant, seats, kept)
 
 
 def house_edge(variant: Variant[CrapsRules]) -> dict[str, HouseEdge]:

@@ -71,6 +71,8 @@ def new_game(
     or after a restart: the dealer banks the first hand); ``context.carry`` is the same
     state as logged data, for the replayer. Give one or neither. ValueError if
     ``previous`` is not a finished game of this variant or ``carry`` is malformed.
+    A seat in ``context.new_players`` (its player is not the last game's) is handed no
+    part of the rotation that the page gives a player (:meth:`BankCarry.without`).
     """
     previous, carry = context.previous, context.carry
     if previous is not None and carry is not None:
@@ -84,6 +86,8 @@ def new_game(
         start = PlayerDealerCarry.decode(carry, seats)
     elif carry is not None:
         start = BankCarry.decode(carry, seats)
+    if start is not None and context.new_players:
+        start = start.without(context.new_players)
     return PaiGowRound(variant, seats, carry=start)
 
 

@@ -56,6 +56,20 @@ class BankCarry:
             "house_wagers": {str(s): v for s, v in sorted(self.house_wagers.items())},
         }
 
+    def without(self, seats: frozenset[int]) -> BankCarry:
+        """The carry with nothing of ``seats``' last players (seats that changed player):
+        every part is a player's by the page ("each player who took part" is queued, "a
+        player may not act as the Banker for two consecutive hands", the house matches
+        "the Player/Banker's last wager"), so a new player there starts outside the queue,
+        may bank, and has no last wager."""
+        return BankCarry(
+            queue=tuple(s for s in self.queue if s not in seats),
+            last_banker=None if self.last_banker in seats else self.last_banker,
+            house_wagers=MappingProxyType(
+                {s: v for s, v in self.house_wagers.items() if s not in seats}
+            ),
+        )
+
     @classmethod
     def decode(cls, data: Mapping[str, Any], seats: int) -> BankCarry:
         """Rebuild from :meth:`encode` output; ValueError naming the bad field."""

@@ -77,6 +77,7 @@ class Table(Seating):
         self._previous: Engine | None = None  # the last finished game, for the next one
         self._looked_back = False  # whether the log was asked for it since start-up
         self._carry: dict[str, Any] | None = None  # what the next game takes from it
+        self._new_players: frozenset[int] = frozenset()  # seats whose player changed since
         self._encoded: dict[int, dict[str, Any]] = {}  # this request's events, encoded once
         self.lock = threading.RLock()
 
@@ -356,13 +357,17 @@ class Table(Seating):
                     self._previous = self._last_game_from_log()  # after a restart
                 self._looked_back = True
                 self.hand = self._games_started()
+                self._carry = catalog.carry_of(self._previous)
+                self._new_players = (
+                    self._changed_seats() if self._carry is not None else frozenset()
+                )
                 self.engine = catalog.new_game(
                     self.variant,
                     max(self.variant.seats, 1),
                     hand=self.hand,
                     previous=self._previous,
+                    new_players=self._new_players,
                 )
-                self._carry = catalog.carry_of(self._previous)
                 self.game = None
                 if unattended(self.engine, self.seats) is not None:
                     # The new game waits on a seat nobody sits in: open it and give that
@@ -395,10 +400,19 @@ class Table(Seating):
             max(self.variant.seats, 1),
             hand=self._games_started(),
             previous=self.engine or self._previous,
+            new_players=self._changed_seats(),
         )
         while (action := unattended(upcoming, self.seats)) is not None:
             upcoming.apply(action)
         return upcoming
+
+    def _changed_seats(self) -> frozenset[int]:
+        """The seats held now by a player the log does not name for them in the last
+        game (sat down since): the next game drops what the last one carries for them
+        that is the player's (:attr:`~games.core.engine.GameContext.new_players`). An
+        empty seat keeps its carry: the rules give an empty chair its default."""
+        held = self._logged_seats
+        return frozenset(s for s, player in self.seats.items() if held.get(s) != player)
 
     def _last_game_from_log(self) -> Engine | None:
         """The table's last settled game, replayed: what the next game follows on from
@@ -411,6 +425,7 @@ class Table(Seating):
         replayed = self.rt.replay(last)
         if replayed is None or not replayed.matches or not replayed.engine.is_over:
             return None
+        self._logged_seats = logged_seats(replayed.records)  # who played it, seat by seat
         return replayed.engine
 
     def _start_game(self, conn: Tx) -> None:
@@ -431,6 +446,7 @@ class Table(Seating):
                 "hand": self.hand,
                 "seats": _seats(self.seats),
                 **({"carry": self._carry} if self._carry is not None else {}),
+                **({"new_players": sorted(self._new_players)} if self._new_players else {}),
                 **info,
             },
             game,
