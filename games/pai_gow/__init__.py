@@ -86,8 +86,8 @@ def new_game(
         start = PlayerDealerCarry.decode(carry, seats)
     elif carry is not None:
         start = BankCarry.decode(carry, seats)
-    if start is not None and context.new_players:
-        start = start.without(context.new_players)
+    if isinstance(start, BankCarry) and context.new_players:
+        start = start.without(context.new_players)  # a player/dealer rotation is the table's
     return PaiGowRound(variant, seats, carry=start)
 
 

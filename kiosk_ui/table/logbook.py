@@ -244,20 +244,9 @@ class LogBook:
         type_: str,
         body: Mapping[str, Any],
         game: str = "",
-    ) -> int:
-        """Append one record (and a checkpoint if due); return the record's seq."""
-        return self.append_record(conn, source, type_, body, game).seq
-
-    def append_record(
-        self,
-        conn: Tx,
-        source: str,
-        type_: str,
-        body: Mapping[str, Any],
-        game: str = "",
     ) -> StoredRecord:
-        """:meth:`append`, returning the record itself (its seq and hash name it in the
-        ledger rows it causes)."""
+        """Append one record (and a checkpoint if due); return it (its seq and hash name it
+        in the ledger rows it causes)."""
         records = self.writer.append(self.clock(), source, type_, body, game)
         self._write(conn, records)
         return records[0]

@@ -109,7 +109,7 @@ class Runtime:
         if not self.player_exists(player):
             raise SeatError(f"no player {player!r}")
         with self.log.transaction() as tx:
-            rec = self.log.append_record(
+            rec = self.log.append(
                 tx, f"operator:{operator}", kind, {"player": player, "amount": amount}
             )
             entry = cash_entry(kind, player, amount, operator)
@@ -145,7 +145,7 @@ class Runtime:
                 body["jackpots"] = dict(sorted(variant.jackpots.items()))
             if seeded:
                 body["seeded"] = seeded
-            rec = self.log.append_record(tx, "runtime", "table-open", body)
+            rec = self.log.append(tx, "runtime", "table-open", body)
             entries = [seed_entry(meter, reset) for meter, reset in seeded.items()]
             post_entries(tx, entries, ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
         self.tables[table_id] = table
@@ -296,13 +296,7 @@ class Runtime:
                 "the store was changed; the game is recovered from the log"
             )
             with self.log.transaction() as tx:
-                self.log.append(
-                    tx,
-                    "runtime",
-                    "operator-alarm",
-                    {"table": table_id, "alarm": "store-status", "message": reason},
-                    game,
-                )
+                self._store_status_alarm(tx, game, table_id, reason)
                 tx.games.set_status(game, "open")
             out.append(Recovery(game, table_id, "mismatch", reason))
         return out
@@ -317,15 +311,14 @@ class Runtime:
             f"(record {end['seq']}): the store was changed; the log is kept"
         )
         with self.log.transaction() as tx:
-            self.log.append(
-                tx,
-                "runtime",
-                "operator-alarm",
-                {"table": table_id, "alarm": "store-status", "message": reason},
-                game,
-            )
+            self._store_status_alarm(tx, game, table_id, reason)
             tx.games.restore(game, logged, int(end["ts"]))
         return Recovery(game, table_id, "mismatch", reason)
+
+    def _store_status_alarm(self, tx: Tx, game: str, table_id: str, reason: str) -> None:
+        """Log the operator alarm for a game whose store status disagrees with its log."""
+        body = {"table": table_id, "alarm": "store-status", "message": reason}
+        self.log.append(tx, "runtime", "operator-alarm", body, game)
 
     def void(self, game: str, *, reason: str, by: str) -> dict[str, int]:
         """Return every stake still on the layout for ``game`` and close it as voided."""
@@ -351,7 +344,7 @@ class Runtime:
             body: dict[str, Any] = {"reason": reason, "stakes": _stakes(outstanding)}
             if outstanding.fees_text():
                 body["collection"] = outstanding.fees_text()
-            void_rec = self.log.append_record(tx, by, "game-void", body, game)
+            void_rec = self.log.append(tx, by, "game-void", body, game)
             entries: list[Entry] = []
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
                 if amount <= 0:

@@ -474,7 +474,7 @@ class Table(Seating):
         body = action.encode()
         if info:
             body["_draw"] = dict(info)
-        seq = self.rt.log.append(conn, source, "action", body, self.game)
+        self.rt.log.append(conn, source, "action", body, self.game)
         events = list(self.engine.apply(action))
         ts = self.rt.log.clock()
         for ev in events:
@@ -483,7 +483,7 @@ class Table(Seating):
             money = isinstance(ev, MONEY_EVENTS) and seat is not None
             if seat is not None and money and self._logged_seats.get(seat) != self.player_at(seat):
                 self._log_seat(conn, seat)  # before the event: the log names its wallet
-            rec = self.rt.log.append_record(conn, "engine", "event", encoded, self.game)
+            rec = self.rt.log.append(conn, "engine", "event", encoded, self.game)
             if money and seat is not None:
                 player = self.player_at(seat)
                 reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
@@ -504,7 +504,6 @@ class Table(Seating):
                 staked = ev.amount if isinstance(ev, BetPlaced) else 0
                 staked -= ev.amount if isinstance(ev, BetReturned) else 0
                 conn.seats.add(self.game, seat, player, staked, net)
-        del seq
         return events
 
     def _drive(self, conn: Tx) -> list[Event]:
