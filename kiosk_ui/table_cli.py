@@ -29,6 +29,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="FULL",
         help="SQLite durability: FULL survives power loss, NORMAL a process crash",
     )
+    a.add_argument(
+        "--seats",
+        type=int,
+        default=1,
+        help="scripted players seated at seats 0..N-1 (each its own player)",
+    )
+    a.add_argument(
+        "--bank",
+        type=int,
+        metavar="CENTS",
+        help="seat 0 takes the California player/dealer position with this bank whenever "
+        "it is offered (needs --seats 2 or more on a player/dealer table)",
+    )
     a.add_argument("--quiet", action="store_true", help="print only the summary")
     a.set_defaults(handler=_autoplay)
 
@@ -36,13 +49,15 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _autoplay(args: argparse.Namespace) -> int:
     from games import catalog
     from games.core.money import format_cents
-    from kiosk_ui.table.autoplay import play_round
+    from kiosk_ui.table.autoplay import play_round, play_seats
     from kiosk_ui.table.outcomes import RngOutcomes
     from kiosk_ui.table.runtime import Runtime
     from rng import RngConfig, open_rng
 
     if args.rounds < 1:
         raise ValueError("--rounds must be at least 1")
+    if args.bank is not None and (args.seats < 2 or args.bank < 1):
+        raise ValueError("--bank needs --seats 2 or more and a bank of at least 1 cent")
     variant = catalog.get_variant(args.game)
     if args.seed is not None:
         config = RngConfig(source="sim", sim_seed=args.seed, test_mode=True)
@@ -53,16 +68,26 @@ def _autoplay(args: argparse.Namespace) -> int:
     try:
         table_id = f"autoplay-{variant.id}"
         table = rt.open_table(table_id, variant.id, RngOutcomes(stack.rng, f"rng:{config.source}"))
-        rt.create_player("Scripted player", AUTOPLAYER)
+        players = [AUTOPLAYER] + [f"{AUTOPLAYER}-{s}" for s in range(1, args.seats)]
+        for n, player in enumerate(players):
+            rt.create_player(f"Scripted player {n}" if n else "Scripted player", player)
         for rec in rt.recover():
             print(f"recovered {rec.game}: {rec.outcome} ({rec.reason})")
-        for seat in range(max(variant.seats, 1) if variant.family == "baccarat" else 1):
-            table.sit(seat, AUTOPLAYER)
+        if args.seats > 1:
+            for seat, player in enumerate(players):
+                table.sit(seat, player)
+        else:
+            for seat in range(max(variant.seats, 1) if variant.family == "baccarat" else 1):
+                table.sit(seat, AUTOPLAYER)
         done = rt.finished_games(table_id)
         while done < args.rounds:
-            if rt.balance(AUTOPLAYER) < BANKROLL // 10:
-                rt.cash_in(AUTOPLAYER, BANKROLL, operator="autoplay")
-            game = play_round(table, 0)
+            for player in players:
+                if rt.balance(player) < BANKROLL // 10:
+                    rt.cash_in(player, BANKROLL, operator="autoplay")
+            if args.seats > 1:
+                game = play_seats(table, args.seats, args.bank)
+            else:
+                game = play_round(table, 0)
             done += 1
             if not args.quiet and done % 100 == 0:
                 print(f"{done} rounds ({game})", flush=True)

@@ -7,6 +7,7 @@ round goes through the wallet, the ledger and the signed log like a player's.
 
 from __future__ import annotations
 
+from games.core.records import Action, Decide, PlaceBet
 from kiosk_ui.errors import TableError
 from kiosk_ui.table.table import Table
 
@@ -24,6 +25,35 @@ def play_round(table: Table, seat: int) -> str:
                 f"(legal: {sorted(engine.legal_actions(seat))})"
             )
         result = table.act(action)
+        if result.over:
+            return result.game
+    raise TableError(f"autoplay for {table.variant.id} did not finish in {MAX_STEPS} steps")
+
+
+def play_seats(table: Table, seats: int, bank: int | None = None) -> str:
+    """Play one game with the scripted player at seats ``0..seats-1``; with ``bank``,
+    seat 0 takes page 004's Player/Dealer position with ``bank`` cents whenever it is
+    offered (the others decline it by betting and dealing).
+
+    Seat 0 banks first, then every seat's bets go down before anyone deals, so the bank
+    covers the other seats' wagers in order from its left. This is the kill test's drive
+    for a player/dealer bank on the layout (``croupier table autoplay --bank``)."""
+    for _ in range(MAX_STEPS):
+        engine = table.current_engine()
+        wanted: list[Action] = []
+        for seat in range(seats):
+            action: Action | None
+            if seat == 0 and bank is not None and "bank" in engine.legal_actions(seat):
+                action = Decide(seat=seat, decision="bank", arg=str(bank))
+            else:
+                action = table.family.autoplay(engine, seat)
+            if action is not None:
+                wanted.append(action)
+        if not wanted:
+            raise TableError(f"autoplay for {table.variant.id}: no seat can act")
+        banks = [a for a in wanted if isinstance(a, Decide) and a.decision == "bank"]
+        bets = [a for a in wanted if isinstance(a, PlaceBet)]
+        result = table.act((banks or bets or wanted)[0])
         if result.over:
             return result.game
     raise TableError(f"autoplay for {table.variant.id} did not finish in {MAX_STEPS} steps")

@@ -9,18 +9,23 @@ without a kill completes the rounds, leaving no game open.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from certification.log.keys import KeyStore
 from certification.log.verify import verify_lines
+from games.core.player_dealer import BANK_BET
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 
@@ -32,13 +37,21 @@ GAMES = (
     "caribbean-stud",
     "ultimate-texas-holdem",
 )
-KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "42"))  # 5 x 42 = 210 kills in all
+KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "42"))  # 6 x 42 = 252 kills in all
 
 
-def _autoplay(store: Path, game: str, rounds: int, seed: int) -> subprocess.Popen[bytes]:
+# page 004's Player/Dealer at Ultimate Texas Hold'em: seat 0 banks $600 whenever offered
+# (two hands in three), which covers seat 1's $1 ante, blind and play (at most $506 to
+# the bank) and returns seat 2's; a kill often lands with that bank on the layout
+BANKED = ("ultimate-texas-holdem", ("--seats", "3", "--bank", "60000"))
+
+
+def _autoplay(
+    store: Path, game: str, rounds: int, seed: int, extra: tuple[str, ...] = ()
+) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable, "-m", "kiosk_ui.cli", "table", "autoplay", "--game", game,
-        "--rounds", str(rounds), "--store", str(store), "--seed", str(seed), "--quiet",
+        "--rounds", str(rounds), "--store", str(store), "--seed", str(seed), "--quiet", *extra,
     ]  # fmt: skip
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -71,18 +84,22 @@ def _check(store: Path) -> dict[str, int]:
     return report
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(1800)
-@pytest.mark.parametrize("game", GAMES)
-def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> None:
-    store = tmp_path / "store"
-    rnd = random.Random(f"kill-test-{game}")
+def _kill_and_finish(
+    store: Path,
+    game: str,
+    extra: tuple[str, ...] = (),
+    after_kill: Callable[[], None] | None = None,
+) -> dict[str, int]:
+    """KILLS_PER_GAME runs of ``game``, each SIGKILLed at a random instant and the store
+    checked after it (``after_kill`` too), then a run that recovers and finishes; returns
+    the last audit."""
+    rnd = random.Random(f"kill-test-{game}{''.join(extra)}")
     rounds = 100_000  # never reached: every run below is killed
     kills = 0
     settled_before = 0
     for i in range(KILLS_PER_GAME):
         before = _head(store)
-        proc = _autoplay(store, game, rounds, seed=i)
+        proc = _autoplay(store, game, rounds, seed=i, extra=extra)
         # Kill at a random instant once the run is writing (start-up time varies on a
         # shared machine, and a kill during import would test nothing).
         deadline = time.monotonic() + 30
@@ -99,18 +116,104 @@ def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> Non
             report = _check(store)
             assert report["games_settled"] >= settled_before  # nothing finished is undone
             settled_before = report["games_settled"]
+            if after_kill is not None:
+                after_kill()
     assert kills == KILLS_PER_GAME
     assert settled_before > 0, "the kills never let a game finish: timing too tight"
     # A last run completes a few more rounds after recovering the interrupted game.
     target = settled_before + 5
     done = subprocess.run(
         [sys.executable, "-m", "kiosk_ui.cli", "table", "autoplay", "--game", game,
-         "--rounds", str(target), "--store", str(store), "--seed", "999", "--quiet"],
+         "--rounds", str(target), "--store", str(store), "--seed", "999", "--quiet", *extra],
         capture_output=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()[-800:]
     report = _check(store)
     assert report["open_games"] == 0
     assert report["games_settled"] >= target
+    return report
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("game", GAMES)
+def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> None:
+    report = _kill_and_finish(tmp_path / "store", game)
     if game == "ultimate-texas-holdem":  # every dealt hand paid its collection, voids returned
         assert report["collection"] > 0
+
+
+def _banks(store: Path) -> dict[str, BankTrail]:
+    """Each game's player/dealer bank as the log tells it: the bank put up, its
+    settlements, the house's net on the game's settled wagers, and how the game ended."""
+    conn = log_records.open_readonly(store)
+    try:
+        rows = conn.execute("SELECT type, game, data FROM log WHERE game != '' ORDER BY seq")
+        trails: dict[str, BankTrail] = {}
+        for kind, game, data in rows:
+            body = json.loads(bytes(data))["body"]
+            trail = trails.setdefault(game, BankTrail())
+            if kind == "game-end":
+                trail.end = body
+            elif kind == "event" and body.get("bet") == BANK_BET:
+                if body["kind"] == "bet-placed":
+                    trail.bank, trail.seat = body["amount"], body["seat"]
+                elif body["kind"] == "bet-settled":
+                    trail.settled.append(body["returned"])
+            if kind == "event" and body["kind"] == "bet-settled":
+                trail.house += body["stake"] - body["returned"]
+    finally:
+        conn.close()
+    return {g: t for g, t in trails.items() if t.bank}
+
+
+@dataclass
+class BankTrail:
+    """One game's bank in the log (see :func:`_banks`)."""
+
+    bank: int = 0
+    seat: int = 0
+    settled: list[int] = field(default_factory=list)
+    house: int = 0  # what the house took from the settled wagers, the bank's included
+    end: dict[str, Any] | None = None
+
+
+def _check_banks(store: Path) -> int:
+    """Every bank of an ended game settled exactly once, or returned whole on a void;
+    a banked hand moves chips only between the seats (the house takes nothing: the
+    collection is charged apart). Returns how many banks are still on the layout."""
+    up = 0
+    for game, trail in _banks(store).items():
+        if trail.end is None:  # the game the kill interrupted
+            assert not trail.settled, f"{game}: the bank settled but the game never ended"
+            up += 1
+        elif trail.end["status"] == "voided":
+            assert not trail.settled, f"{game}: a voided game settled its bank"
+            assert trail.end["returned"].get(f"{trail.seat}:{BANK_BET}") == trail.bank, game
+        else:
+            assert len(trail.settled) == 1, f"{game}: the bank settled {len(trail.settled)} times"
+            assert trail.house == 0, f"{game}: the house took {trail.house} from a banked hand"
+    return up
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_random_sigkills_with_a_player_dealer_bank_up(tmp_path: Path) -> None:
+    """004: "Each player may act as the player/dealer for two hands per round" and "Once
+    the player-dealer's wager has been exhausted, the wagers not covered by the
+    player-dealer will be returned to the players": kills land while seat 0's bank is on
+    the layout; after each the ledger audits, the log verifies, and every bank is settled
+    exactly once (the house taking nothing from the hand) or returned on a void."""
+    store = tmp_path / "store"
+    game, extra = BANKED
+    up = []
+
+    def banks_up() -> None:
+        up.append(_check_banks(store))
+
+    report = _kill_and_finish(store, game, extra, after_kill=banks_up)
+    assert sum(up) > 0, "no kill landed with a bank on the layout: timing too tight"
+    assert _check_banks(store) == 0
+    banked = _banks(store)
+    assert sum(t.end is not None and t.end["status"] == "settled" for t in banked.values()) >= 5
+    assert report["collection"] > 0
