@@ -326,12 +326,7 @@ class PokerTableRound(BookBets, Round[R]):
         return self.decide(self.seat_of(action), action)
 
     def verify_deal_card(self, action: DealCard) -> None:
-        if action.seat is not None:
-            raise IllegalAction("cards come from the card source, not from a seat")
-        if self.needs() is None:
-            raise IllegalAction("no card is wanted now")
-        if action.card.is_joker:
-            raise IllegalAction(self.JOKER_TEXT)
+        self.check_dealt_card(action, self.JOKER_TEXT)
         if action.card in self._dealt:
             raise IllegalAction(f"{action.card} was already dealt from this one-deck game")
 

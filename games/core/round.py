@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from games.core.betting import BetBook, Wording, seat_of
 from games.core.engine import Need, Variant
 from games.core.errors import IllegalAction
-from games.core.records import Action, BetSettled, Deal, Decide, Event
+from games.core.records import Action, BetSettled, Deal, DealCard, Decide, Event
 
 R = TypeVar("R")
 
@@ -130,6 +130,17 @@ class Round(ABC, Generic[R]):
     def seat_of(self, action: Action) -> int:
         """The action's seat, or :class:`IllegalAction` if it names no seat here."""
         return seat_of(action, self.seats)
+
+    def check_dealt_card(self, action: DealCard, joker: str) -> None:
+        """The checks a dealt card passes at a table dealt from one jokerless source: it
+        comes from the card source (no seat), the round wants a card now, and it is no
+        joker (``joker`` is the family's refusal)."""
+        if action.seat is not None:
+            raise IllegalAction("cards come from the card source, not from a seat")
+        if self.needs() is None:
+            raise IllegalAction("no card is wanted now")
+        if action.card.is_joker:
+            raise IllegalAction(joker)
 
     # --- verify / can / apply -----------------------------------------------------------
 

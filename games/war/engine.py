@@ -177,12 +177,7 @@ class WarRound(BookBets, Round[WarRules]):
         return tuple(events)
 
     def verify_deal_card(self, action: DealCard) -> None:
-        if action.seat is not None:
-            raise IllegalAction("cards come from the card source, not from a seat")
-        if self.needs() is None:
-            raise IllegalAction("no card is wanted now")
-        if action.card.is_joker:
-            raise IllegalAction("there is no joker in a Casino War shoe")
+        self.check_dealt_card(action, "there is no joker in a Casino War shoe")
         seen = Counter(
             [*self._cards.values(), *self._burned, *self._war_cards.values()]
             + [c for c in (self._dealer, self._dealer_war) if c is not None]
