@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Cookie, Depends, Header, Request
+from fastapi import Cookie, Depends, Header, Query, Request
 from fastapi.security import APIKeyCookie, APIKeyHeader
 
 from kiosk_ui.appliance import Appliance
@@ -78,3 +78,5 @@ ApplianceDep = Annotated[Appliance, Depends(appliance)]
 PlayerDep = Annotated[str, Depends(player_id)]
 OperatorDep = Annotated[Session, Depends(operator_session)]
 LiveDep = Annotated[Broadcaster, Depends(live)]
+#: the ``?seat=`` of a player's table routes: a seat number 0..15
+SeatQuery = Annotated[int, Query(ge=0, le=15)]

@@ -29,6 +29,7 @@ from kiosk_ui.web.routes.deps import (
     ApplianceDep,
     LiveDep,
     PlayerDep,
+    SeatQuery,
     tokens,
 )
 
@@ -165,7 +166,7 @@ def table_view(
     table_id: str,
     app: ApplianceDep,
     player: PlayerDep,
-    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+    seat: SeatQuery = 0,
 ) -> dict[str, Any]:
     """This seat's view: only what the rules let it see (at a one-seat RNG table, the
     caller's own game: ``per_player``)."""
@@ -193,7 +194,7 @@ def sit(
     table_id: str,
     app: ApplianceDep,
     player: PlayerDep,
-    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+    seat: SeatQuery = 0,
 ) -> dict[str, Any]:
     """Take a seat (within the seat limits: [seats] per_table and floor)."""
     table = app.runtime.table_for(table_id, player)
@@ -207,7 +208,7 @@ def leave(
     app: ApplianceDep,
     player: PlayerDep,
     live: LiveDep,
-    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+    seat: SeatQuery = 0,
 ) -> dict[str, Any]:
     """Leave a seat: freed now, or when the game holding its stakes ends (it sits out
     meanwhile, its decisions get the rules' default)."""

@@ -9,13 +9,12 @@ The answer is read from the engine; no rules live here.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
 from games.core.capabilities import Spots
-from kiosk_ui.web.routes.deps import ApplianceDep, PlayerDep
+from kiosk_ui.web.routes.deps import ApplianceDep, PlayerDep, SeatQuery
 
 router = APIRouter(prefix="/api", tags=["player"])
 
@@ -34,7 +33,7 @@ def spots(
     table_id: str,
     app: ApplianceDep,
     player: PlayerDep,
-    seat: Annotated[int, Query(ge=0, le=15)] = 0,
+    seat: SeatQuery = 0,
 ) -> SpotsOut:
     """Which bet spots this seat may place on or take down now (null: not reported)."""
     table = app.runtime.table_for(table_id, player)
