@@ -10,6 +10,9 @@ attributes with ``getattr``: a capability is a named, typed promise.
   craps: layouts with many spots).
 * :class:`SeatDefaults`: what the rules do for a seat that does not act, and which
   seats the round cannot go on without (every :class:`~games.core.round.Round` has it).
+* :class:`KnowsPlayers`: a round whose rules depend on which seats one player holds
+  (Fortune Pai Gow: a player's seats after the first play the house way); the runtime
+  logs the engine's own record of it before the deal, so a replay knows it too.
 """
 
 from __future__ import annotations
@@ -52,4 +55,14 @@ class SeatDefaults(Protocol):
     def awaiting(self) -> frozenset[int]: ...
 
 
-__all__ = ["CarriesOver", "Carry", "SeatDefaults", "Spots"]
+@runtime_checkable
+class KnowsPlayers(Protocol):
+    """An engine that is told, before the deal, which seats one player holds."""
+
+    def players_actions(self, groups: Iterable[tuple[int, ...]]) -> tuple[Action, ...]:
+        """The actions that record ``groups`` (each a player's seats), none when the
+        rules need nothing (no player holds two seats, or the table ignores it)."""
+        ...
+
+
+__all__ = ["CarriesOver", "Carry", "KnowsPlayers", "SeatDefaults", "Spots"]

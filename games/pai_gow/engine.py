@@ -36,7 +36,7 @@ sums of the showdown are :mod:`games.pai_gow.showdown`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from games.core.cards import Card
 from games.core.engine import Need, Variant
@@ -67,11 +67,13 @@ from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat
 from games.pai_gow.player_dealer import FortuneBank
 from games.pai_gow.rules import MAIN_BET, ExtraHands, PaiGowRules
 from games.pai_gow.setting import (
+    EXTRA_HAND_TEXT,
     SAME_PLAYER,
     decided_setting,
     default_setting,
-    extra_seats,
+    extra_house_way,
     parse_seats,
+    players_records,
 )
 from games.pai_gow.showdown import (
     FOUL_KEYS,
@@ -493,17 +495,9 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         """Page 004: a player's seats after the first are set by the house way."""
         if self.rules.extra_hands is not ExtraHands.HOUSE_WAY:
             return []
-        events: list[Event] = []
-        for seat in extra_seats(self._order, self._players):
-            rules = self.rules
-            self._settings[seat] = house_way(self._hands[seat], rules.joker, rules.wheel_second)
-            events.append(
-                Message(
-                    text=f"seat {seat} is its player's second or later hand: the dealer "
-                    "sets it by the house way (only the first hand is the player's to set)"
-                )
-            )
-        return events
+        extra = extra_house_way(self.rules, self._order, self._players, self._hands)
+        self._settings.update(extra)
+        return [Message(text=EXTRA_HAND_TEXT.format(seat=seat)) for seat in extra]
 
     # --- the reveal and the settlement -------------------------------------------------------
 
@@ -572,6 +566,13 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         who = "dealer" if self.banker is None else f"seat {self.banker} banks"
         events.append(RoundOver(summary=f"{who}; dealer {dealer}"))
         return events
+
+    def players_actions(self, groups: Iterable[tuple[int, ...]]) -> tuple[Decide, ...]:
+        """KnowsPlayers: the ``same-player`` records, before the deal, on Fortune tables."""
+        if self.rules.extra_hands is not ExtraHands.HOUSE_WAY or self._players:
+            return ()
+        records = players_records(groups)
+        return records if all(self.can(r) for r in records) else ()
 
     def _own_bets(self, seat: int) -> dict[str, int]:
         """The seat's bets on its own hand (its dragon hand's settles apart)."""

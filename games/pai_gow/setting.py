@@ -20,10 +20,11 @@ Pure helpers of :class:`~games.pai_gow.engine.PaiGowRound`, each a rule of a pag
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from games.core.cards import Card
 from games.core.errors import FoulHand, IllegalAction
+from games.core.records import Decide
 from games.pai_gow.hands import Setting, foul_reason, parse_setting
 from games.pai_gow.house_way import house_way
 from games.pai_gow.rules import Foul, PaiGowRules
@@ -61,6 +62,33 @@ def default_setting(rules: PaiGowRules, cards: Sequence[Card]) -> str:
     """The rules' default for a seat that does not set its hands: the house way, as the
     ``set`` argument (the table without a house-way button applies it as a plain set)."""
     return str(house_way(cards, rules.joker, rules.wheel_second))
+
+
+EXTRA_HAND_TEXT = (
+    "seat {seat} is its player's second or later hand: the dealer "
+    "sets it by the house way (only the first hand is the player's to set)"
+)
+
+
+def extra_house_way(
+    rules: PaiGowRules,
+    order: Sequence[int],
+    players: Iterable[Sequence[int]],
+    hands: Mapping[int, Sequence[Card]],
+) -> dict[int, Setting]:
+    """Page 004 (Fortune): the house-way settings of every seat of a player after its
+    first in dealing ``order``, by seat."""
+    return {
+        seat: house_way(hands[seat], rules.joker, rules.wheel_second)
+        for seat in extra_seats(order, players)
+    }
+
+
+def players_records(groups: Iterable[Sequence[int]]) -> tuple[Decide, ...]:
+    """One ``Decide(seat=None, decision="same-player", arg="0 2")`` per player holding
+    two seats or more (``groups``: each player's seats), seats in order."""
+    held = (sorted(g) for g in groups if len(g) > 1)
+    return tuple(Decide(seat=None, decision=SAME_PLAYER, arg=" ".join(map(str, g))) for g in held)
 
 
 def parse_seats(arg: str, seats: int) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import catalog
 from games.catalog import Family
+from games.core.capabilities import KnowsPlayers
 from games.core.engine import Engine, Need, Variant
 from games.core.records import (
     Action,
@@ -188,6 +189,7 @@ class Table(Seating):
                         self.engine.verify(action)
                         if isinstance(action, Deal):
                             self._check_collection(conn, self.engine)
+                            events += self._record_players(conn, self.engine)
                         events += self._apply(conn, action, by or f"seat:{seat}")
                         if not self.source.blocking:
                             events += self._drive(conn)
@@ -214,6 +216,20 @@ class Table(Seating):
         open_ = any("deal" in engine.legal_actions(s) for s in range(self.variant.seats))
         due = collection_due(engine) if open_ else []
         base["collection"] = {str(c.seat): c.amount for c in due}
+
+    def _record_players(self, conn: Tx, engine: Engine) -> list[Event]:
+        """Before a deal, tell a round that asks (KnowsPlayers) which seats each player
+        holds, as logged runtime actions, so its rules and a replay both know it."""
+        if not isinstance(engine, KnowsPlayers):
+            return []
+        groups: dict[str, list[int]] = {}
+        for seat, player in sorted(self.seats.items()):
+            if player:
+                groups.setdefault(player, []).append(seat)
+        events: list[Event] = []
+        for record in engine.players_actions(tuple(g) for g in groups.values()):
+            events += self._apply(conn, record, "runtime")
+        return events
 
     def _check_collection(self, conn: Tx, engine: Engine) -> None:
         """Refuse a deal a seated player cannot pay the collection for."""
