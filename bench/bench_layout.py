@@ -148,27 +148,20 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
     return stats.rounds / busy, stats.rounds / seconds
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    p.add_argument("--before", default="cbe50d5", help="git revision of the before tree")
-    p.add_argument(
-        "--after", default="", help="git revision of the after tree (default: this checkout)"
-    )
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--rounds", type=int, default=2000, help="autoplay rounds per run")
-    p.add_argument("--seconds", type=float, default=6.0, help="load window per served run")
-    p.add_argument("--terminals", type=int, default=50)
-    p.add_argument("--games", nargs="+", default=list(GAMES))
-    p.add_argument("--out", type=Path, default=HERE / "results" / "layout.md")
-    args = p.parse_args()
-    rows: list[str] = []
+Runtime = dict[tuple[str, str], list[tuple[float, float]]]
+Served = dict[str, list[tuple[float, float]]]
+
+
+def measure(args: argparse.Namespace) -> tuple[Runtime, Served]:
+    """Every run, the sides alternating: (rounds/CPU-s, rounds/s) per game and side, and
+    per side for the served load."""
     with tempfile.TemporaryDirectory(prefix="bench-layout-") as d:
         tmp = Path(d)
         after = export(args.after, tmp / "after") if args.after else ROOT
         trees = {"before": export(args.before, tmp / "before"), "after": after}
         sides = ("before", "after")
-        runtime: dict[tuple[str, str], list[tuple[float, float]]] = {}
-        served: dict[str, list[tuple[float, float]]] = {}
+        runtime: Runtime = {}
+        served: Served = {}
         for rep in range(args.repeats):
             order = sides if rep % 2 == 0 else sides[::-1]
             for game in args.games:
@@ -185,6 +178,12 @@ def main() -> int:
                     f"{side:6s} serve {args.terminals} terminals {per_cpu:8.1f} rounds/CPU-s",
                     flush=True,
                 )
+    return runtime, served
+
+
+def table_rows(args: argparse.Namespace, runtime: Runtime, served: Served) -> list[str]:
+    """The results table: medians per side and the after/before ratios."""
+    rows: list[str] = []
     med = statistics.median
     rows.append(
         "| what | before rounds/CPU-s | after rounds/CPU-s | ratio "
@@ -206,13 +205,18 @@ def main() -> int:
         f"| kiosk load, {args.terminals} terminals, baccarat rounds | {bc:.0f} | {ac:.0f} | "
         f"{ac / bc:.3f} | {bw:.0f} | {aw:.0f} | {aw / bw:.3f} |"
     )
+    return rows
+
+
+def header_lines(args: argparse.Namespace) -> list[str]:
+    """The results file's heading: the command, the trees and the machine."""
     head = (
         args.after
         or subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
         ).stdout.strip()
     )
-    text = [
+    return [
         "## Layout (issue 13): the fast paths before and after, side by side "
         "(bench/bench_layout.py)\n",
         "Command: `.venv/bin/python -m bench.bench_layout "
@@ -224,10 +228,26 @@ def main() -> int:
         f"{os.cpu_count()} cores, shared and noisy; Python {platform.python_version()}. "
         f"Sides alternate run by run; each cell is the median of {args.repeats} runs. "
         "The bar: ratio (after / before) >= 0.95.\n",
-        *rows,
     ]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    p.add_argument("--before", default="cbe50d5", help="git revision of the before tree")
+    p.add_argument(
+        "--after", default="", help="git revision of the after tree (default: this checkout)"
+    )
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=2000, help="autoplay rounds per run")
+    p.add_argument("--seconds", type=float, default=6.0, help="load window per served run")
+    p.add_argument("--terminals", type=int, default=50)
+    p.add_argument("--games", nargs="+", default=list(GAMES))
+    p.add_argument("--out", type=Path, default=HERE / "results" / "layout.md")
+    args = p.parse_args()
+    runtime, served = measure(args)
+    rows = table_rows(args, runtime, served)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(text) + "\n")
+    args.out.write_text("\n".join([*header_lines(args), *rows]) + "\n")
     print("\n".join(rows))
     print(f"wrote {args.out}")
     return 0

@@ -47,6 +47,37 @@ SPEC = 1
 MAX_DECKS = 8  # exact enumeration keeps counts in int64 up to 8 decks
 
 
+_RULE_KEYS = {
+    "decks",
+    "new_shoe_each_game",
+    "banker_three_card_seven_pushes",
+    "player_banked",
+    "bank_rotation_hands",
+    "positions",
+    "seats",
+}
+
+
+def _table_rules(r: TomlTable, where: str) -> tuple[int, bool, int, int, int]:
+    """The [rules] numbers checked against each other: decks, player_banked, the bank's
+    rotation in hands, positions and seats."""
+    decks = r.get("decks", int)
+    if not 1 <= decks <= MAX_DECKS:
+        raise PaytableError(f"{where}: [rules] decks must be 1..{MAX_DECKS}, got {decks}")
+    player_banked = r.get("player_banked", bool)
+    rotation = r.get("bank_rotation_hands", int)
+    if player_banked != (rotation > 0) or rotation < 0:
+        raise PaytableError(
+            f"{where}: [rules] bank_rotation_hands must be > 0 exactly when player_banked"
+        )
+    positions, seats = r.get("positions", int), r.get("seats", int)
+    if positions < 1 or seats < 1 or seats > positions:
+        raise PaytableError(f"{where}: [rules] need 1 <= seats <= positions")
+    if player_banked and seats < 2:
+        raise PaytableError(f"{where}: [rules] a player-banked table needs at least 2 seats")
+    return decks, player_banked, rotation, positions, seats
+
+
 def parse_table(
     data: Mapping[str, Any], where: str
 ) -> tuple[BaccaratRules, Variant[BaccaratRules]]:
@@ -71,33 +102,8 @@ def parse_table(
     vid, title, source = top.get("id", str), top.get("title", str), top.get("source", str)
     notes = top.notes()
 
-    r = TomlTable(
-        top.get("rules", dict),
-        f"{where}: [rules]",
-        {
-            "decks",
-            "new_shoe_each_game",
-            "banker_three_card_seven_pushes",
-            "player_banked",
-            "bank_rotation_hands",
-            "positions",
-            "seats",
-        },
-    )
-    decks = r.get("decks", int)
-    if not 1 <= decks <= MAX_DECKS:
-        raise PaytableError(f"{where}: [rules] decks must be 1..{MAX_DECKS}, got {decks}")
-    player_banked = r.get("player_banked", bool)
-    rotation = r.get("bank_rotation_hands", int)
-    if player_banked != (rotation > 0) or rotation < 0:
-        raise PaytableError(
-            f"{where}: [rules] bank_rotation_hands must be > 0 exactly when player_banked"
-        )
-    positions, seats = r.get("positions", int), r.get("seats", int)
-    if positions < 1 or seats < 1 or seats > positions:
-        raise PaytableError(f"{where}: [rules] need 1 <= seats <= positions")
-    if player_banked and seats < 2:
-        raise PaytableError(f"{where}: [rules] a player-banked table needs at least 2 seats")
+    r = TomlTable(top.get("rules", dict), f"{where}: [rules]", _RULE_KEYS)
+    decks, player_banked, rotation, positions, seats = _table_rules(r, where)
 
     bp, rounding = _commission(top, where)
     pays, limits = _bets(top, where, player_banked)
