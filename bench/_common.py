@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -74,3 +75,32 @@ def median_rate(fn: Callable[[], int], runs: int = 3) -> float:
         count = fn()
         rates.append(count / (time.perf_counter() - t0))
     return statistics.median(rates)
+
+
+class CpuWindow:
+    """A server process's CPU seconds (user + system, from /proc) over a load window.
+
+    Started when the load starts: samples at ``warmup`` and ``warmup + seconds`` on a
+    thread, so the figure is the window's alone. ``busy`` is the difference once joined.
+    """
+
+    def __init__(self, pid: int, seconds: float, warmup: float = 2.0) -> None:
+        self.samples: list[float] = []
+        begin = time.perf_counter()
+        self._thread = threading.Thread(target=self._sample, args=(pid, begin + warmup, seconds))
+        self._thread.start()
+
+    def _sample(self, pid: int, start: float, seconds: float) -> None:
+        for at in (start, start + seconds):
+            time.sleep(max(0.0, at - time.perf_counter()))
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            self.samples.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+
+    def join(self) -> None:
+        self._thread.join()
+
+    @property
+    def busy(self) -> float:
+        """CPU seconds spent in the window (NaN if it was not sampled twice)."""
+        s = self.samples
+        return s[1] - s[0] if len(s) == 2 else float("nan")

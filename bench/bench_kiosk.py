@@ -42,13 +42,16 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import CpuWindow  # noqa: E402
+
 CROUPIER = ROOT / ".venv" / "bin" / "croupier"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 TARGET_RPS, TARGET_P99_MS = 500, 100
@@ -321,19 +324,10 @@ def run_rng(side: str, pr: str, terminals: int, seconds: float, tmp: Path) -> Ro
         cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
     os.sync()
     proc, host, port = start_server(cmd, env)
-    cpu: list[float] = []
-
-    def sample_cpu(begin: float) -> None:  # the server's CPU seconds over the measured window
-        for at in (begin + 2.0, begin + 2.0 + seconds):
-            time.sleep(max(0.0, at - time.perf_counter()))
-            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            cpu.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
-
-    watcher = threading.Thread(target=sample_cpu, args=(time.perf_counter(),))
-    watcher.start()
+    window = CpuWindow(proc.pid, seconds)
     try:
         stats = asyncio.run(load(host, port, terminals, seconds, False, True))
-        watcher.join()
+        window.join()
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -341,7 +335,7 @@ def run_rng(side: str, pr: str, terminals: int, seconds: float, tmp: Path) -> Ro
         except subprocess.TimeoutExpired:
             proc.kill()
         shutil.rmtree(store, ignore_errors=True)
-    busy = cpu[1] - cpu[0] if len(cpu) == 2 else float("nan")
+    busy = window.busy
     return Row(
         cpu_s=busy,
         window=seconds,

@@ -34,11 +34,11 @@ import statistics
 import subprocess
 import tarfile
 import tempfile
-import threading
 import time
 from io import BytesIO
 from pathlib import Path
 
+from bench._common import CpuWindow
 from bench.bench_kiosk import config, load
 
 HERE = Path(__file__).resolve().parent
@@ -122,19 +122,10 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
     if not port:
         proc.kill()
         raise RuntimeError(f"server did not start in {tree}")
-    cpu: list[float] = []
-
-    def sample(begin: float) -> None:
-        for at in (begin + 2.0, begin + 2.0 + seconds):
-            time.sleep(max(0.0, at - time.perf_counter()))
-            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            cpu.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
-
-    watcher = threading.Thread(target=sample, args=(time.perf_counter(),))
-    watcher.start()
+    window = CpuWindow(proc.pid, seconds)
     try:
         stats = asyncio.run(load(host, port, terminals, seconds, False, True))
-        watcher.join()
+        window.join()
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -144,7 +135,7 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
         shutil.rmtree(store, ignore_errors=True)
     if stats.errors:
         raise RuntimeError(f"{stats.errors} errors in the load run of {tree}")
-    busy = cpu[1] - cpu[0]
+    busy = window.busy
     return stats.rounds / busy, stats.rounds / seconds
 
 
