@@ -32,7 +32,7 @@ from games.blackjack.rules import BlackjackRules, load_variants
 from games.blackjack.simulate import main_run, simulate
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge, SimulationRun
-from games.core.player_dealer import PlayerDealerCarry
+from games.core.player_dealer import rotation_from
 
 VARIANTS: tuple[Variant[BlackjackRules], ...] = load_variants()
 
@@ -58,12 +58,7 @@ def new_game(
 ) -> BlackjackRound:
     """A fresh round; on 21st Century Blackjack the Player/Dealer rotation comes from
     ``context.previous`` (the table's last round) or ``context.carry`` (as logged)."""
-    previous, carry = context.previous, context.carry
-    start: PlayerDealerCarry | None = None
-    if isinstance(previous, BlackjackRound) and previous.variant.id == variant.id:
-        start = previous.carry()
-    elif carry is not None:
-        start = PlayerDealerCarry.decode(carry, seats)
+    start = rotation_from(context, BlackjackRound, variant.id, seats)
     return BlackjackRound(variant, seats, carry=start)
 
 

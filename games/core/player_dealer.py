@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypedDict, TypeVar
 
 from games.core.betting import BetBook
+from games.core.engine import GameContext
 from games.core.errors import IllegalAction, PaytableError
 from games.core.money import format_cents
 from games.core.records import BetSettled, Decide, Event, Message
@@ -86,6 +87,21 @@ class PlayerDealerCarry:
         if not _whole(turn) or not 0 <= turn < seats or not _whole(held) or held < 0:
             raise ValueError(f"player/dealer carry: turn must be a seat 0..{seats - 1}")
         return cls(turn=turn, held=held)
+
+
+def rotation_from(
+    context: GameContext, round_type: type[Any], variant_id: str, seats: int
+) -> PlayerDealerCarry | None:
+    """The rotation a new round starts from: ``context.previous``'s if it is a finished
+    round of the same table kind and variant, else the logged ``context.carry`` decoded,
+    else None (a new table offers the position to seat 0 first)."""
+    previous, carry = context.previous, context.carry
+    if isinstance(previous, round_type) and previous.variant.id == variant_id:
+        rotation = previous.carry()
+        return rotation if isinstance(rotation, PlayerDealerCarry) else None
+    if carry is not None:
+        return PlayerDealerCarry.decode(carry, seats)
+    return None
 
 
 def _whole(value: object) -> bool:

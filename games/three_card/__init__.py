@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from games.core.engine import NEW_TABLE, GameContext, Variant
 from games.core.figures import HouseEdge
-from games.core.player_dealer import PlayerDealerCarry
+from games.core.player_dealer import rotation_from
 from games.three_card.autoplay import autoplay
 from games.three_card.engine import ThreeCardRound
 from games.three_card.exact import bet_returns
@@ -34,12 +34,7 @@ def new_game(
     """A fresh round. On a table with the Player/Dealer position (page 004) the rotation
     comes from ``context.previous`` (the table's last round, over) or ``context.carry``
     (the same, as logged); a new table offers it to seat 0 first."""
-    previous, carry = context.previous, context.carry
-    start: PlayerDealerCarry | None = None
-    if isinstance(previous, ThreeCardRound) and previous.variant.id == variant.id:
-        start = previous.carry()
-    elif carry is not None:
-        start = PlayerDealerCarry.decode(carry, seats)
+    start = rotation_from(context, ThreeCardRound, variant.id, seats)
     return ThreeCardRound(variant, seats, carry=start)
 
 
