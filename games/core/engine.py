@@ -157,6 +157,14 @@ class Engine(Protocol):
         """True once every bet is settled and the round (or craps game) has ended."""
         ...
 
+    def default_action(self, seat: int) -> Action | None:
+        """What the rules do for ``seat`` if it does not act (absent, or its clock ran out)."""
+        ...
+
+    def awaiting(self) -> frozenset[int]:
+        """Seats the round cannot go on without (an empty one gets its default action)."""
+        ...
+
     def view(self, seat: int | None) -> Mapping[str, Any]:
         """What ``seat`` may see now (None: the public/spectator view), JSON-able.
 
