@@ -19,8 +19,11 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 # The store is made explicitly, once (serve refuses a lost or emptied one, never replaces it).
+# `make run` installs the software, so like any installer it seals what it installed
+# (serve refuses files that differ from the seal: croupier verify-install lists them).
 run: install
 	$(BIN)/croupier store init --if-missing
+	$(BIN)/croupier verify-install --seal
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests drive for real: Chromium (browser tests through Playwright),

@@ -321,13 +321,20 @@ def _write_reports(
     games: GameReport,
 ) -> None:
     """Write ``report.json`` and ``report.html`` from the run's results."""
+    from certification.install.manifest import build_manifest
     from certification.report.html import render
     from certification.report.json_report import sp800_22_document
 
     out = options.out
     convergence, exact = _rtp_figures(options, games)
+    software = build_manifest()  # the build that produced this report, named by one hash
     doc: dict[str, Any] = {
         "run": options.identity(),
+        "software": {
+            "manifest_sha256": software.digest(),
+            "files": len(software.files),
+            "version": software.version,
+        },
         "sp800_22": sp800_22_document(summaries, options.sequences, options.length),
         "fips140_2": fips.as_dict(),
         "sp800_90b": entropy,
@@ -338,6 +345,8 @@ def _write_reports(
         title=f"Croupier certification run: {options.source} source",
         meta={
             "source": options.source,
+            "software (manifest sha256)": f"{software.digest()} ({len(software.files)} files, "
+            f"version {software.version})",
             "sequences x length": f"{options.sequences} x {options.length} bits",
             "RTP rounds per game": options.rounds,
             "shuffles / rolls / spins": options.samples,

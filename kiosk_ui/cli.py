@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ledger": ("kiosk_ui.ledger_cli", "audit the wallet ledger"),
     "log": ("kiosk_ui.log_cli", "verify, export and recall the signed game log"),
     "certify": ("certification.cli", "statistical test batteries and certification reports"),
+    "verify-install": ("kiosk_ui.install_cli", "check the installed files against their seal"),
 }
 
 Handler = Callable[[argparse.Namespace], int]

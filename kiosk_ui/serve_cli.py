@@ -11,6 +11,10 @@ refused, never replaced, and so is a location with no store at all: creating a
 store is the explicit ``croupier store init`` (``make run`` runs it first with
 ``--if-missing``), so a store that vanished never comes back silently as a new,
 empty one.
+
+The software: the installed package files must match the seal in the store (their
+SHA-256 manifest signed by the appliance key, see ``certification.install``); any
+changed, added or missing file is refused before listening, one line, exit 2.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from certification.install.seal import require_sealed
     from kiosk_ui.appliance import Appliance, refuse_simulators
     from kiosk_ui.errors import KioskError
     from kiosk_ui.identity import PlayerTokens
@@ -67,6 +72,8 @@ def _serve(args: argparse.Namespace) -> int:
     appliance = Appliance(settings, create=False)
     try:
         PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
+        # software not matching its signed manifest never serves (issue 19, point 6)
+        require_sealed(settings.store)
     except BaseException:
         appliance.close()
         raise

@@ -4,8 +4,10 @@ A missing or emptied database must never come back as a fresh one signed with th
 same key (issue 12, point 8): ``serve`` refuses such a store, and so does this.
 A new store is made here, once, from the same settings ``serve`` reads
 (``--config``, ``CROUPIER_STORE``, ``--store``): the database with its schema, the
-log's signing key and its first record. ``--if-missing`` makes it a no-op on a
-store that exists (``make run`` uses it); a damaged store is refused either way.
+log's signing key and its first record, and the seal of the installed software
+(``certification.install``), which ``serve`` checks at every start.
+``--if-missing`` makes it a no-op on a store that exists (``make run`` uses it); a
+damaged store is refused either way.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _init(args: argparse.Namespace) -> int:
+    from certification.install.seal import seal_install
     from certification.log.keys import KeyStore
     from kiosk_ui.errors import StoreError
     from kiosk_ui.settings import load
@@ -47,4 +50,6 @@ def _init(args: argparse.Namespace) -> int:
     Runtime(store, synchronous=settings.synchronous, create=True).close()
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
+    sealed = seal_install(store)  # the build this store is made with: serve checks it
+    print(f"sealed the installed software: {sealed.files} files, sha256 {sealed.installed_sha256}")
     return 0

@@ -112,6 +112,12 @@ def test_run_writes_reports_and_resumes(tmp_path: Path, capsys: pytest.CaptureFi
     assert "H_original" in (out / "sp800-90b.txt").read_text()
     assert first["sp800_22"]["sequences"] == 3 and len(first["sp800_22"]["tests"]) == 188
     html = (out / "report.html").read_text()
+    from certification.install.manifest import build_manifest
+
+    software = build_manifest()  # the report names the build that made it (issue 19, 6)
+    assert first["software"]["manifest_sha256"] == software.digest()
+    assert first["software"]["files"] == len(software.files)
+    assert software.digest() in html
     assert html.count("<svg") >= 17  # 15 histograms, proportion chart, RTP convergence
     data = (out / "data.bin").read_bytes()
 

@@ -13,6 +13,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from certification.install.errors import InstallError
+from certification.install.seal import check_install
 from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui.errors import AuditError
@@ -231,6 +233,21 @@ def audit(app: ApplianceDep, session: OperatorDep) -> schemas.AuditOut:
     except AuditError as exc:
         return schemas.AuditOut(ok=False, message=str(exc), report={})
     return schemas.AuditOut(ok=True, message="the ledger balances", report=report)
+
+
+@router.post("/install/verify")
+async def verify_install(app: ApplianceDep, session: OperatorDep) -> dict[str, Any]:
+    """Check the installed software against its signed seal (files hashed again, off the loop)."""
+
+    def run() -> dict[str, Any]:
+        try:
+            check = check_install(app.settings.store)
+        except InstallError as exc:
+            return {"ok": False, "message": str(exc)}
+        words = "matches its seal" if check.ok else check.difference.summary()
+        return {"message": f"installed software {words}", **check.as_dict()}
+
+    return await run_in_threadpool(run)
 
 
 @router.get(

@@ -101,6 +101,18 @@ async function audit() {
   });
 }
 
+async function verifyInstall() {
+  $('log-out').textContent = 'Hashing the installed files…';
+  await guarded(async () => {
+    const r = await api('POST', '/api/operator/install/verify');
+    const detail = r.files === undefined ? '' :
+      `\n${r.files} files, manifest sha256 ${r.installed_sha256}\nsealed ${r.sealed_at} by key ${r.key_id}` +
+      [...r.changed.map(p => `\nchanged: ${p}`), ...r.added.map(p => `\nadded: ${p}`), ...r.missing.map(p => `\nmissing: ${p}`)].join('');
+    $('log-out').textContent = `${r.ok ? 'OK' : 'FAILED'}: ${r.message}${detail}`;
+    $('log-out').className = 'out ' + (r.ok ? 'ok' : 'bad');
+  });
+}
+
 async function loadRuns() {
   let runs;
   try { runs = await api('GET', '/api/operator/certify'); } catch (e) {
@@ -200,6 +212,7 @@ async function main() {
   $('logout').onclick = () => guarded(async () => { await api('POST', '/api/operator/logout'); showLogin(); });
   $('verify').onclick = verify;
   $('audit').onclick = audit;
+  $('verify-install').onclick = verifyInstall;
   $('certify').onclick = startRun;
   $('pw-form').addEventListener('submit', changePassword);
   $('op-add').addEventListener('submit', addOperator);
