@@ -72,10 +72,13 @@ STANDING = (CONTRIBUTE, CHIP, CLEAR_CHIPS)
 class StudView(PokerTableView, total=False):
     """What a seat sees of a Caribbean Stud family table; ``always_contribute`` (the
     seats whose button is on) only at tables with a jackpot, ``jackpot_queue`` (seat ->
-    chips queued) only at tables with a chip queue."""
+    chips queued) only at tables with a chip queue; ``draw_prices`` (cards replaced ->
+    price in cents for this seat's ante) while the seat may still buy its draw (Oasis),
+    so the page can show the cost before the player pays it."""
 
     always_contribute: list[int]
     jackpot_queue: dict[str, int]
+    draw_prices: dict[str, int]
 
 
 class StudRound(PokerTableRound[StudRules]):
@@ -226,8 +229,11 @@ class StudRound(PokerTableRound[StudRules]):
         return f"{_chips(self.jackpot_queue.get(seat, 0))} in the jackpot queue"
 
     def view(self, seat: int | None) -> StudView:
+        offered = seat is not None and "draw" in self.decisions(seat)
+        ante = self.book.of(seat).get("ante", 0) if offered and seat is not None else 0
         out: StudView = {
             **self.table_view(seat),
+            "draw_prices": {str(n): k * ante for n, k in sorted(self.rules.draw_costs.items())},
             "always_contribute": sorted(self.always_contribute),
             "jackpot_queue": {str(s): n for s, n in sorted(self.jackpot_queue.items())},
         }
@@ -235,6 +241,8 @@ class StudRound(PokerTableRound[StudRules]):
             del out["always_contribute"]  # no jackpot, no button
         if not self.rules.queue_most:
             del out["jackpot_queue"]  # no coin slit queue at this table
+        if not offered:
+            del out["draw_prices"]  # no draw to buy (not Oasis, or bought already)
         return out
 
     # --- decisions ------------------------------------------------------------------
@@ -257,7 +265,7 @@ class StudRound(PokerTableRound[StudRules]):
             return
         positions = parse_positions(action.arg)
         if len(positions) not in self.rules.draw_costs:
-            raise IllegalAction(f"cannot replace {len(positions)} cards here")
+            raise IllegalAction(f"this table does not sell a draw of {_cards(len(positions))}")
 
     def decide(self, seat: int, action: Decide) -> list[Event]:
         ante = self.book.of(seat)["ante"]
@@ -389,6 +397,10 @@ class StudRound(PokerTableRound[StudRules]):
         return self._original.get(seat, ())
 
 
+def _cards(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 def _chips(n: int) -> str:
     return f"{n} chip{'' if n == 1 else 's'}"
 
@@ -397,8 +409,8 @@ def parse_positions(arg: str) -> tuple[int, ...]:
     """``"0 3"`` -> ``(0, 3)``: distinct card positions 0..4; IllegalAction otherwise."""
     parts = arg.replace(",", " ").split()
     if not parts or not all(p.isdigit() for p in parts):
-        raise IllegalAction(f"draw needs card positions 0-4 to discard, like '0 3', got {arg!r}")
+        raise IllegalAction("to draw, select the cards to replace first")
     positions = tuple(sorted(int(p) for p in parts))
     if len(set(positions)) != len(positions) or positions[-1] > 4:
-        raise IllegalAction(f"draw positions must be distinct and in 0-4, got {arg!r}")
+        raise IllegalAction("to draw, select each card to replace once, among your five")
     return positions

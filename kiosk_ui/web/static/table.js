@@ -174,7 +174,7 @@ function turnHand() {
 }
 
 async function decide(decision, arg = '') {
-  await act({ kind: 'decide', decision, arg, hand: turnHand() });
+  return act({ kind: 'decide', decision, arg, hand: turnHand() });
 }
 
 // --- rendering: shared parts -------------------------------------------------
@@ -287,6 +287,8 @@ function renderDecisions() {
       box.append(...paiGowBankOffer());
     } else if (d === 'set' && S.meta.family === 'pai_gow') {
       box.append(el('button', { class: 'decision', dataset: { decision: d }, disabled: S.selected.size !== 2, onclick: () => decide(d, paiGowSetting()), text: 'Set hands' }));
+    } else if (d === 'draw' && state().draw_prices) {
+      box.append(drawOffer());
     } else if (CARD_ARG.has(d)) {
       const picked = () => [...S.selected].map(i => selectableCards()[i]).filter(Boolean).join(' ');
       box.append(el('button', { class: 'decision', dataset: { decision: d }, onclick: () => decide(d, picked()), text: (LABELS[d] || betName(d)) + (S.selected.size ? ` (${S.selected.size} selected)` : '') }));
@@ -296,6 +298,21 @@ function renderDecisions() {
   }
   box.append(...dragonDecisions(), ...jackpotQueueControls());
   if (!box.children.length && !roundOver()) box.append(el('span', { class: 'small', text: 'No decision for you right now.' }));
+}
+
+/** Oasis Poker's bought draw: the cards picked are sent as their positions in the hand, and
+ * the button names the price (view.draw_prices, cents per number of cards) before it is paid. */
+function drawOffer() {
+  const prices = state().draw_prices;
+  const n = S.selected.size;
+  const price = prices[String(n)];
+  const positions = [...S.selected].sort((a, b) => a - b).join(' ');
+  const text = !n ? 'Draw: select the cards to replace'
+    : price === undefined ? `No draw of ${n} card${n > 1 ? 's' : ''} here`
+    : `Draw ${n} card${n > 1 ? 's' : ''} for ${money(price)}`;
+  const costs = Object.entries(prices).map(([k, v]) => `${k}: ${money(v)}`).join(', ');
+  return el('button', { class: 'decision', id: 'draw', dataset: { decision: 'draw', price: price === undefined ? '' : String(price) },
+    disabled: price === undefined, title: `draw prices by cards replaced: ${costs}`, onclick: async () => { if (await decide('draw', positions)) { S.selected.clear(); render(); } }, text });
 }
 
 // --- renderers per family ----------------------------------------------------
