@@ -19,7 +19,7 @@ from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui.errors import AuditError
 from kiosk_ui.web import schemas
-from kiosk_ui.web.routes.deps import OPERATOR_COOKIE, ApplianceDep, OperatorDep
+from kiosk_ui.web.routes.deps import OPERATOR_COOKIE, ApplianceDep, LiveDep, OperatorDep
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 
@@ -129,19 +129,27 @@ def free_seat(table_id: str, seat: int, app: ApplianceDep, session: OperatorDep)
 
 @router.post("/tables/{table_id}/suspend")
 def suspend(
-    table_id: str, body: schemas.SuspendIn, app: ApplianceDep, session: OperatorDep
+    table_id: str,
+    body: schemas.SuspendIn,
+    app: ApplianceDep,
+    session: OperatorDep,
+    live: LiveDep,
 ) -> dict[str, Any]:
+    """Suspend the table; every open page of it hears so over the table's WebSocket."""
     app.operators.session(session.token, "operator", "technician")
     table = app.runtime.table(table_id)
     table.suspend(f"by {session.user}: {body.reason}")
+    live.publish(table_id, {"type": "suspended"})  # no reason: the operator's words stay here
     return {"table": table_id, "suspended": table.suspended}
 
 
 @router.post("/tables/{table_id}/resume")
-def resume(table_id: str, app: ApplianceDep, session: OperatorDep) -> dict[str, Any]:
+def resume(table_id: str, app: ApplianceDep, session: OperatorDep, live: LiveDep) -> dict[str, Any]:
+    """Resume the table; its open pages hear so and take their spots back without a reload."""
     app.operators.session(session.token, "operator", "technician")
     table = app.runtime.table(table_id)
     table.resume(session.user)
+    live.publish(table_id, {"type": "resumed"})
     return {"table": table_id, "suspended": None}
 
 

@@ -55,9 +55,9 @@ function myBets() {
   return {};
 }
 
-function legal() { return (S.view && S.view.legal) || []; }
+function legal() { return (S.view && !S.view.suspended && S.view.legal) || []; }
 function roundOver() { return !S.view || S.view.over || !S.view.state; }
-function canBet() { return legal().includes('place-bet') || (roundOver() && S.view && S.view.seated && !S.view.suspended && !legal().includes('bank')); }
+function canBet() { return !(S.view && S.view.suspended) && legal().includes('place-bet') || (roundOver() && S.view && S.view.seated && !S.view.suspended && !legal().includes('bank')); }
 
 // --- talking to the table ----------------------------------------------------
 
@@ -201,10 +201,13 @@ function handBox(label, list, extra, opts = {}) {
     cards(list, opts.pick ? { selected: S.selected, onclick: opts.pick } : {}));
 }
 
+// What a player reads while the table is stopped: not the operator's or a device's reason.
+const SUSPENDED_TEXT = 'Table closed for a moment: the staff will reopen it. Bets on the table stay yours.';
+
 function statusLine() {
   const st = state();
   const v = S.view || {};
-  if (v.suspended) return 'Table suspended: ' + v.suspended;
+  if (v.suspended) return SUSPENDED_TEXT;
   if (S.waiting) return S.waiting;
   const next = st.next_card_to || st.waiting_for_card;
   if (next && S.meta.source !== 'rng' && !S.meta.source.startsWith('rng')) return `Waiting for card from the shoe (to ${next})…`;
@@ -356,6 +359,8 @@ function render() {
 function schedulePoll() {
   clearTimeout(S.poll);
   const waitingOnOthers = S.view && !S.view.over && S.view.state && !legal().length;
+  const live = S.ws && S.ws.readyState === 1;
+  if (S.view && S.view.suspended && live) return;  // the resume comes over the WebSocket
   if (waitingOnOthers) S.poll = setTimeout(refresh, S.ws && S.ws.readyState === 1 ? 3000 : 800);
 }
 
@@ -373,8 +378,8 @@ function connect() {
       // Our own actions' events came back with the response; a device table's cards come only here.
       if (!S.meta.source.startsWith('rng')) absorb(msg.events);
       if (!S.busy) refresh();
-    } else if (msg.type === 'suspended') {
-      Croupier.notice('Table suspended: ' + msg.reason);
+    } else if (msg.type === 'suspended' || msg.type === 'resumed') {
+      Croupier.notice('');  // the status line and the disabled spots say it
       refresh();
     }
   };

@@ -78,3 +78,31 @@ def test_oasis_draw_shows_its_price_and_replaces_the_picked_cards(page: Page) ->
     expect(page.locator('#result li[data-bet="draw"]')).to_contain_text("-$10.00")
     hist = page.request.get("/api/history").json()
     assert hist[0]["staked"] == 500 + 1_000
+
+
+def operator_session(page: Page, password: str) -> None:
+    """Sign the page's browser context in as the operator (the API, with its cookie)."""
+    r = page.request.post("/api/operator/login", data={"user": "admin", "password": password})
+    assert r.ok, r.text()
+
+
+def test_suspend_and_resume_reach_an_open_table_page(page: Page, operator_password: str) -> None:
+    """Point 4: both arrive over the table's WebSocket; no reload, no operator's words."""
+    open_table(page, "war-standard")
+    place(page, "main")
+    spot = page.locator('.spot[data-bet="main"]')
+    expect(spot).to_be_enabled()
+    operator_session(page, operator_password)
+    r = page.request.post("/api/operator/tables/war-standard/suspend", data={"reason": "jam"})
+    assert r.ok, r.text()
+    expect(page.locator("#phase")).to_have_text("suspended")
+    expect(spot).to_be_disabled()
+    expect(page.locator("#deal")).to_have_count(0)
+    expect(page.locator("#status")).to_contain_text("Table closed for a moment")
+    expect(page.locator("main")).not_to_contain_text("admin")
+    expect(page.locator("main")).not_to_contain_text("jam")
+    r = page.request.post("/api/operator/tables/war-standard/resume")
+    assert r.ok, r.text()
+    expect(page.locator("#status")).not_to_contain_text("closed")
+    expect(spot).to_be_enabled()
+    expect(page.locator("#deal")).to_be_visible()
