@@ -1,0 +1,1 @@
+"""Video poker autoplay: placeholder for the family template (vp-machine writes it, issue 16)."""

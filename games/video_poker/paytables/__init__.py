@@ -1,0 +1,1 @@
+"""Video poker pay tables (TOML), read through games/core/tomlread.py."""
