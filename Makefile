@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install lint typecheck pytest system-deps bench clean
+.PHONY: run test install lint typecheck pytest system-deps bench screenshots clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ test: lint typecheck pytest
 
 bench: install
 	$(BIN)/python -m bench
+
+# docs/screenshots/: every table at 1920x1080 and 1080x1920, and the lobby (docs/kiosk.md).
+screenshots: install system-deps
+	$(BIN)/python tests/kiosk_ui/browser/make_screenshots.py --out docs/screenshots
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,9 +1,14 @@
-"""Take the README/docs screenshots with the same Chromium the browser tests use.
+"""Take the docs screenshots with the same Chromium the browser tests use (`make screenshots`).
 
 Run: .venv/bin/python tests/kiosk_ui/browser/make_screenshots.py [--out docs/screenshots]
+     [--only TABLE ...] [--sizes landscape portrait phone]
 
-It serves the app on 127.0.0.1 (port 0, tmp store, simulated devices), opens the
-lobby, then plays a blackjack round until a hand is in play (decisions on screen).
+It serves the app on 127.0.0.1 (port 0, tmp store, simulated devices, one RNG table per
+variant), opens the lobby, then every table at the kiosk sizes (1920x1080 landscape,
+1080x1920 portrait): chips on a spot and the round started, so the bets, the chips and
+the decisions are what a player sees there. Each shot is the screen, not the whole page:
+what is not in it would need scrolling. docs/kiosk.md links them (``--index`` rewrites
+docs/screenshots/README.md, the list of every table's pair).
 """
 
 from __future__ import annotations
@@ -14,23 +19,29 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[3]
+SIZES = {
+    "landscape": {"width": 1920, "height": 1080},
+    "portrait": {"width": 1080, "height": 1920},
+    "phone": {"width": 375, "height": 812},
+}
+# What each drawn table has on it for its picture: (spot, chip) in order, then the start.
+STAGED: dict[str, list[tuple[str, int]]] = {
+    "craps": [("pass", 2500), ("field", 500)],
+    "roulette": [("red", 2500), ("straight-17", 500), ("split-17-20", 100),
+                 ("corner-25-26-28-29", 500), ("dozen-2", 10000)],
+    "sicbo": [("big", 2500), ("total-10", 500), ("triple-4", 100), ("combo-2-5", 500)],
+}  # fmt: skip
+START = {"craps": "roll", "sicbo": "roll", "roulette": "spin"}
+MAIN_SPOTS = ("ante", "main", "bet", "banker", "pass", "red", "big")
 
 
-def main() -> int:
-    import uvicorn
-    from playwright.sync_api import sync_playwright
-
+def settings(store: Path) -> Any:
     from kiosk_ui.settings import parse
-    from kiosk_ui.web.app import create_app
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    args = p.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    store = Path(tempfile.mkdtemp(prefix="croupier-shots-")) / "store"
-    settings = parse(
+    return parse(
         {
             "store": {"dir": str(store), "synchronous": "NORMAL"},
             "rng": {"source": "sim", "sim_seed": 11, "test_mode": True},
@@ -42,12 +53,98 @@ def main() -> int:
         },
         source="screenshots",
     )
+
+
+def idle(page: Any) -> None:
+    page.locator("body:not(.busy)").wait_for(state="attached")
+
+
+def place(page: Any, bets: list[tuple[str, int]]) -> None:
+    for bet, chip in bets:
+        chip_button = page.locator(f'.chip[data-value="{chip}"]')
+        target = page.locator(f'.spot[data-bet="{bet}"]')
+        if not chip_button.count() or not target.count() or target.first.is_disabled():
+            continue
+        chip_button.click()
+        target.first.click()
+        idle(page)
+
+
+def stage(page: Any, table: dict[str, Any]) -> None:
+    """Chips on the table's spots and the round started (a craps point set, if it comes).
+
+    At the drawn tables the chips go down again after the roll or spin, so the picture has
+    both the result (dice, wheel) and chip stacks on the layout.
+    """
+    family = table["family"]
+    limits = table["limits"]
+    main_spot = next((b for b in MAIN_SPOTS if b in limits), next(iter(limits)))
+    bets = STAGED.get(family) or [(main_spot, 2500)]
+    start = START.get(family, "deal")
+    for _ in range(8):
+        place(page, bets)
+        button = page.locator(f"#{start}")
+        if not button.count():
+            break
+        button.click()
+        idle(page)
+        page.wait_for_timeout(1700)  # the roll/deal/spin animations end before the picture
+        if family != "craps" or page.locator(".puck-art.on").count():
+            break
+    if family == "craps":
+        odds = [("pass-odds", 2500), ("place-win-6", 500), ("place-win-8", 500), ("hard-8", 100)]
+        place(page, odds)
+    elif family in STAGED:
+        place(page, bets)
+
+
+def shoot(page: Any, base: str, table: dict[str, Any], size: str, out: Path) -> Path:
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{base}/table/{table['id']}")
+    page.locator("#title").filter(has_not_text="…").wait_for()
+    page.wait_for_selector(".spot")
+    idle(page)
+    stage(page, table)
+    path = out / f"{table['id']}-{size}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def index(tables: list[dict[str, Any]], sizes: list[str]) -> str:
+    lines = [
+        "# Every table at the kiosk sizes",
+        "",
+        "Made by `make screenshots` (tests/kiosk_ui/browser/make_screenshots.py): each table with",
+        "chips on a spot and its round started, at 1920x1080 (landscape) and 1080x1920 (portrait),",
+        "the screen only (what is not in the picture needs scrolling).",
+        "",
+        "| Table | " + " | ".join(sizes) + " |",
+        "|---|" + "---|" * len(sizes),
+    ]
+    for t in tables:
+        cells = " | ".join(f"[{s}]({t['id']}-{s}.png)" for s in sizes)
+        lines.append(f"| {t['title']} (`{t['id']}`) | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from kiosk_ui.web.app import create_app
+
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    p.add_argument("--only", nargs="*", default=None, help="table ids (default: every table)")
+    p.add_argument("--sizes", nargs="*", default=["landscape", "portrait"], choices=sorted(SIZES))
+    args = p.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    store = Path(tempfile.mkdtemp(prefix="croupier-shots-")) / "store"
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), log_level="warning", timeout_graceful_shutdown=1)
-    )
+    app = create_app(settings(store))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
     threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
@@ -55,30 +152,27 @@ def main() -> int:
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run",
     ]  # fmt: skip
+    written: list[Path] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=chromium_args)
         page = browser.new_page(base_url=base, viewport={"width": 1280, "height": 900})
         page.goto("/")
         page.wait_for_selector(".tile")
-        page.screenshot(path=str(args.out / "lobby.png"))
-        page.goto("/table/blackjack-pinnacle")
-        page.wait_for_selector('.spot[data-bet="main"]')
-        for _ in range(30):
-            page.locator("body:not(.busy)").wait_for(state="attached")
-            page.click('.chip[data-value="2500"]')
-            page.click('.spot[data-bet="main"]')
-            page.wait_for_selector("#deal")
-            page.click("#deal")
-            page.locator("body:not(.busy)").wait_for(state="attached")
-            if page.locator('#decisions button[data-decision="hit"]').count():
-                break
-            while page.evaluate("document.body.dataset.over") != "true":
-                page.click("#decisions button[data-decision]")
-                page.locator("body:not(.busy)").wait_for(state="attached")
-        page.screenshot(path=str(args.out / "table.png"), full_page=True)
+        tables = page.request.get("/api/tables").json()
+        if args.only is None:
+            page.screenshot(path=str(args.out / "lobby.png"))
+            written.append(args.out / "lobby.png")
+        chosen = [t for t in tables if args.only is None or t["id"] in args.only]
+        for table in chosen:
+            for size in args.sizes:
+                # A fresh player per picture: a round left open elsewhere never shows.
+                page.context.clear_cookies()
+                written.append(shoot(page, base, table, size, args.out))
+        if args.only is None:
+            (args.out / "README.md").write_text(index(chosen, args.sizes), encoding="utf-8")
         browser.close()
     server.should_exit = True
-    print(f"wrote {args.out / 'lobby.png'} and {args.out / 'table.png'}")
+    print(f"wrote {len(written)} screenshots in {args.out}")
     return 0
 
 
