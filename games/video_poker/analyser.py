@@ -5,7 +5,7 @@ of Odds): counts of final hands for every subset of the deck, then inclusion-exc
 per deal.
 
 1. Every one of the 2,598,960 five-card hands is classified once
-   (:func:`games.video_poker.hands.classify`) and mapped to its pay line.
+   (:func:`games.video_poker.classes.classify`) and mapped to its pay line.
 2. :class:`SubsetCounts`: for every subset ``S`` of 0..4 cards, how many five-card
    hands of each line contain ``S`` (``C(52, k)`` rows per size, ~290,000 rows in all;
    a five-card subset is the hand itself).
@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.poker.batch import combinations_array
-from games.video_poker.hands import Wild, classify, line_of_class
+from games.video_poker.classes import Wild, classify, line_of_class
 from games.video_poker.pays import PayTable
 
 I64 = npt.NDArray[np.int64]
@@ -207,8 +207,12 @@ class Analysis:
         return {n: Fraction(c, DEALS * DRAW_LCM) for n, c in zip(names, self.outcomes, strict=True)}
 
 
-def analyse(table: PayTable, coins: int, chunk: int = 8192) -> Analysis:
-    """Every deal x every hold of ``table`` with ``coins`` bet, by suit class."""
+def analyse(table: PayTable, coins: int, chunk: int = 8192, holds: I64 | None = None) -> Analysis:
+    """Every deal x every hold of ``table`` with ``coins`` bet, by suit class.
+
+    With ``holds`` (one mask per suit class, e.g. another table's ``best``) those holds
+    are played instead of this table's best ones: what ignoring a Mystery stop costs.
+    """
     pays = np.array([*table.pays(coins), 0], dtype=np.int64)
     counts = subset_counts(table.wild, table.keys)
     hands, weights = suit_classes()
@@ -219,9 +223,20 @@ def analyse(table: PayTable, coins: int, chunk: int = 8192) -> Analysis:
         part = slice(lo, lo + chunk)
         c = hold_counts(counts, hands[part])
         scaled = (c @ pays) * SCALE
-        b = best_of(scaled)
+        b = best_of(scaled) if holds is None else holds[part]
         best[part] = b
         rows = np.arange(b.size)
         value[part] = scaled[rows, b]
         outcomes += (c[rows, b] * (SCALE[b] * weights[part])[:, None]).sum(axis=0)
     return Analysis(table, coins, hands, weights, best, value, tuple(int(x) for x in outcomes))
+
+
+@functools.cache
+def cached_analysis(table: PayTable, coins: int) -> Analysis:
+    """:func:`analyse`, kept per (table, coins) for the figures asked again."""
+    return analyse(table, coins)
+
+
+def table_return(table: PayTable, coins: int) -> Fraction:
+    """The exact return of ``table`` at ``coins`` under best holds (cached per table)."""
+    return cached_analysis(table, coins).expected_return

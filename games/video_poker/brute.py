@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.poker.batch import combinations_array
-from games.video_poker.hands import classify, line_of_class
+from games.video_poker.classes import classify, line_of_class
 from games.video_poker.pays import PayTable
 
 

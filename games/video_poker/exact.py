@@ -2,7 +2,7 @@
 
 The pieces, one job each:
 
-* :mod:`~games.video_poker.hands` - the classes of a final hand (natural, deuces wild);
+* :mod:`~games.video_poker.classes` - the classes of a final hand (natural, deuces wild);
 * :mod:`~games.video_poker.pays` - :class:`PayTable` (lines, pays per coins bet);
 * :mod:`~games.video_poker.analyser` - every deal x every hold of a 52-card table,
   by subset counts and inclusion-exclusion over the 134,459 suit classes;
@@ -15,10 +15,7 @@ coin bet with the best hold on every deal (the house edge is one minus it).
 
 from __future__ import annotations
 
-import functools
-from fractions import Fraction
-
-from games.video_poker.analyser import Analysis, analyse
+from games.video_poker.analyser import Analysis, analyse, table_return
 from games.video_poker.holds import best_hold, hold_values, warm
 from games.video_poker.pays import PayLine, PayTable
 
@@ -32,13 +29,3 @@ __all__ = [
     "table_return",
     "warm",
 ]
-
-
-@functools.cache
-def _cached(table: PayTable, coins: int) -> Analysis:
-    return analyse(table, coins)
-
-
-def table_return(table: PayTable, coins: int) -> Fraction:
-    """The exact return of ``table`` at ``coins`` under best holds (cached per table)."""
-    return _cached(table, coins).expected_return

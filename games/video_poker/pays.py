@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from games.video_poker.hands import LINE_CLASSES, Wild
+from games.video_poker.classes import LINE_CLASSES, Wild, line_key
 
 
 @dataclass(frozen=True, slots=True)
 class PayLine:
-    """One line: the hand key (:data:`games.video_poker.hands.LINE_CLASSES`) and its pays."""
+    """One line: the hand key (:data:`games.video_poker.classes.LINE_CLASSES`) and its pays."""
 
     hand: str
     pays: tuple[int, ...]
@@ -49,11 +49,11 @@ class PayTable:
         seen: set[str] = set()
         width = len(self.lines[0].pays)
         for line in self.lines:
-            if line.hand not in known:
+            if line_key(line.hand) not in known:
                 raise ValueError(f"pay table {self.name!r}: unknown line {line.hand!r}")
-            if line.hand in seen:
+            if line_key(line.hand) in seen:
                 raise ValueError(f"pay table {self.name!r}: line {line.hand!r} twice")
-            seen.add(line.hand)
+            seen.add(line_key(line.hand))
             if len(line.pays) != width or width == 0:
                 raise ValueError(f"pay table {self.name!r}: line {line.hand!r} needs {width} pays")
             if any(type(p) is not int or p < 0 for p in line.pays):

@@ -3,7 +3,7 @@
 Slow (about 15 s of CPU for the three tables; the suit classes and hand classes are
 built once per session): Jacks or Better 9/6 99.5439% and 8/5 97.2984%, Full Pay Deuces
 Wild 100.7620% (the Wizard of Odds' figures, 4,000 coins for a five-coin royal), and the
-best-hold table agreeing with the single-hand advice.
+best-hold table agreeing with the single-hand advice; Mystery Bonus over a reel.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from games.core.cards import Card
 from games.video_poker.analyser import DEALS, DRAW_LCM, analyse, suit_classes
 from games.video_poker.exact import table_return
 from games.video_poker.holds import best_hold
+from games.video_poker.mystery import ReelStop, mystery_return, stop_table
 from games.video_poker.pays import (
     DEUCES_WILD_FULL_PAY,
     JACKS_OR_BETTER_8_5,
@@ -65,3 +66,28 @@ def test_best_hold_table_agrees_with_the_single_hand_advice() -> None:
         mask, value = best_hold(cards, JACKS_OR_BETTER_9_6, 5)
         assert mask == int(a.best[i])
         assert value == Fraction(int(a.value[i]), DRAW_LCM)
+
+
+def five(per_coin: int) -> tuple[int, ...]:
+    return tuple(per_coin * n for n in range(1, 6))
+
+
+def test_mystery_return_is_the_weighted_mean_of_each_stops_best_play() -> None:
+    base = JACKS_OR_BETTER_9_6
+    same = ReelStop("two pair pays 2", 3, "two_pair", {"two_pair": five(2)})
+    aces = ReelStop("four aces pay 400", 1, "four_aces", {"four_aces": five(400)})
+    got = mystery_return(base, [same, aces], 5)
+    assert got.per_stop[0] == table_return(base, 5)  # a stop that changes nothing
+    assert got.expected_return == (3 * got.per_stop[0] + got.per_stop[1]) / 4
+    # the four-aces stop re-optimises holds: keeping the base table's holds returns less
+    raised = stop_table(base, aces)
+    fixed = analyse(raised, 5, holds=analyse(base, 5).best).expected_return
+    assert fixed < got.per_stop[1]
+    assert got.per_stop[1] - fixed > Fraction(1, 10**4)
+
+
+def test_reel_stops_refuse_bad_data() -> None:
+    with pytest.raises(ValueError, match="positive weight"):
+        mystery_return(JACKS_OR_BETTER_9_6, [ReelStop("x", 0, "flush", {"flush": five(7)})], 5)
+    with pytest.raises(ValueError, match="gives no pays"):
+        stop_table(JACKS_OR_BETTER_9_6, ReelStop("x", 1, "flush", {"straight": five(7)}))

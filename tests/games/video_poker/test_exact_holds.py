@@ -18,7 +18,7 @@ from games.core.cards import DECK, Card, parse_cards
 from games.poker.errors import InvalidHand
 from games.video_poker.analyser import HOLD_ORDER, all_hands, hand_classes, subset_counts
 from games.video_poker.brute import enumerate_hold_values
-from games.video_poker.hands import DEUCES, NATURAL
+from games.video_poker.classes import DEUCES, NATURAL
 from games.video_poker.holds import best_hold, held, hold_values
 from games.video_poker.pays import (
     DEUCES_WILD_FULL_PAY,

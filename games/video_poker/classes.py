@@ -13,7 +13,8 @@ line is a set of fine *classes* computed here, once per hand, vectorised over an
 
 :data:`LINE_CLASSES` names every line a pay table may use and the classes it covers;
 a hand takes the first line of its table that covers its class (tables list their
-lines best first, so ``four_aces`` before ``four_of_a_kind``).
+lines best first, so ``four_aces`` before ``four_of_a_kind``). Keys may be written with
+hyphens, as the machine's TOML does (``royal-flush``).
 
 >>> import numpy as np
 >>> from games.core.cards import parse_cards
@@ -116,6 +117,11 @@ LINE_CLASSES: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
+def line_key(key: str) -> str:
+    """A line key as :data:`LINE_CLASSES` spells it (the machine's TOML writes hyphens)."""
+    return key.replace("-", "_")
+
+
 def line_of_class(wild: Wild, lines: tuple[str, ...]) -> npt.NDArray[np.int64]:
     """For each class id, the index of the first of ``lines`` paying it (``len(lines)``: none).
 
@@ -125,9 +131,9 @@ def line_of_class(wild: Wild, lines: tuple[str, ...]) -> npt.NDArray[np.int64]:
     cs = CLASS_SETS[wild]
     out = np.full(len(cs.names), len(lines), dtype=np.int64)
     for i, key in enumerate(lines):
-        if key not in known:
+        if line_key(key) not in known:
             raise ValueError(f"unknown {wild!r} pay line {key!r}; known: {sorted(known)}")
-        for name in known[key]:
+        for name in known[line_key(key)]:
             cid = cs.id(name)
             if out[cid] == len(lines):
                 out[cid] = i
