@@ -1,0 +1,97 @@
+"""European Slot Poker's exact first hand and double-up, against card-by-card enumeration.
+
+The symbol-multiset analysis (games/video_poker/slot_exact.py) is checked on a small
+deck of distinct cards where every deal, every hold by position and every draw can be
+enumerated; the double-up's recursion against hand-worked values.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from games.video_poker.double_up_exact import best_value, step
+from games.video_poker.slot_exact import first_hand
+
+
+def fruit_line(jokers: int, groups: tuple[int, ...]) -> str | None:
+    """The machine's reading (games/video_poker/hands.py fruit_line), restated for the test."""
+    first = (groups[0] if groups else 0) + jokers
+    second = groups[1] if len(groups) > 1 else 0
+    if first >= 5:
+        return "five"
+    if first == 4:
+        return "four"
+    if first == 3 and second == 2:
+        return "full"
+    if first == 3:
+        return "three"
+    return None
+
+
+DECK = {"joker": 2, "bell": 3, "plum": 4, "cherry": 3}  # 12 cards
+PAYS = {"five": 40, "four": 9, "full": 5, "three": 1}
+
+
+def _pay(symbols: tuple[str, ...]) -> int:
+    jokers = symbols.count("joker")
+    groups = tuple(sorted(Counter(s for s in symbols if s != "joker").values(), reverse=True))
+    line = fruit_line(jokers, groups)
+    return PAYS.get(line, 0) if line else 0
+
+
+def test_first_hand_equals_enumerating_every_card_deal_hold_and_draw() -> None:
+    cards = [s for s, n in DECK.items() for _ in range(n)]
+    total = Fraction(0)
+    deals = list(itertools.combinations(range(len(cards)), 5))
+    for deal in deals:
+        rest = [c for c in range(len(cards)) if c not in deal]
+        best = Fraction(-1)
+        for k in range(6):
+            for kept in itertools.combinations(deal, k):
+                draws = list(itertools.combinations(rest, 5 - k))
+                finals = [tuple(cards[c] for c in (*kept, *d)) for d in draws]
+                best = max(best, Fraction(sum(_pay(f) for f in finals), len(draws)))
+        total += best
+    got = first_hand(DECK, PAYS, fruit_line, ("plum", "cherry"))
+    assert got.expected_pay == total / comb(len(cards), 5)
+    assert sum(got.lines.values()) == 1
+    assert got.expected_pay == sum(p * PAYS.get(line, 0) for line, p in got.lines.items())
+    assert 0 < got.cherry_hit < 1
+
+
+def test_bonus_chances_follow_the_best_holds() -> None:
+    deck = {"joker": 1, "plum": 20, "cherry": 20}
+    got = first_hand(deck, {"five": 10, "four": 4, "three": 1}, fruit_line, ("plum", "cherry"))
+    # two symbols only: every final hand has 3+ of one of them, so some line always pays
+    assert "nothing" not in got.lines
+    # one joker: four of a kind is exactly four plums or four cherries, the joker counting
+    assert got.collect["plum"] + got.collect["cherry"] == got.lines["four"] + got.lines["five"]
+    assert got.cherry_hit > Fraction(1, 2)
+
+
+def test_double_up_step_odds_and_the_joker_in_both_sets() -> None:
+    high, low = {"joker", "bell"}, {"joker", "bar"}
+    s = step({"joker": 1, "bell": 5, "bar": 5}, high, low)
+    assert (s.high, s.low, s.call, s.value) == (
+        Fraction(6, 11),
+        Fraction(6, 11),
+        "high",
+        Fraction(12, 11),
+    )
+    assert step({"joker": 0, "bell": 1, "bar": 3}, high, low).call == "low"
+    with pytest.raises(ValueError, match="at least one card"):
+        step({"bell": 0}, high, low)
+
+
+def test_double_up_value_looks_ahead_over_the_cards_taken() -> None:
+    deck = {"joker": 1, "bell": 1, "bar": 1}
+    high, low = {"joker", "bell"}, {"joker", "bar"}
+    assert best_value(deck, high, low, wins=1) == Fraction(4, 3)
+    # after the joker: bell or bar, even (collect); after the bell: joker or bar, Low wins
+    assert best_value(deck, high, low, wins=2) == 2 * (Fraction(1, 3) * 1 + Fraction(1, 3) * 2)
+    assert best_value({"bell": 3, "bar": 3}, {"bell"}, {"bar"}, wins=1) == 1
