@@ -72,6 +72,7 @@ class FirstHand:
     lines: Mapping[str, Fraction]
     cherry_hit: Fraction  # two or more natural cherries
     collect: Mapping[str, Fraction]  # four or more of the fruit, the joker counting
+    collect_sets: Mapping[frozenset[str], Fraction]  # which fruits one hand collects
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,14 +207,18 @@ def _summary(
     index = _index5(len(symbols))
     lines: dict[str, Fraction] = {}
     collect = {f: Fraction(0) for f in fruits}
+    sets: dict[frozenset[str], Fraction] = {}
     cherry = Fraction(0)
     for final, p in dist.items():
+        if not p:
+            continue
         name = line5[index[final]] or "nothing"
         lines[name] = lines.get(name, Fraction(0)) + p
         jokers = final[wild] if wild is not None else 0
         if CHERRY in symbols and final[symbols.index(CHERRY)] >= 2:
             cherry += p
-        for f in fruits:
-            if final[symbols.index(f)] + jokers >= collect_at:
-                collect[f] += p
-    return FirstHand(deals, value, lines, cherry, collect)
+        got = frozenset(f for f in fruits if final[symbols.index(f)] + jokers >= collect_at)
+        sets[got] = sets.get(got, Fraction(0)) + p
+        for f in got:
+            collect[f] += p
+    return FirstHand(deals, value, lines, cherry, collect, sets)

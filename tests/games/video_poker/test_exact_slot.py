@@ -15,6 +15,7 @@ from math import comb
 import pytest
 
 from games.video_poker.double_up_exact import best_value, step
+from games.video_poker.slot_bonus import cherry_share, fruit_share, hands_to_collect
 from games.video_poker.slot_exact import first_hand
 
 
@@ -95,3 +96,29 @@ def test_double_up_value_looks_ahead_over_the_cards_taken() -> None:
     # after the joker: bell or bar, even (collect); after the bell: joker or bar, Low wins
     assert best_value(deck, high, low, wins=2) == 2 * (Fraction(1, 3) * 1 + Fraction(1, 3) * 2)
     assert best_value({"bell": 3, "bar": 3}, {"bell"}, {"bar"}, wins=1) == 1
+
+
+def test_hands_to_collect_is_the_coupon_collectors_expectation() -> None:
+    q = {"plum": Fraction(1, 10), "bell": Fraction(1, 5), "cherry": Fraction(1, 4)}
+    sets = {frozenset({f}): p for f, p in q.items()}
+    sets[frozenset()] = 1 - sum(q.values())
+    fruits = tuple(q)
+    want = Fraction(0)
+    for size in range(1, 4):  # E[T] = sum over nonempty S of (-1)^(|S|+1) / q(S)
+        for s in itertools.combinations(fruits, size):
+            want += (-1) ** (size + 1) / sum(q[f] for f in s)
+    assert hands_to_collect(sets, fruits) == want
+    # a hand collecting two fruits at once counts for both
+    assert (
+        hands_to_collect({frozenset({"a", "b"}): Fraction(1, 3), frozenset(): Fraction(2, 3)}, "ab")
+        == 3
+    )
+    with pytest.raises(ValueError, match="no hand ever collects"):
+        hands_to_collect({frozenset({"a"}): Fraction(1)}, ("a", "b"))
+
+
+def test_bonus_shares_per_coin() -> None:
+    assert cherry_share(Fraction(1, 4), hits=25, bonus=50, coins=2) == Fraction(1, 4)
+    assert cherry_share(Fraction(0), hits=25, bonus=50, coins=2) == 0
+    sets = {frozenset({"a"}): Fraction(1, 100), frozenset(): Fraction(99, 100)}
+    assert fruit_share(sets, ("a",), bonus=20, coins=1) == Fraction(1, 5)
