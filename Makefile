@@ -27,8 +27,10 @@ run: install
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests drive for real: Chromium (browser tests through Playwright),
-# rng-tools5's rngtest and ent (the lab tools fed by `croupier rng stream`).
-SYSTEM_TOOLS := chromium:chromium rngtest:rng-tools5 ent:ent
+# rng-tools5's rngtest and ent (the lab tools fed by `croupier rng stream`), PostgreSQL's
+# server (the store's second backend: tests start a throwaway cluster with its initdb and
+# pg_ctl from /usr/lib/postgresql/*/bin; pg_ctlcluster, on PATH, says it is installed).
+SYSTEM_TOOLS := chromium:chromium rngtest:rng-tools5 ent:ent pg_ctlcluster:postgresql
 system-deps:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do \
 	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \

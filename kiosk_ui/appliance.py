@@ -63,6 +63,7 @@ class Appliance:
         self.settings = settings
         self.runtime = Runtime(
             settings.store,
+            url=settings.store_url,
             synchronous=settings.synchronous,
             create=create,
             seat_rules=SeatRules(

@@ -28,6 +28,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port (0 picks a free one)")
     parser.add_argument("--config", type=Path, help="settings TOML (default: packaged demo)")
     parser.add_argument("--store", type=Path, help="store directory (overrides the config)")
+    parser.add_argument(
+        "--url", help="the store's database: sqlite:///PATH or postgresql://... (overrides)"
+    )
     parser.set_defaults(handler=_serve)
 
 
@@ -47,6 +50,8 @@ def _serve(args: argparse.Namespace) -> int:
     settings = load(args.config)
     if args.store is not None:
         settings = dataclasses.replace(settings, store=args.store)
+    if args.url is not None:
+        settings = dataclasses.replace(settings, store_url=args.url)
     refuse_simulators(settings)  # before listening: a refusal is one line and exit 2
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

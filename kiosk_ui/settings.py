@@ -48,6 +48,7 @@ class TableSettings:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     store: Path
+    store_url: str | None = None  # [store] url: postgresql://... (None: SQLite in ``store``)
     synchronous: str = "FULL"
     anchor: Path | None = None  # [store] anchor: append-only file of signed tree heads
     rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields (validated)
@@ -86,6 +87,8 @@ class _Table(BaseModel):
 
 class _Store(_Table):
     dir: str = Field(default="var/store", min_length=1)
+    # the database: "" (SQLite in dir), sqlite:///PATH or postgresql://... (kiosk_ui.store.location)
+    url: str = ""
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
     anchor: str | None = Field(default=None, min_length=1)  # a file outside the store
 
@@ -283,6 +286,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         anchor = base / anchor
     return Settings(
         store=store_dir,
+        store_url=os.environ.get("CROUPIER_STORE_URL") or cfg.store.url or None,
         synchronous=cfg.store.synchronous,
         anchor=anchor,
         rng=dict(cfg.rng),

@@ -22,6 +22,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     a.add_argument("--config", type=Path, help="settings TOML (default: packaged demo)")
     a.add_argument("--store", type=Path, help="store directory (overrides the config)")
     a.add_argument(
+        "--url", help="the store's database: sqlite:///PATH or postgresql://... (overrides)"
+    )
+    a.add_argument(
         "--if-missing", action="store_true", help="do nothing if the store already exists"
     )
     a.set_defaults(handler=_init)
@@ -32,14 +35,18 @@ def _init(args: argparse.Namespace) -> int:
     from certification.log.keys import KeyStore
     from kiosk_ui.errors import StoreError
     from kiosk_ui.settings import load
-    from kiosk_ui.store.db import Database, UnfinishedStore, store_exists
+    from kiosk_ui.store import open_store
+    from kiosk_ui.store.db import UnfinishedStore, store_exists
+    from kiosk_ui.store.location import URL_FILE, resolve
     from kiosk_ui.table.runtime import Runtime
 
     settings = load(args.config)
     store = args.store if args.store is not None else settings.store
-    if store_exists(store):
+    url = args.url if args.url is not None else settings.store_url
+    store = resolve(store, url).directory
+    if store_exists(store) or (store / URL_FILE).exists():
         try:  # opened as serve would: a damaged or held store is refused, naming why
-            Database(store, synchronous=settings.synchronous).close()
+            open_store(store, synchronous=settings.synchronous, url=url).close()
         except UnfinishedStore:
             pass  # its first start died before anything was logged: finish it below
         else:
@@ -47,7 +54,7 @@ def _init(args: argparse.Namespace) -> int:
                 print(f"store {store} exists")
                 return 0
             raise StoreError(f"store {store} already exists: nothing created")
-    Runtime(store, synchronous=settings.synchronous, create=True).close()
+    Runtime(store, synchronous=settings.synchronous, create=True, url=url).close()
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
     sealed = seal_install(store)  # the build this store is made with: serve checks it

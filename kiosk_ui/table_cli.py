@@ -21,6 +21,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     a.add_argument("--game", required=True, help="variant id or family (croupier games list)")
     a.add_argument("--rounds", type=int, required=True, help="finished games wanted at the table")
     a.add_argument("--store", type=Path, required=True, help="store directory (created if new)")
+    a.add_argument("--url", help="the store's database: postgresql://... (default: SQLite)")
     a.add_argument("--seed", type=int, help="seeded simulator source (test mode, not for play)")
     a.add_argument("--source", choices=("os", "sim"), default="os", help="entropy source")
     a.add_argument(
@@ -64,7 +65,8 @@ def _autoplay(args: argparse.Namespace) -> int:
     else:
         config = RngConfig(source=args.source, test_mode=args.source == "sim")
     stack = open_rng(config, real_money=False)
-    rt = Runtime(args.store, synchronous=args.sync, create=True)  # a lab tool: --store may be new
+    # a lab tool: --store may be new
+    rt = Runtime(args.store, synchronous=args.sync, create=True, url=args.url)
     try:
         table_id = f"autoplay-{variant.id}"
         table = rt.open_table(table_id, variant.id, RngOutcomes(stack.rng, f"rng:{config.source}"))

@@ -14,7 +14,6 @@ Three proofs, all reported together (each problem names its row):
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -25,12 +24,13 @@ from kiosk_ui.store.db import schema_mismatch
 from kiosk_ui.store.derived import derive
 from kiosk_ui.store.log_records import open_readonly
 from kiosk_ui.store.schema import SCHEMA_VERSION
+from kiosk_ui.store.sql import Conn
 
 #: problems spelled out in the error (the count says how many more there are)
 LISTED = 20
 
 
-def audit_connection(conn: sqlite3.Connection) -> dict[str, Any]:
+def audit_connection(conn: Conn) -> dict[str, Any]:
     """Raise :class:`AuditError` listing the discrepancies; otherwise return the totals."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
     if row is not None and int(row[0]) != SCHEMA_VERSION:
@@ -61,7 +61,7 @@ def audit_connection(conn: sqlite3.Connection) -> dict[str, Any]:
     }
 
 
-def _games(conn: sqlite3.Connection, ends: dict[str, int]) -> tuple[list[str], int]:
+def _games(conn: Conn, ends: dict[str, int]) -> tuple[list[str], int]:
     """Problems with the games table against the log's ``game-end`` records (per game,
     counted by the derivation's pass over the log), and how many games ended."""
     problems: list[str] = []

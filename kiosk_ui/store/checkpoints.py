@@ -7,12 +7,11 @@ signature, this module only stores and reads the row.
 
 from __future__ import annotations
 
-import sqlite3
-
 from certification.log.reader import VerifiedPosition
+from kiosk_ui.store.sql import Conn
 
 
-def read(conn: sqlite3.Connection) -> VerifiedPosition | None:
+def read(conn: Conn) -> VerifiedPosition | None:
     """The verified position as stored (unchecked), or None."""
     row = conn.execute("SELECT seq, hash, tree, key_id, signature FROM log_verified").fetchone()
     if row is None:
@@ -25,7 +24,7 @@ class SqliteCheckpoints:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def verified(self) -> VerifiedPosition | None:
@@ -40,7 +39,9 @@ class SqliteCheckpoints:
         """Keep ``position`` (signed by :func:`certification.log.integrity.signed_position`)."""
         p = position
         self._conn.execute(
-            "INSERT OR REPLACE INTO log_verified (id, seq, hash, tree, key_id, signature) "
-            "VALUES (1, ?, ?, ?, ?, ?)",
+            "INSERT INTO log_verified (id, seq, hash, tree, key_id, signature) "
+            "VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, "
+            "hash = excluded.hash, tree = excluded.tree, key_id = excluded.key_id, "
+            "signature = excluded.signature",
             (p.seq, p.hash, p.tree, p.key_id, p.signature),
         )

@@ -33,19 +33,17 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.faults import StoreHealth
+from kiosk_ui.store.group import GroupCommit
 from kiosk_ui.store.schema import DB_NAME, SCHEMA, SCHEMA_VERSION, TABLES
 from kiosk_ui.store.tx import SqliteTx
 
 LOCK_NAME = "croupier.lock"  # held (flock) by the one process writing the store
 KEYS_DIR = "keys"  # the log's signing keys (certification.log.keys.KeyStore)
-MAX_GROUP = 64  # units of work per group commit at most
 CHECKPOINT_EVERY = 0.05  # seconds between checkpoints of what the writers committed
 PROBE_BYTES = 4 << 20  # free space a resume after a store fault proves by writing it
 PROBE_NAME = "croupier.probe"
@@ -123,7 +121,7 @@ def _holder_text(path: Path) -> str:
         return "another process (its details are not readable)"
 
 
-class Database:
+class Database(GroupCommit[SqliteTx]):
     """A Croupier store directory: ``croupier.db`` plus the signing keys.
 
     ``create=False`` (what ``croupier serve`` uses) opens an existing store only;
@@ -134,6 +132,8 @@ class Database:
 
     #: what the driver raises (beside StoreError) when the store fails
     errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+    #: how a group transaction starts (SQLite: take the write lock at once)
+    BEGIN = "BEGIN IMMEDIATE"
 
     def __init__(
         self, directory: str | Path, *, synchronous: str = "FULL", create: bool = False
@@ -187,191 +187,8 @@ class Database:
         except (sqlite3.Error, OSError) as exc:
             self._abandon()
             raise StoreError(f"cannot open store {directory}: {exc}") from None
-        self.lock = threading.RLock()
-        self._cond = threading.Condition(self.lock)
-        self._counter = threading.Lock()
-        self._waiting = 0  # writers blocked on the lock: they will join the open group
-        self._depth = 0
-        self._in_tx = False
-        self._group = 0  # id of the open (or last) group transaction
-        self._members = 0
-        self._committed = 0  # id of the last group that finished committing
-        self._failed: dict[int, StoreError] = {}
-        self.commits = 0  # group commits so far (each one fsync under synchronous=FULL)
-        self.health = StoreHealth()  # I/O faults: see kiosk_ui.store.faults
+        self._init_groups()
         self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous, self.health)
-
-    @property
-    def handle(self) -> SqliteTx:
-        """The connection outside any unit of work (see :attr:`Store.handle`)."""
-        return self.conn
-
-    @contextmanager
-    def read(self) -> Iterator[SqliteTx]:
-        """Reads under the store lock, outside any transaction of their own."""
-        with self.lock:
-            yield self.conn
-
-    def audit(self) -> dict[str, Any]:
-        """The ledger audit on the open store (under its lock; see :mod:`.audit`)."""
-        from kiosk_ui.store.audit import audit_connection
-
-        with self.lock:
-            return audit_connection(self.conn)
-
-    @contextmanager
-    def transaction(self, *, defer: bool = False) -> Iterator[SqliteTx]:
-        """One atomic unit of work: all of it is kept, or none of it. Re-entrant.
-
-        ``defer=True`` (the event loop's units, see :mod:`kiosk_ui.table.commit`):
-        the unit ends without committing or waiting; the group stays open for more
-        units, and the caller must make it durable with :meth:`commit_open` (and see
-        :meth:`group_outcome`) before it reports success to anyone.
-
-        Group commit: each unit runs in its own SAVEPOINT inside a shared transaction.
-        When other writers are already waiting, the unit leaves the transaction open
-        for them and waits; the last writer of the group commits once (one fsync for
-        the whole group) and wakes the others. Nobody returns before the transaction
-        that holds its work is durably committed. A unit that fails rolls back to its
-        savepoint and never disturbs the others.
-
-        While a store fault is open a unit is refused with
-        :class:`~kiosk_ui.errors.StoreUnavailable` before it touches the store, unless
-        its caller proved the store writable (:meth:`writable`; see
-        :mod:`kiosk_ui.store.faults`).
-        """
-        with self._counter:
-            self._waiting += 1
-        self.lock.acquire()
-        with self._counter:
-            self._waiting -= 1
-        try:
-            if self._depth:  # nested: part of the caller's unit
-                self._depth += 1
-                try:
-                    yield self.conn
-                finally:
-                    self._depth -= 1
-                return
-            self.health.refuse()  # while a fault is open, even a unit that would fit
-            if not self._in_tx:
-                self._execute("BEGIN IMMEDIATE", "begin")
-                self._in_tx = True
-                self._group += 1
-                self._members = 0
-            group = self._group
-            self._execute("SAVEPOINT unit", "unit")
-            self._depth = 1
-            failure: BaseException | None = None
-            try:
-                yield self.conn
-            except BaseException as exc:
-                failure = self.health.report(exc, "unit") or exc
-                if not self._undo_unit():
-                    self._abort(group, failure)  # SQLite dropped the whole transaction
-            finally:
-                self._depth = 0
-            if self._in_tx and self._group == group:
-                try:
-                    self.conn.execute("RELEASE unit")
-                except sqlite3.Error as exc:
-                    self._abort(group, self.health.report(exc, "unit") or exc)
-            self._members += 1
-            with self._counter:
-                others_waiting = self._waiting > 0
-            if group in self._failed:
-                pass  # gone already: nothing to commit or wait for
-            elif defer and failure is None:
-                pass  # left open: the caller commits it (commit_open) before answering
-            elif others_waiting and self._members < MAX_GROUP:
-                while self._committed < group and group not in self._failed:
-                    self._cond.wait()
-            else:
-                self._commit(group)
-            if group in self._failed and failure is None:
-                failure = self._error_of(group)
-            if failure is not None:
-                raise failure
-        finally:
-            self.lock.release()
-
-    def _execute(self, sql: str, where: str) -> None:
-        """Run one control statement; an I/O error becomes the store fault's error."""
-        try:
-            self.conn.execute(sql)
-        except sqlite3.Error as exc:
-            raise (self.health.report(exc, where) or exc) from None
-
-    def _undo_unit(self) -> bool:
-        """Roll the failed unit back to its savepoint; False if SQLite had already rolled
-        back the whole group transaction (it may, on a full disk or an I/O error)."""
-        if not self.conn.in_transaction:
-            return False
-        try:
-            self.conn.execute("ROLLBACK TO unit")
-        except sqlite3.Error:
-            return False
-        return True
-
-    def _abort(self, group: int, error: BaseException) -> None:
-        """End ``group`` as failed: everything in it is rolled back, every unit of it
-        (the deferred ones through :meth:`group_outcome`) answers ``error``."""
-        self._rollback()
-        self._failed[group] = (
-            error
-            if isinstance(error, StoreError)
-            else StoreError(f"commit failed: the transaction was lost: {error}")
-        )
-        self._in_tx = False
-        self._committed = group
-        self._cond.notify_all()
-
-    def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            with suppress(sqlite3.Error):  # nothing else to do: the next BEGIN finds out
-                self.conn.execute("ROLLBACK")
-
-    def _error_of(self, group: int) -> StoreError:
-        """A fresh copy of the error ``group`` failed with (one per unit that raises it)."""
-        err = self._failed[group]
-        return type(err)(str(err))
-
-    def open_group(self) -> int | None:
-        """The id of the group transaction still open (units done, not yet durable)."""
-        with self.lock:
-            return self._group if self._in_tx else None
-
-    def commit_open(self) -> None:
-        """Commit the open group now, if there is one and no unit is inside it."""
-        with self.lock:
-            if self._in_tx and not self._depth:
-                self._commit(self._group)
-
-    def group_outcome(self, group: int) -> StoreError | None:
-        """The error ``group`` failed to commit with (a fresh copy), or None once it is
-        durable: :class:`~kiosk_ui.errors.StoreUnavailable` for an I/O error.
-
-        Raises :class:`StoreError` if the group is still open.
-        """
-        with self.lock:
-            if self._committed < group:
-                raise StoreError(f"group {group} is not committed yet")
-            return self._error_of(group) if group in self._failed else None
-
-    def _commit(self, group: int) -> None:
-        try:
-            self.conn.execute("COMMIT")
-            self.commits += 1
-        except sqlite3.Error as exc:
-            # A failed COMMIT (or its fsync) may have been rolled back by SQLite already.
-            self._rollback()
-            self._failed[group] = self.health.report(exc, "commit") or StoreError(
-                f"commit failed: {exc}"
-            )
-        finally:
-            self._in_tx = False
-            self._committed = group
-            self._cond.notify_all()
 
     def probe(self) -> None:
         """Prove the store writable after a fault: write and fsync :data:`PROBE_BYTES` in
@@ -403,19 +220,6 @@ class Database:
                 unavailable = self.health.report(exc, "probe")
                 if unavailable is not None:  # busy (the checkpoint thread) proves nothing bad
                     raise unavailable from None
-
-    @contextmanager
-    def writable(self) -> Iterator[None]:
-        """Let the caller's units write even while a store fault is open, once
-        :meth:`probe` has proven the store writable again (raises
-        :class:`~kiosk_ui.errors.StoreUnavailable` if not). With no fault open it
-        proves nothing and admits nothing: the units run as always."""
-        if self.health.fault is None:
-            yield
-            return
-        self.probe()
-        with self.health.admitted():
-            yield
 
     def _check(self, db_file: Path, keys: Path, *, create: bool) -> bool:
         """Refuse a damaged store; return whether the schema is still to be made."""

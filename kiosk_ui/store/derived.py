@@ -36,7 +36,6 @@ this audit checks that each money record's bytes still hash to its stored hash.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +46,7 @@ from games.core.money import format_cents
 from games.core.records import Event, JackpotWin
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.store import ledger
+from kiosk_ui.store.sql import Conn, dialect
 from kiosk_ui.table.money import (
     MONEY_EVENTS,
     Entry,
@@ -227,17 +227,20 @@ class _Deriver:
                     self.balances[p.account] = self.balances.get(p.account, 0) + p.amount
 
 
-def derive(conn: sqlite3.Connection) -> Derivation:
+def derive(conn: Conn) -> Derivation:
     """Derive the ledger from the log and compare it with the stored rows (see module doc)."""
     problems: list[str] = []
-    # Each transaction's postings as one JSON array, grouped by SQLite (far fewer
-    # Python objects than a row per posting).
+    # Each transaction's postings as one JSON array, grouped by the database (far
+    # fewer Python objects than a row per posting).
+    postgres = dialect(conn) == "postgresql"
+    grouped = (
+        "json_agg(json_build_array(rowid, account, amount))::text"
+        if postgres
+        else "json_group_array(json_array(rowid, account, amount))"
+    )
     postings_of: dict[int, list[list[Any]]] = {
         int(tid): orjson.loads(rows)
-        for tid, rows in conn.execute(
-            "SELECT txn, json_group_array(json_array(rowid, account, amount)) "
-            "FROM postings GROUP BY txn"
-        )
+        for tid, rows in conn.execute(f"SELECT txn, {grouped} FROM postings GROUP BY txn")
     }
     by_seq: dict[int | None, list[_Txn]] = {}
     for tid, kind, game, seq, log_hash in conn.execute(
@@ -254,7 +257,8 @@ def derive(conn: sqlite3.Connection) -> Derivation:
     del postings_of
 
     deriver = _Deriver()
-    marks = " OR ".join("instr(data, ?) > 0" for _ in _EVENT_MARKS)
+    found = "position(? in data) > 0" if postgres else "instr(data, ?) > 0"
+    marks = " OR ".join(found for _ in _EVENT_MARKS)
     types = ", ".join("?" for _ in READ_TYPES)
     records = 0
     ends: Counter[str] = Counter()

@@ -30,6 +30,7 @@ import contextvars
 import errno
 import logging
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -52,6 +53,10 @@ IO_MESSAGES = (
     "attempt to write a readonly database",
 )
 IO_ERRNOS = frozenset((errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT))
+#: PostgreSQL SQLSTATE classes that mean the server or the way to it failed: a lost
+#: connection (08), insufficient resources such as a full disk (53), an operator's
+#: shutdown (57P), a system or I/O error (58); never a statement's own error
+PG_IO_CLASSES = ("08", "53", "57P", "58")
 
 
 def is_io_error(exc: BaseException) -> bool:
@@ -61,6 +66,14 @@ def is_io_error(exc: BaseException) -> bool:
         if isinstance(code, int):
             return code & 0xFF in IO_CODES  # extended codes keep the primary in the low byte
         return any(m in str(exc).lower() for m in IO_MESSAGES)
+    if "psycopg" in sys.modules:  # loaded by the PostgreSQL backend only
+        import psycopg
+
+        if isinstance(exc, psycopg.Error):
+            state = exc.sqlstate
+            if state is None:  # no answer from the server: the connection is gone
+                return isinstance(exc, psycopg.OperationalError)
+            return state.startswith(PG_IO_CLASSES)
     return isinstance(exc, OSError) and exc.errno in IO_ERRNOS
 
 

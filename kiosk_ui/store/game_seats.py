@@ -4,7 +4,7 @@ and the routes (recall)."""
 
 from __future__ import annotations
 
-import sqlite3
+from kiosk_ui.store.sql import Conn
 
 
 class SqliteGameSeats:
@@ -12,7 +12,7 @@ class SqliteGameSeats:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def add(self, game: str, seat: int, player: str, staked: int, net: int) -> None:
@@ -20,7 +20,7 @@ class SqliteGameSeats:
         self._conn.execute(
             "INSERT INTO game_seats (game, seat, player, staked, net) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game, seat) DO UPDATE SET "
-            "staked = staked + excluded.staked, net = net + excluded.net",
+            "staked = game_seats.staked + excluded.staked, net = game_seats.net + excluded.net",
             (game, seat, player, staked, net),
         )
 

@@ -7,8 +7,9 @@ table, variant, status and times), written in the unit of work that logs the cha
 
 from __future__ import annotations
 
-import sqlite3
 from typing import NamedTuple
+
+from kiosk_ui.store.sql import Conn
 
 
 class GameRow(NamedTuple):
@@ -34,7 +35,7 @@ class SqliteGames:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def insert(self, game: str, table: str, variant: str, started: int, source: str) -> None:

@@ -19,11 +19,11 @@ in the same transaction, and :func:`audit` proves the two agree.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kiosk_ui.errors import AuditError, InsufficientFunds, LedgerError
+from kiosk_ui.store.sql import Conn
 
 CASH = "cash"
 HOUSE = "house"
@@ -57,7 +57,7 @@ class Posting:
 
 
 def post(
-    conn: sqlite3.Connection,
+    conn: Conn,
     kind: str,
     postings: Sequence[Posting],
     *,
@@ -94,16 +94,16 @@ def post(
                 if _kind(account) != "wallet"
                 else f"insufficient balance for player {who}: short by {-bal} cents"
             )
-    cur = conn.execute(
-        "INSERT INTO txns (kind, game, memo, log_seq, log_hash, ts) VALUES (?, ?, ?, ?, ?, ?)",
+    (txn,) = conn.execute(
+        "INSERT INTO txns (kind, game, memo, log_seq, log_hash, ts) VALUES (?, ?, ?, ?, ?, ?) "
+        "RETURNING id",
         (kind, game, memo, log_seq, log_hash, ts),
-    )
-    txn = int(cur.lastrowid or 0)
+    ).fetchone()
     conn.executemany(
         "INSERT INTO postings (txn, account, amount) VALUES (?, ?, ?)",
         [(txn, p.account, p.amount) for p in moves],
     )
-    return txn
+    return int(txn)
 
 
 def moving(postings: Sequence[Posting]) -> list[Posting]:
@@ -111,7 +111,7 @@ def moving(postings: Sequence[Posting]) -> list[Posting]:
     return [p for p in postings if p.amount]
 
 
-def _apply_changes(conn: sqlite3.Connection, changes: dict[str, int]) -> dict[str, int]:
+def _apply_changes(conn: Conn, changes: dict[str, int]) -> dict[str, int]:
     """Add each change to its account's cached balance (one statement for all the
     accounts that exist, an insert for each first movement); return the new balances."""
     if not changes:
@@ -139,12 +139,12 @@ def _apply_changes(conn: sqlite3.Connection, changes: dict[str, int]) -> dict[st
     return out
 
 
-def balance(conn: sqlite3.Connection, account: str) -> int:
+def balance(conn: Conn, account: str) -> int:
     row = conn.execute("SELECT balance FROM accounts WHERE name = ?", (account,)).fetchone()
     return int(row[0]) if row else 0
 
 
-def balances(conn: sqlite3.Connection, prefix: str = "") -> dict[str, int]:
+def balances(conn: Conn, prefix: str = "") -> dict[str, int]:
     return {
         str(n): int(b)
         for n, b in conn.execute(
@@ -164,7 +164,7 @@ class AuditReport:
     collection: int = 0  # the California tables' collection fees (page 004)
 
 
-def audit(conn: sqlite3.Connection) -> AuditReport:
+def audit(conn: Conn) -> AuditReport:
     """Prove the ledger balances; raise :class:`AuditError` naming the first discrepancy."""
     bad = conn.execute(
         "SELECT txn, SUM(amount) FROM postings GROUP BY txn HAVING SUM(amount) != 0 "
@@ -173,9 +173,9 @@ def audit(conn: sqlite3.Connection) -> AuditReport:
     if bad:
         raise AuditError(f"transaction {bad[0]} does not balance (sums to {bad[1]} cents)")
     mismatch = conn.execute(
-        "SELECT a.name, a.balance, COALESCE(SUM(p.amount), 0) AS derived FROM accounts a "
+        "SELECT a.name, a.balance, COALESCE(SUM(p.amount), 0) FROM accounts a "
         "LEFT JOIN postings p ON p.account = a.name GROUP BY a.name "
-        "HAVING a.balance != derived ORDER BY a.name LIMIT 1"
+        "HAVING a.balance != COALESCE(SUM(p.amount), 0) ORDER BY a.name LIMIT 1"
     ).fetchone()
     if mismatch:
         raise AuditError(
@@ -211,7 +211,7 @@ class SqliteLedger:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def post(

@@ -6,7 +6,8 @@ after a crash. Each row is a record's exact bytes (``data``) with the columns th
 queries need (seq, hash, type, game); what a record is, and how it is checked, is
 :mod:`certification.log`'s. :class:`SqliteLog` is the store's log repository (and the
 verifier's :class:`~certification.log.reader.LogReader`); the module functions are
-the same statements on a bare connection (the audit, tests and benches use them).
+the same statements on a bare connection (the audit, tests and benches use them), on
+either backend (:mod:`kiosk_ui.store.sql`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from certification.log.chain import StoredRecord
 from certification.log.errors import LogFormatError
 from certification.log.reader import VerifiedPosition
 from kiosk_ui.store import checkpoints
+from kiosk_ui.store.location import stored_url
 from kiosk_ui.store.schema import DB_NAME
+from kiosk_ui.store.sql import Conn
 
 
 def db_path(store_dir: str | Path) -> Path:
@@ -45,29 +48,35 @@ def connect_readonly(
         return conn
 
 
-def open_readonly(store_dir: str | Path) -> sqlite3.Connection:
-    """A plain read-only connection to a store's database (see :func:`connect_readonly`)."""
+def open_readonly(store_dir: str | Path) -> Conn:
+    """A plain read-only connection to a store's database (see :func:`connect_readonly`;
+    a PostgreSQL store's: :func:`kiosk_ui.store.pg.open_readonly`). Close it after use."""
+    url = stored_url(Path(store_dir))
+    if url is not None:
+        from kiosk_ui.store import pg
+
+        return pg.open_readonly(url)
     return connect_readonly(store_dir, sqlite3.Connection)
 
 
-def insert(conn: sqlite3.Connection, records: Iterable[StoredRecord]) -> None:
+def insert(conn: Conn, records: Iterable[StoredRecord]) -> None:
     conn.executemany(
         "INSERT INTO log (seq, hash, type, game, data) VALUES (?, ?, ?, ?, ?)",
         [(r.seq, r.hash, r.type, r.game, r.data) for r in records],
     )
 
 
-def last_seq(conn: sqlite3.Connection) -> int:
+def last_seq(conn: Conn) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()[0])
 
 
-def record(conn: sqlite3.Connection, seq: int) -> bytes | None:
+def record(conn: Conn, seq: int) -> bytes | None:
     row = conn.execute("SELECT data FROM log WHERE seq = ?", (seq,)).fetchone()
     return None if row is None else bytes(row[0])
 
 
 def chunks(
-    conn: sqlite3.Connection, after: int = 0, upto: int | None = None, size: int = 20_000
+    conn: Conn, after: int = 0, upto: int | None = None, size: int = 20_000
 ) -> Iterator[list[bytes]]:
     """The records after seq ``after`` (through ``upto``), in seq order, ``size`` at a time:
     a million-record log is read without holding it all in memory."""
@@ -83,7 +92,7 @@ def chunks(
         yield [bytes(d) for _, d in rows]
 
 
-def key_records(conn: sqlite3.Connection) -> list[bytes]:
+def key_records(conn: Conn) -> list[bytes]:
     """The log-start and key-rotation records (the key chain), in seq order."""
     return [
         bytes(d)
@@ -93,17 +102,17 @@ def key_records(conn: sqlite3.Connection) -> list[bytes]:
     ]
 
 
-def lines(conn: sqlite3.Connection) -> list[bytes]:
+def lines(conn: Conn) -> list[bytes]:
     """Every record's exact bytes, in seq order."""
     return [bytes(d) for (d,) in conn.execute("SELECT data FROM log ORDER BY seq")]
 
 
-def game_lines(conn: sqlite3.Connection, game: str) -> Iterator[bytes]:
+def game_lines(conn: Conn, game: str) -> Iterator[bytes]:
     for (d,) in conn.execute("SELECT data FROM log WHERE game = ? ORDER BY seq", (game,)):
         yield bytes(d)
 
 
-def has_game_end(conn: sqlite3.Connection, game: str) -> bool:
+def has_game_end(conn: Conn, game: str) -> bool:
     """Whether the log holds a ``game-end`` record of ``game``."""
     return (
         conn.execute(
@@ -118,7 +127,7 @@ class SqliteLog:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def insert(self, records: Iterable[StoredRecord]) -> None:

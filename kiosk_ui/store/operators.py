@@ -7,7 +7,7 @@ record commit together.
 
 from __future__ import annotations
 
-import sqlite3
+from kiosk_ui.store.sql import Conn
 
 
 class SqliteOperators:
@@ -15,12 +15,12 @@ class SqliteOperators:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def ensure_disabled_column(self) -> None:
         """Stores made before operators could be disabled get the column (default: no)."""
-        cols = {r[1] for r in self._conn.execute("PRAGMA table_info(operators)")}
+        cols = {d[0] for d in self._conn.execute("SELECT * FROM operators LIMIT 0").description}
         if "disabled" not in cols:
             self._conn.execute(
                 "ALTER TABLE operators ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0"

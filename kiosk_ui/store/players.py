@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+from kiosk_ui.store.sql import Conn
 
 
 class SqlitePlayers:
@@ -10,7 +10,7 @@ class SqlitePlayers:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def add(self, player: str, name: str, created: int) -> None:

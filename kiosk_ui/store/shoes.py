@@ -11,6 +11,7 @@ import sqlite3
 from typing import NamedTuple
 
 from certification.log.commitments import StoredShoe as CommittedShoe
+from kiosk_ui.store.sql import Conn
 
 
 class StoredShoe(NamedTuple):
@@ -24,7 +25,7 @@ class SqliteShoes:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Conn) -> None:
         self._conn = conn
 
     def insert(self, game: str, cards: str, salt: str) -> None:

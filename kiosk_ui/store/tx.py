@@ -1,17 +1,20 @@
-"""The SQLite store's unit of work: its connection, with the repositories bound to it.
+"""The store's unit of work: a connection with the repositories bound to it.
 
-:class:`SqliteTx` *is* the store's ``sqlite3.Connection`` (the connection factory
-makes it), so the store's own modules (the ledger, the audit) run their statements on
-it directly, while the table runtime and the web routes see only the
-:class:`~kiosk_ui.store.protocol.Tx` protocol: ``tx.games``, ``tx.shoes``, ``tx.log``,
-... One store has one connection, so one ``SqliteTx`` serves every unit of work, each
-under the store's lock (:meth:`kiosk_ui.store.db.Database.transaction` / ``read``).
+:class:`SqliteTx` *is* the SQLite store's ``sqlite3.Connection`` (the connection
+factory makes it); :class:`kiosk_ui.store.pg.PgTx` is the PostgreSQL store's. Both
+carry the same repositories (:class:`Repositories`: one copy of every query, run on
+either engine through :mod:`kiosk_ui.store.sql`), so the store's own modules (the
+ledger, the audit) run their statements on it directly, while the table runtime and
+the web routes see only the :class:`~kiosk_ui.store.protocol.Tx` protocol:
+``tx.games``, ``tx.shoes``, ``tx.log``, ... One store has one connection, so one Tx
+serves every unit of work, each under the store's lock
+(:meth:`kiosk_ui.store.group.GroupCommit.transaction` / ``read``).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from kiosk_ui.store.checkpoints import SqliteCheckpoints
 from kiosk_ui.store.game_seats import SqliteGameSeats
@@ -22,19 +25,31 @@ from kiosk_ui.store.log_records import SqliteLog
 from kiosk_ui.store.operators import SqliteOperators
 from kiosk_ui.store.players import SqlitePlayers
 from kiosk_ui.store.shoes import SqliteShoes
+from kiosk_ui.store.sql import Conn
 
 
-class SqliteTx(sqlite3.Connection):
+class Repositories:
+    """The repositories of a unit of work, bound to the connection that is the Tx.
+
+    A repository added here is on both backends at once (its SQL must be portable:
+    see :mod:`kiosk_ui.store.sql`)."""
+
+    def _attach(self) -> None:
+        conn = cast(Conn, self)
+        self.log = SqliteLog(conn)
+        self.checkpoints = SqliteCheckpoints(conn)
+        self.games = SqliteGames(conn)
+        self.seats = SqliteGameSeats(conn)
+        self.shoes = SqliteShoes(conn)
+        self.ledger = SqliteLedger(conn)
+        self.players = SqlitePlayers(conn)
+        self.idempotency = SqliteIdempotency(conn)
+        self.operators = SqliteOperators(conn)
+
+
+class SqliteTx(sqlite3.Connection, Repositories):
     """A connection that carries the store's repositories (see the module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.log = SqliteLog(self)
-        self.checkpoints = SqliteCheckpoints(self)
-        self.games = SqliteGames(self)
-        self.seats = SqliteGameSeats(self)
-        self.shoes = SqliteShoes(self)
-        self.ledger = SqliteLedger(self)
-        self.players = SqlitePlayers(self)
-        self.idempotency = SqliteIdempotency(self)
-        self.operators = SqliteOperators(self)
+        self._attach()

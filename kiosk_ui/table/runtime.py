@@ -59,9 +59,10 @@ class Runtime:
         create: bool = False,
         seat_rules: SeatRules | None = None,
         anchor: Path | None = None,
+        url: str | None = None,
     ) -> None:
         # create=False: the store must exist (croupier store init makes one); see open_store.
-        self.db: Store = open_store(store_dir, synchronous=synchronous, create=create)
+        self.db: Store = open_store(store_dir, synchronous=synchronous, create=create, url=url)
         try:  # the start-up integrity check: a tampered or rolled-back log is not served
             self.log = LogBook(self.db, checkpoint_every=checkpoint_every, anchor=anchor)
         except BaseException:

@@ -8,6 +8,8 @@ import pytest
 from kiosk_ui.table.outcomes import RngOutcomes
 from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
+from tests.kiosk_ui import pg_cluster as pg_cluster_module
+from tests.kiosk_ui.pg_cluster import Cluster
 
 
 def seeded_outcomes(seed: int) -> RngOutcomes:
@@ -16,7 +18,28 @@ def seeded_outcomes(seed: int) -> RngOutcomes:
 
 
 @pytest.fixture
-def runtime(tmp_path: Path) -> Iterator[Runtime]:
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL", checkpoint_every=50, create=True)
+def runtime(tmp_path: Path, store_url: str | None) -> Iterator[Runtime]:
+    """A runtime on a new store, on each backend (``store_url``)."""
+    rt = Runtime(
+        tmp_path / "store", synchronous="NORMAL", checkpoint_every=50, create=True, url=store_url
+    )
     yield rt
     rt.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One real PostgreSQL server for the whole session (see tests/kiosk_ui/pg_cluster.py)."""
+    cluster = pg_cluster_module.start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest) -> str | None:
+    """The database of a test's store: None (SQLite in the store directory, the default)
+    or a fresh schema on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return None
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    return cluster.fresh_url()

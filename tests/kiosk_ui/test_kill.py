@@ -28,6 +28,7 @@ from certification.log.verify import verify_lines
 from games.core.player_dealer import BANK_BET
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
+from tests.kiosk_ui.pg_cluster import Cluster
 
 # ultimate-texas-holdem: a California table, whose deal charges the collection (page 004)
 GAMES = (
@@ -49,6 +50,7 @@ BANKED = ("ultimate-texas-holdem", ("--seats", "3", "--bank", "60000"))
 def _autoplay(
     store: Path, game: str, rounds: int, seed: int, extra: tuple[str, ...] = ()
 ) -> subprocess.Popen[bytes]:
+    """An autoplay run on ``store`` (``extra``: more options, ``--url`` among them)."""
     cmd = [
         sys.executable, "-m", "kiosk_ui.cli", "table", "autoplay", "--game", game,
         "--rounds", str(rounds), "--store", str(store), "--seed", str(seed), "--quiet", *extra,
@@ -56,8 +58,13 @@ def _autoplay(
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def _made(store: Path) -> bool:
+    """Whether the run under test has made the store's database (either backend)."""
+    return (store / "croupier.db").exists() or (store / "database.url").exists()
+
+
 def _head(store: Path) -> int:
-    if not (store / "croupier.db").exists():
+    if not _made(store):
         return 0
     try:
         conn = log_records.open_readonly(store)
@@ -89,6 +96,7 @@ def _kill_and_finish(
     game: str,
     extra: tuple[str, ...] = (),
     after_kill: Callable[[], None] | None = None,
+    kills_wanted: int = KILLS_PER_GAME,
 ) -> dict[str, int]:
     """KILLS_PER_GAME runs of ``game``, each SIGKILLed at a random instant and the store
     checked after it (``after_kill`` too), then a run that recovers and finishes; returns
@@ -97,7 +105,7 @@ def _kill_and_finish(
     rounds = 100_000  # never reached: every run below is killed
     kills = 0
     settled_before = 0
-    for i in range(KILLS_PER_GAME):
+    for i in range(kills_wanted):
         before = _head(store)
         proc = _autoplay(store, game, rounds, seed=i, extra=extra)
         # Kill at a random instant once the run is writing (start-up time varies on a
@@ -112,13 +120,13 @@ def _kill_and_finish(
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate()
         kills += 1
-        if (store / "croupier.db").exists():
+        if _made(store):
             report = _check(store)
             assert report["games_settled"] >= settled_before  # nothing finished is undone
             settled_before = report["games_settled"]
             if after_kill is not None:
                 after_kill()
-    assert kills == KILLS_PER_GAME
+    assert kills == kills_wanted
     assert settled_before > 0, "the kills never let a game finish: timing too tight"
     # A last run completes a few more rounds after recovering the interrupted game.
     target = settled_before + 5
@@ -141,6 +149,22 @@ def test_random_sigkills_never_break_the_books(tmp_path: Path, game: str) -> Non
     report = _kill_and_finish(tmp_path / "store", game)
     if game == "ultimate-texas-holdem":  # every dealt hand paid its collection, voids returned
         assert report["collection"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_random_sigkills_never_break_the_books_on_postgresql(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """The same kills on a PostgreSQL store (the session's real server): the client dies
+    mid-unit, the server rolls its open transaction back and drops its writer lock, and
+    the next run takes the store over; the books audit and the log verifies after each.
+    A California table with a bank up, so the collection and the bank are in play."""
+    game, extra = BANKED
+    url = pg_cluster.fresh_url()
+    kills = max(KILLS_PER_GAME // 3, 2)
+    report = _kill_and_finish(tmp_path / "store", game, (*extra, "--url", url), kills_wanted=kills)
+    assert report["collection"] > 0
 
 
 def _banks(store: Path) -> dict[str, BankTrail]:

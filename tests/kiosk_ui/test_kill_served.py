@@ -34,9 +34,10 @@ ROUND = {"bets": {"banker": 500}}
 KILLS = 6
 
 
-def config(tmp_path: Path) -> Path:
+def config(tmp_path: Path, url: str | None = None) -> Path:
+    database = f'\nurl = "{url}"' if url else ""
     lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"',
+        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"{database}',
         '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
         "[demo]\nenabled = true\ncredit = 10000000",
         '[operator]\nuser = "admin"\npassword = "kill-test-password"',
@@ -140,8 +141,12 @@ def check(store: Path, answered: dict[str, int]) -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_sigkill_of_the_served_kiosk_loses_no_answered_round(tmp_path: Path) -> None:
-    cfg = config(tmp_path)
+def test_sigkill_of_the_served_kiosk_loses_no_answered_round(
+    tmp_path: Path, store_url: str | None
+) -> None:
+    """On each backend (``store_url``): SQLite, and a PostgreSQL server that outlives
+    every kill of its client."""
+    cfg = config(tmp_path, store_url)
     store = tmp_path / "store"
     rnd = random.Random("served-kill")
     answered: dict[str, int] = {}

@@ -1,4 +1,6 @@
-"""The table runtime on a real SQLite store: ledger, log, history, recall, recovery."""
+"""The table runtime on a real store, SQLite and PostgreSQL alike (the store conformance
+suite's runtime half; its store half is test_store_conformance.py): ledger, log,
+history, recall, recovery, group commit."""
 
 from __future__ import annotations
 
@@ -94,9 +96,9 @@ def test_idempotency_key_settles_once(runtime: Runtime) -> None:
     assert runtime.balance(player) == 9_000
 
 
-def test_restart_resumes_the_open_game_exactly(tmp_path: Path) -> None:
+def test_restart_resumes_the_open_game_exactly(tmp_path: Path, store_url: str | None) -> None:
     store = tmp_path / "store"
-    rt = Runtime(store, synchronous="NORMAL", create=True)
+    rt = Runtime(store, synchronous="NORMAL", create=True, url=store_url)
     player = rt.create_player("Flo")
     rt.cash_in(player, 10_000, operator="cage")
     table = rt.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(9))
@@ -135,11 +137,13 @@ def test_void_returns_stakes(runtime: Runtime) -> None:
     assert ends[-1]["status"] == "voided"
 
 
-def test_group_commit_keeps_every_unit_and_isolates_failures(tmp_path: Path) -> None:
+def test_group_commit_keeps_every_unit_and_isolates_failures(
+    tmp_path: Path, store_url: str | None
+) -> None:
     """Concurrent writers share fsyncs; a failing unit rolls back alone."""
     import threading
 
-    rt = Runtime(tmp_path / "store", synchronous="FULL", create=True)
+    rt = Runtime(tmp_path / "store", synchronous="FULL", create=True, url=store_url)
     players = [rt.create_player(f"p{i}") for i in range(8)]
     start = rt.db.commits
     errors: list[Exception] = []

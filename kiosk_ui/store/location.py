@@ -1,0 +1,98 @@
+"""Where a store's database is: the store directory's own file, or a PostgreSQL server.
+
+A store is always a directory on the appliance (its signing keys, its writer lock,
+its anchor): that is what ``--store DIR`` names everywhere. Its database is
+``DIR/croupier.db`` (SQLite, the default) unless the directory says otherwise: a
+store made on a PostgreSQL server keeps the server's address in ``DIR/database.url``
+(written at creation, without any password: give that to libpq by ``PGPASSFILE`` /
+``~/.pgpass`` or ``PGPASSWORD``), so every reader (``croupier log verify``, ``ledger
+audit``, ``log recall``) finds the same database from the same ``--store DIR``.
+
+A URL given at open (``[store] url``, ``CROUPIER_STORE_URL``, ``--url``) is one of
+``sqlite:///PATH`` (the store directory PATH, as before), ``sqlite:`` (the configured
+directory) or ``postgresql://...`` (libpq's URL or ``key=value`` string).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk_ui.errors import StoreError
+
+URL_FILE = "database.url"
+POSTGRES = ("postgresql://", "postgres://")
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A store directory and, for a PostgreSQL store, its server's URL."""
+
+    directory: Path
+    url: str | None = None  # None: SQLite, DIR/croupier.db
+
+    @property
+    def postgres(self) -> bool:
+        return self.url is not None
+
+
+def stored_url(directory: Path) -> str | None:
+    """The PostgreSQL URL a store directory names (``database.url``), or None."""
+    path = directory / URL_FILE
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc}") from None
+    return text or None
+
+
+def resolve(directory: str | Path, url: str | None = None) -> Location:
+    """The store at ``directory`` with the database ``url`` names (see the module doc);
+    a directory made for one PostgreSQL database refuses another URL."""
+    d = Path(directory)
+    if url is None or not url.strip():
+        return Location(d, stored_url(d))
+    url = url.strip()
+    if url.startswith("sqlite:"):
+        rest = url.removeprefix("sqlite:")
+        if rest.startswith("//"):
+            rest = rest.removeprefix("//")
+            if not rest.startswith("/"):
+                raise StoreError(f"store URL {url!r}: write sqlite:///ABSOLUTE/PATH")
+        d = Path(rest) if rest else d
+        if stored_url(d) is not None:
+            raise StoreError(f"store {d} is a PostgreSQL store ({URL_FILE}); not {url}")
+        return Location(d)
+    if url.startswith(POSTGRES) or "=" in url:
+        have = stored_url(d)
+        if have is not None and have != public(url):
+            raise StoreError(
+                f"store {d} belongs to the database {have}, not {public(url)}: one store "
+                "directory (its signing keys) per database"
+            )
+        return Location(d, url)
+    raise StoreError(f"store URL {url!r}: expected sqlite:///PATH or postgresql://...")
+
+
+def public(url: str) -> str:
+    """``url`` without its password (what ``database.url`` keeps and errors show)."""
+    from psycopg import conninfo
+
+    try:
+        params = conninfo.conninfo_to_dict(url)
+    except Exception as exc:  # psycopg.ProgrammingError: a malformed URL
+        raise StoreError(f"store URL is not a libpq URL: {exc}") from None
+    params.pop("password", None)
+    return conninfo.make_conninfo("", **{k: str(v) for k, v in params.items() if v is not None})
+
+
+def remember(location: Location) -> None:
+    """Write the directory's ``database.url`` (a PostgreSQL store, at creation)."""
+    if location.url is None or stored_url(location.directory) is not None:
+        return
+    path = location.directory / URL_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(public(location.url) + "\n")
+    tmp.replace(path)
