@@ -30,7 +30,7 @@ Bad data raises :class:`~games.core.errors.PaytableError` naming file and key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -241,10 +241,15 @@ def loads(text: str, where: str) -> Variant[RoomRules]:
     )
 
 
+def without_collection(variant: Variant[RoomRules]) -> Variant[RoomRules]:
+    """The same table taking no collection (chips in = chips out: the peer comparison)."""
+    return replace(variant, rules=replace(variant.rules, collection=Collection()))
+
+
 def load_packaged(name: str) -> Variant[RoomRules]:
     """One of :data:`PACKAGED`."""
     text, where = packaged("games.poker_room", name)
     return loads(text, where)
 
 
-__all__ = ["PACKAGED", "Collection", "RoomRules", "load_packaged", "loads"]
+__all__ = ["PACKAGED", "Collection", "RoomRules", "load_packaged", "loads", "without_collection"]

@@ -1,12 +1,24 @@
-"""Variants for the poker room tests: the shipped tables, and the same without a collection."""
+"""Variants for the poker room tests: the shipped tables, and the same without a collection.
+
+The pokerkit peer's driver is ``bench/pokerkit_room.py`` (the bench plays the same
+hands): the repository root goes on ``sys.path`` so the differential test imports it
+(``bench`` is not an installed package).
+"""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
 from games.core.engine import Variant
 from games.core.tomlread import packaged
-from games.poker_room.rules import RoomRules, loads
+from games.poker_room.rules import RoomRules, load_packaged, loads, without_collection
+
+REPO = str(Path(__file__).resolve().parents[3])
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
 
 
 def table(name: str, **changes: str) -> Variant[RoomRules]:
@@ -20,15 +32,9 @@ def table(name: str, **changes: str) -> Variant[RoomRules]:
     return loads("\n".join(lines), where)
 
 
-def free(name: str, **changes: str) -> Variant[RoomRules]:
-    """The table with no collection (chips in = chips out, exactly)."""
-    text, where = packaged("games.poker_room", name)
-    head, _, rest = text.partition("\n[collection]")
-    _, _, room = rest.partition("\n[room]")
-    v = loads(f'{head}\n[collection]\nkind = "none"\n\n[room]{room}', where)
-    if changes:
-        raise NotImplementedError
-    return v
+def free(name: str) -> Variant[RoomRules]:
+    """The shipped table with no collection (chips in = chips out, exactly)."""
+    return without_collection(load_packaged(name))
 
 
 @pytest.fixture
