@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
 import pytest
 
 from games.video_poker.double_up_exact import best_value, step
+from games.video_poker.exact import slot_figures, slot_house_edges
 from games.video_poker.slot_bonus import cherry_share, fruit_share, hands_to_collect
 from games.video_poker.slot_exact import first_hand
 
@@ -122,3 +125,35 @@ def test_bonus_shares_per_coin() -> None:
     assert cherry_share(Fraction(0), hits=25, bonus=50, coins=2) == 0
     sets = {frozenset({"a"}): Fraction(1, 100), frozenset(): Fraction(99, 100)}
     assert fruit_share(sets, ("a",), bonus=20, coins=1) == Fraction(1, 5)
+
+
+@dataclass(frozen=True)
+class Fruit:
+    """The shape of the rules' FruitRules, on the small deck."""
+
+    deck: Mapping[str, int]
+    high: frozenset[str] = frozenset({"joker", "bell"})
+    low: frozenset[str] = frozenset({"joker", "plum", "cherry"})
+    fruit_collect: Mapping[str, int] = field(default_factory=lambda: {"plum": 4, "cherry": 4})
+    fruit_bonus: tuple[int, ...] = (20, 40)
+    cherry_hits: int = 5
+    cherry_bonus: tuple[int, ...] = (3, 6)
+    double_up_wins: int = 5
+
+
+def test_slot_figures_add_up_and_become_house_edges() -> None:
+    fruit = Fruit(DECK)
+    pays = {line: (p, 2 * p) for line, p in PAYS.items()}
+    got = slot_figures(fruit, pays, 2, fruit_line)
+    assert got.hand_return == first_hand(DECK, PAYS, fruit_line).expected_pay  # 2 coins, 2x pays
+    assert got.cherry == cherry_share(got.first.cherry_hit, 5, 6, 2) > 0
+    assert got.fruit == fruit_share(got.first.collect_sets, ("plum", "cherry"), 40, 2) > 0
+    assert got.double_up == best_value(DECK, fruit.high, fruit.low, 5) > 1
+    assert got.with_double_up == got.with_bonuses * got.double_up
+    edges = slot_house_edges(got)
+    assert set(edges) == {"main", "main-with-bonuses", "double-up"}
+    assert edges["main-with-bonuses"].edge == 1 - got.hand_return - got.cherry - got.fruit
+    assert edges["double-up"].edge < 0  # the joker in both sets favours the player
+    assert all(e.exact for e in edges.values())
+    with pytest.raises(ValueError, match="one collect count"):
+        slot_figures(Fruit(DECK, fruit_collect={"plum": 4, "cherry": 3}), pays, 1, fruit_line)
