@@ -19,6 +19,14 @@
      +-- IdempotencyConflict         422 idempotency-conflict: a key reused for another request
      +-- PasswordRejected            422 password-rejected: too short, the name, or the old one
      +-- UnknownOperator             404 unknown-operator: no operator account of that name
+     +-- VoucherError                409 voucher: a voucher cannot be issued or paid
+          +-- VoucherNumberInvalid   422 voucher-number: not 18 digits, or the check digit fails
+          +-- NoSuchVoucher          404 no-such-voucher: no voucher has that number
+          +-- VoucherRedeemed        409 voucher-redeemed: already paid (once only)
+          +-- VoucherExpired         409 voucher-expired: past its expiry date
+     +-- NoSuchAlarm                 404 no-such-alarm: no open alarm of that id
+    SignInThrottled
+     +-- VoucherThrottled            429 voucher-throttled: too many wrong numbers from here
 
 ``status`` and ``code`` are what the web app answers with (``kiosk_ui.web.errors``
 holds the one table of error type -> answer, these included); the message is the
@@ -132,3 +140,46 @@ class PasswordRejected(KioskError):
 class UnknownOperator(KioskError):
     status = 404
     code = "unknown-operator"
+
+
+class VoucherError(KioskError):
+    """A voucher cannot be issued or redeemed (nothing moved)."""
+
+    status = 409
+    code = "voucher"
+
+
+class VoucherNumberInvalid(VoucherError, ValueError):
+    """Not a validation number: wrong length, or its check digit fails (a typo)."""
+
+    status = 422
+    code = "voucher-number"
+
+
+class NoSuchVoucher(VoucherError):
+    status = 404
+    code = "no-such-voucher"
+
+
+class VoucherRedeemed(VoucherError):
+    """The voucher was paid already: a voucher is redeemed exactly once."""
+
+    status = 409
+    code = "voucher-redeemed"
+
+
+class VoucherExpired(VoucherError):
+    status = 409
+    code = "voucher-expired"
+
+
+class VoucherThrottled(SignInThrottled):
+    """Too many wrong voucher numbers from this address (answered 429, Retry-After)."""
+
+    status = 429
+    code = "voucher-throttled"
+
+
+class NoSuchAlarm(KioskError):
+    status = 404
+    code = "no-such-alarm"

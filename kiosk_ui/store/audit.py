@@ -9,7 +9,9 @@ Three proofs, all reported together (each problem names its row):
 2. :func:`kiosk_ui.store.ledger.audit`: each transaction sums to zero, the cached
    balances are the postings' sums, no wallet or stake is negative;
 3. every finished game has exactly one ``game-end`` record, and no stake is left on a
-   table with no game open.
+   table with no game open;
+4. the vouchers the store holds unpaid are exactly those the log leaves open (same
+   serials, same amounts), so the ``vouchers`` account is the sum of unpaid vouchers.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from kiosk_ui.store.derived import derive
 from kiosk_ui.store.log_records import open_readonly
 from kiosk_ui.store.schema import SCHEMA_VERSION
 from kiosk_ui.store.sql import Conn
+from kiosk_ui.store.vouchers import SqliteVouchers
 
 #: problems spelled out in the error (the count says how many more there are)
 LISTED = 20
@@ -44,6 +47,7 @@ def audit_connection(conn: Conn) -> dict[str, Any]:
         problems.append(str(exc))
     game_problems, settled = _games(conn, derivation.ends)
     problems += game_problems
+    problems += _vouchers(conn, derivation.vouchers)
     if problems:
         shown = "; ".join(problems[:LISTED])
         more = f" (and {len(problems) - LISTED} more)" if len(problems) > LISTED else ""
@@ -82,6 +86,28 @@ def _games(conn: Conn, ends: dict[str, int]) -> tuple[list[str], int]:
         if amount and table not in open_tables:
             problems.append(f"{amount} cents remain on table {table} with no game open")
     return problems, len(ends)
+
+
+def _vouchers(conn: Conn, logged: dict[str, int]) -> list[str]:
+    """The unpaid vouchers of the store against those the log leaves open."""
+    stored: dict[str, int] = {}
+    if SqliteVouchers(conn).exists_table():  # a store older than vouchers has none
+        stored = {
+            str(s): int(a)
+            for s, a in conn.execute("SELECT serial, amount FROM vouchers WHERE status = 'issued'")
+        }
+    problems = []
+    for serial in sorted(set(stored) | set(logged)):
+        have, want = stored.get(serial), logged.get(serial)
+        if have == want:
+            continue
+        if want is None:
+            problems.append(f"voucher {serial} is unpaid in the store, not open in the log")
+        elif have is None:
+            problems.append(f"voucher {serial} is open in the log but not unpaid in the store")
+        else:
+            problems.append(f"voucher {serial}: {have} cents in the store, the log says {want}")
+    return problems
 
 
 def audit_store(store_dir: str | Path) -> dict[str, Any]:

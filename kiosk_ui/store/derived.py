@@ -19,6 +19,10 @@ with (:mod:`kiosk_ui.table.money`):
                               layout go back (and must equal what it says),
                               and the collection its deal charged
 ``jackpot-paid``              (no money) must state what the win paid
+``voucher-issued`` / ...      wallet -> ``vouchers``; paid to a wallet (ticket-in)
+                              or to cash (the cage); expired to the house; each
+                              voucher issued once and closed at most once
+                              (:mod:`kiosk_ui.cashier.entries`)
 ============================  =================================================
 
 Then it compares, record by record: each implied transaction must be stored once,
@@ -44,6 +48,8 @@ import orjson
 
 from games.core.money import format_cents
 from games.core.records import Event, JackpotWin
+from kiosk_ui.cashier.entries import MONEY_TYPES as VOUCHER_TYPES
+from kiosk_ui.cashier.entries import OpenVouchers
 from kiosk_ui.errors import LedgerError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.sql import Conn, dialect
@@ -69,6 +75,7 @@ READ_TYPES = (
     "game-void",
     "game-end",
     "jackpot-paid",
+    *VOUCHER_TYPES,
 )
 #: every money event's canonical JSON holds one of these (a superset filter; decoded after)
 _EVENT_MARKS = (b'"kind":"bet-', b'"kind":"jackpot-', b'"kind":"collection-')
@@ -119,6 +126,7 @@ class Derivation:
     balances: dict[str, int]  # every account's balance per the log
     records: int  # money records read from the log
     ends: dict[str, int]  # game -> its game-end records
+    vouchers: dict[str, int] = field(default_factory=dict)  # open per the log: serial -> cents
 
 
 def _cents(amount: int) -> str:
@@ -140,11 +148,14 @@ class _Deriver:
         self.balances: dict[str, int] = {}
         self.games: dict[str, _Game] = {}
         self.resets: dict[str, dict[str, int]] = {}  # table -> meter -> reset value
+        self.vouchers = OpenVouchers()
 
     def entries(self, seq: int, type_: str, game: str, body: dict[str, Any]) -> list[Entry]:
         """The transactions record ``seq`` implies; raises ValueError/KeyError if unreadable."""
         if type_ in ("cash-in", "cash-out"):
             return [cash_entry(type_, str(body["player"]), _int(body["amount"], "the amount"))]
+        if type_ in VOUCHER_TYPES:
+            return self.vouchers.entries(type_, body)
         if type_ == "table-open":
             table = str(body["table"])
             self.resets[table] = {str(m): int(r) for m, r in body.get("jackpots", {}).items()}
@@ -309,7 +320,7 @@ def derive(conn: Conn) -> Derivation:
             problems.append(
                 f"account {name}: balance {format_cents(have)}, the log says {format_cents(want)}"
             )
-    return Derivation(problems, deriver.balances, records, dict(ends))
+    return Derivation(problems, deriver.balances, records, dict(ends), deriver.vouchers.open)
 
 
 def _compare(

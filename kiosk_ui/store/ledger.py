@@ -11,6 +11,9 @@ Accounts (all in integer cents):
 ``commission``         commission taken on wins (banker, pai gow, buy/lay)
 ``collection``         the California tables' per-hand collection fees (page 004)
 ``jackpot:<name>``     a progressive meter (contributions in, jackpot wins out)
+``vouchers``           cash-out vouchers printed and not yet paid (a liability: a
+                       ticket-out moves a wallet here, a ticket-in or the cage pays
+                       it out, an expired one goes to the house)
 =====================  ===========================================================
 
 Balances are derived from the postings; ``accounts.balance`` is a cache updated
@@ -29,6 +32,7 @@ CASH = "cash"
 HOUSE = "house"
 COMMISSION = "commission"
 COLLECTION = "collection"
+VOUCHERS = "vouchers"
 
 #: accounts that may go negative (the others are players' or table money)
 _MAY_BE_NEGATIVE = ("cash", "house")
@@ -162,6 +166,7 @@ class AuditReport:
     house: int
     commission: int
     collection: int = 0  # the California tables' collection fees (page 004)
+    vouchers: int = 0  # vouchers printed and not yet paid (the liability)
 
 
 def audit(conn: Conn) -> AuditReport:
@@ -203,6 +208,7 @@ def audit(conn: Conn) -> AuditReport:
         house=balance(conn, HOUSE),
         commission=balance(conn, COMMISSION),
         collection=balance(conn, COLLECTION),
+        vouchers=balance(conn, VOUCHERS),
     )
 
 

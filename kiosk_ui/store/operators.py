@@ -69,3 +69,8 @@ class SqliteOperators:
             "UPDATE operators SET disabled = ? WHERE username = ?", (int(disabled), user)
         )
         return bool(done.rowcount)
+
+    def set_role(self, user: str, role: str) -> bool:
+        """Give ``user`` the role ``role``; False when there is no such operator."""
+        done = self._conn.execute("UPDATE operators SET role = ? WHERE username = ?", (role, user))
+        return bool(done.rowcount)

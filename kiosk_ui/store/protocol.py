@@ -6,7 +6,7 @@ Every SQL statement of the appliance is in ``kiosk_ui/store``; the table runtime
 (:meth:`Store.transaction`, or :meth:`Store.read` for reads under the store lock) yields
 a :class:`Tx`: an opaque handle whose attributes are the repositories, one per kind of
 thing stored (log records, the verified checkpoint, games, game seats, shoes, the
-ledger, players, idempotency keys, operators). Whatever the repositories do through
+ledger, players, idempotency keys, operators, vouchers). Whatever the repositories do through
 one ``Tx`` commits or rolls back together: an action's log records and its ledger
 rows can never disagree. The SQLite backend is :class:`kiosk_ui.store.db.Database`
 (its ``Tx`` is the connection itself, :class:`kiosk_ui.store.tx.SqliteTx`); a second
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from kiosk_ui.store.games import GameRow, HistoryRow
     from kiosk_ui.store.ledger import Posting
     from kiosk_ui.store.shoes import StoredShoe
+    from kiosk_ui.store.vouchers import VoucherRow
 
 
 class LogRecords(LogReader, Protocol):
@@ -162,6 +163,31 @@ class Operators(Protocol):
 
     def set_disabled(self, user: str, disabled: bool) -> bool: ...
 
+    def set_role(self, user: str, role: str) -> bool: ...
+
+
+class Vouchers(Protocol):
+    """Cash-out vouchers (:mod:`kiosk_ui.store.vouchers`): issued, redeemed once, expired."""
+
+    def ensure_table(self) -> None: ...
+
+    def exists_table(self) -> bool: ...
+
+    def insert(
+        self, serial: str, digest: str, amount: int, player: str, kiosk: str, issued: int,
+        expires: int,
+    ) -> None: ...  # fmt: skip
+
+    def find(self, digest: str) -> VoucherRow | None: ...
+
+    def close(self, serial: str, status: str, at: int, by: str, *, now: int) -> bool: ...
+
+    def due(self, now: int) -> list[VoucherRow]: ...
+
+    def recent(self, limit: int = 200) -> list[VoucherRow]: ...
+
+    def outstanding(self) -> tuple[int, int]: ...
+
 
 class Tx(Protocol):
     """One unit of work (opaque: callers use only its repositories)."""
@@ -192,6 +218,9 @@ class Tx(Protocol):
 
     @property
     def operators(self) -> Operators: ...
+
+    @property
+    def vouchers(self) -> Vouchers: ...
 
 
 class Store(Protocol):

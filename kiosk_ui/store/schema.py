@@ -105,4 +105,34 @@ CREATE TABLE IF NOT EXISTS operators (
 )
 
 
-TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+VOUCHERS_DDL = """
+CREATE TABLE IF NOT EXISTS vouchers (
+    serial    TEXT PRIMARY KEY,
+    digest    TEXT NOT NULL UNIQUE,
+    amount    INTEGER NOT NULL CHECK (amount > 0),
+    player    TEXT NOT NULL,
+    kiosk     TEXT NOT NULL,
+    issued    INTEGER NOT NULL,
+    expires   INTEGER NOT NULL,
+    status    TEXT NOT NULL,
+    closed    INTEGER,
+    closed_by TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS vouchers_by_status ON vouchers(status, expires);
+"""
+# vouchers (issue 17, the cash-out ticket): one row per voucher printed. ``serial`` is
+# its public id (in the log and on the console); ``digest`` the SHA-256 of its
+# validation number (the number itself is never stored: it is the bearer's); times in
+# microseconds like the log's; ``status`` issued, redeemed or expired, ``closed`` /
+# ``closed_by`` when and by whom (``kiosk:<name>`` or ``cage:<operator>``). Added after
+# schema 2 without a version change: part of SCHEMA for a new store, made on open where
+# it is missing (``tx.vouchers.ensure_table``), and not in TABLES, which a store must
+# hold. Portable SQL: PostgreSQL declares it through ``sql.postgres_ddl``.
+
+#: tables added after schema 2, made on open where missing (an older store lacks them)
+ADDED_TABLES = ("vouchers",)
+SCHEMA += VOUCHERS_DDL
+#: the tables every store must hold to be opened
+TABLES = tuple(
+    t for t in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA) if t not in ADDED_TABLES
+)

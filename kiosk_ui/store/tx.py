@@ -26,6 +26,7 @@ from kiosk_ui.store.operators import SqliteOperators
 from kiosk_ui.store.players import SqlitePlayers
 from kiosk_ui.store.shoes import SqliteShoes
 from kiosk_ui.store.sql import Conn
+from kiosk_ui.store.vouchers import SqliteVouchers
 
 
 class Repositories:
@@ -45,6 +46,7 @@ class Repositories:
         self.players = SqlitePlayers(conn)
         self.idempotency = SqliteIdempotency(conn)
         self.operators = SqliteOperators(conn)
+        self.vouchers = SqliteVouchers(conn)
 
 
 class SqliteTx(sqlite3.Connection, Repositories):

@@ -33,7 +33,9 @@ from kiosk_ui.errors import (
     InsufficientFunds,
     KioskError,
     LedgerError,
+    NoSuchAlarm,
     NoSuchTable,
+    NoSuchVoucher,
     PasswordRejected,
     SeatError,
     SignInThrottled,
@@ -42,6 +44,11 @@ from kiosk_ui.errors import (
     TableError,
     TableSuspended,
     UnknownOperator,
+    VoucherError,
+    VoucherExpired,
+    VoucherNumberInvalid,
+    VoucherRedeemed,
+    VoucherThrottled,
 )
 from kiosk_ui.settings import SettingsError
 from kiosk_ui.store.db import UnfinishedStore
@@ -79,6 +86,13 @@ KIOSK_ERRORS: Final[tuple[type[KioskError], ...]] = (
     IdempotencyConflict,
     PasswordRejected,
     UnknownOperator,
+    VoucherError,
+    VoucherNumberInvalid,
+    NoSuchVoucher,
+    VoucherRedeemed,
+    VoucherExpired,
+    VoucherThrottled,
+    NoSuchAlarm,
     SettingsError,
 )
 
@@ -100,11 +114,11 @@ ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
     for status, description in (
         (401, "not signed in, or the session is not valid"),
         (403, "this role, origin or request may not do this"),
-        (404, "no such table, game, player, operator or variant"),
+        (404, "no such table, game, player, operator, voucher or variant"),
         (409, "refused by the table, the rules, the ledger or the seat"),
         (422, "the request is malformed, or a password or key is rejected"),
         (423, "the table is suspended"),
-        (429, "too many failed sign-ins: wait Retry-After seconds"),
+        (429, "too many failed sign-ins or voucher numbers: wait Retry-After seconds"),
         (503, "the store cannot write: nothing changed; retry after Retry-After"),
     )
 }

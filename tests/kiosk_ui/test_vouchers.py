@@ -1,0 +1,204 @@
+"""Vouchers (issue 17 point 10): issued from a wallet, paid exactly once, expiring, audited.
+
+Attacker tests: the same voucher redeemed from two threads at once pays once; a
+forged or guessed number pays nothing and locks the address out after a few; an
+expired voucher is refused and closes to the house; a voucher printed at one kiosk
+and paid at another cannot be paid again at the first. After each, the ledger audit
+(derived from the signed log) balances and the vouchers account equals the unpaid sum.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from kiosk_ui.cashier import numbers
+from kiosk_ui.cashier.vouchers import DAY_US, GUESS_LIMIT, Cashier
+from kiosk_ui.errors import (
+    AuditError,
+    NoSuchVoucher,
+    VoucherError,
+    VoucherExpired,
+    VoucherNumberInvalid,
+    VoucherRedeemed,
+    VoucherThrottled,
+)
+from kiosk_ui.store import ledger
+from kiosk_ui.table.runtime import Runtime
+
+
+class Clock:
+    """The cashier's clock, moved by the test (log-clock microseconds)."""
+
+    def __init__(self, start: int) -> None:
+        self.now = start
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def cashier(runtime: Runtime) -> tuple[Cashier, Clock]:
+    clock = Clock(runtime.log.clock())
+    return Cashier(runtime, voucher_days=30, clock=clock), clock
+
+
+def _player(rt: Runtime, cents: int) -> str:
+    pid = rt.create_player("p")
+    if cents:
+        rt.cash_in(pid, cents, "cage")
+    return pid
+
+
+def _vouchers_balance(rt: Runtime) -> int:
+    return rt.audit()["vouchers"]
+
+
+def test_ticket_out_then_ticket_in_at_another_kiosk(cashier: tuple[Cashier, Clock]) -> None:
+    c, _ = cashier
+    rt = c.rt
+    alice, bob = _player(rt, 12_345), _player(rt, 100)
+    v = c.issue(alice, "kiosk-1")
+    assert (v.amount, rt.balance(alice)) == (12_345, 0)
+    assert numbers.valid(v.number) and len(v.number) == 18
+    assert _vouchers_balance(rt) == 12_345
+    paid, balance = c.redeem(numbers.grouped(v.number), player=bob, kiosk="kiosk-2", address="b")
+    assert (paid.serial, paid.amount, balance) == (v.serial, 12_345, 12_445)
+    # the first kiosk cannot pay it again, nor the cage
+    with pytest.raises(VoucherRedeemed):
+        c.redeem(v.number, player=alice, kiosk="kiosk-1", address="a")
+    with pytest.raises(VoucherRedeemed):
+        c.redeem(v.number, operator="olga", address="cage")
+    report = rt.audit()
+    assert report["vouchers"] == 0 and rt.balance(alice) == 0
+    with rt.db.read() as tx:
+        types = [r["type"] for r in map(_decode, tx.log.lines())]
+    assert types.count("voucher-issued") == 1 and types.count("voucher-redeemed") == 1
+    assert types.count("voucher-refused") == 2
+    # the log holds the last four digits of the number, never the whole number
+    with rt.db.read() as tx:
+        blob = b"".join(tx.log.lines())
+    assert v.number.encode() not in blob and v.number[-4:].encode() in blob
+
+
+def _decode(line: bytes) -> dict[str, object]:
+    import orjson
+
+    rec: dict[str, object] = orjson.loads(line)
+    return rec
+
+
+def test_the_cage_pays_in_cash(cashier: tuple[Cashier, Clock]) -> None:
+    c, _ = cashier
+    alice = _player(c.rt, 5_000)
+    v = c.issue(alice, "kiosk-1", amount=2_000)
+    assert c.rt.balance(alice) == 3_000
+    paid, balance = c.redeem(v.number, operator="olga", address="cage")
+    assert balance is None and paid.closed_by == "cage:olga"
+    with c.rt.db.read() as tx:
+        assert tx.ledger.balance(ledger.VOUCHERS) == 0
+    assert c.rt.audit()["vouchers"] == 0
+
+
+def test_concurrent_redemptions_pay_exactly_once(cashier: tuple[Cashier, Clock]) -> None:
+    c, _ = cashier
+    alice = _player(c.rt, 7_700)
+    v = c.issue(alice, "kiosk-1")
+    takers = [_player(c.rt, 0) for _ in range(6)]
+    barrier = threading.Barrier(len(takers))
+    outcomes: list[str] = []
+
+    def take(pid: str) -> None:
+        barrier.wait()
+        try:
+            c.redeem(v.number, player=pid, kiosk=f"k-{pid}", address=pid)
+            outcomes.append("paid")
+        except VoucherRedeemed:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=take, args=(p,)) for p in takers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["paid"] + ["refused"] * 5
+    assert sum(c.rt.balance(p) for p in takers) == 7_700
+    assert c.rt.audit()["vouchers"] == 0
+
+
+def test_forged_and_guessed_numbers_pay_nothing_and_lock_the_address(
+    cashier: tuple[Cashier, Clock],
+) -> None:
+    c, _ = cashier
+    alice, mallory = _player(c.rt, 1_000), _player(c.rt, 0)
+    v = c.issue(alice, "kiosk-1")
+    wrong_check = v.number[:-1] + str((int(v.number[-1]) + 1) % 10)
+    with pytest.raises(VoucherNumberInvalid, match="mistyped"):
+        c.redeem(wrong_check, player=mallory, address="m")
+    with pytest.raises(VoucherNumberInvalid, match="18 digits"):
+        c.redeem("1234", player=mallory, address="m")
+    # neighbours of the real number with a valid check digit: unknown, each a guess
+    for i in range(GUESS_LIMIT):
+        body = f"{(int(v.number[:-1]) + i + 1) % 10**17:017d}"
+        with pytest.raises(NoSuchVoucher):
+            c.redeem(body + numbers.check_digit(body), player=mallory, address="m")
+    # locked out now, even with the right number; another address still may
+    with pytest.raises(VoucherThrottled):
+        c.redeem(v.number, player=mallory, address="m")
+    assert c.rt.balance(mallory) == 0
+    c.redeem(v.number, player=alice, address="a")
+    assert c.rt.balance(alice) == 1_000 and c.rt.audit()["vouchers"] == 0
+
+
+def test_an_expired_voucher_is_refused_then_closed_to_the_house(
+    cashier: tuple[Cashier, Clock],
+) -> None:
+    c, clock = cashier
+    alice = _player(c.rt, 900)
+    v = c.issue(alice, "kiosk-1")
+    keep = c.issue(_player(c.rt, 50), "kiosk-1")
+    clock.now = v.expires - 1
+    assert c.expire_due("cage:olga") == []
+    clock.now = v.expires + DAY_US
+    with pytest.raises(VoucherExpired, match="expired on"):
+        c.redeem(v.number, player=alice, address="a")
+    house = c.rt.audit()["house"]
+    closed = c.expire_due("operator:olga")
+    assert {x.serial for x in closed} == {v.serial, keep.serial}
+    report = c.rt.audit()
+    assert report["vouchers"] == 0 and report["house"] == house + 950
+    with pytest.raises(VoucherExpired):
+        c.redeem(v.number, operator="olga", address="cage")
+
+
+def test_nothing_to_cash_out_is_refused(cashier: tuple[Cashier, Clock]) -> None:
+    c, _ = cashier
+    with pytest.raises(VoucherError, match="nothing to cash out"):
+        c.issue(_player(c.rt, 0), "kiosk-1")
+
+
+def test_the_audit_catches_a_voucher_paid_twice_behind_its_back(
+    cashier: tuple[Cashier, Clock], tmp_path: Path
+) -> None:
+    """A second voucher-redeemed record for one voucher (a replayed or forged payment)
+    is reported by the audit even when its ledger rows balance."""
+    c, _ = cashier
+    rt = c.rt
+    alice, bob = _player(rt, 400), _player(rt, 0)
+    v = c.issue(alice, "kiosk-1")
+    c.redeem(v.number, player=bob, address="b")
+    from kiosk_ui.cashier.entries import REDEEMED, redeemed_entry
+    from kiosk_ui.table.money import post_entries
+
+    body = {"voucher": v.serial, "amount": 400, "at": "kiosk", "player": bob, "kiosk": "x"}
+    with rt.log.transaction() as tx:
+        # money put back on the vouchers account so the forged payment's rows can post
+        refill = [ledger.Posting(ledger.CASH, -400), ledger.Posting(ledger.VOUCHERS, 400)]
+        tx.ledger.post("voucher-out", refill, ts=1, log_seq=1, log_hash="x" * 64)
+        rec = rt.log.append(tx, f"player:{bob}", REDEEMED, body)
+        again = [redeemed_entry(v.serial, 400, bob)]
+        post_entries(tx, again, ts=1, log_seq=rec.seq, log_hash=rec.hash)
+    with pytest.raises(AuditError, match=f"voucher {v.serial} is already closed"):
+        rt.audit()
