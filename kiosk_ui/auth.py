@@ -2,7 +2,8 @@
 
 Roles: ``operator`` (tables, wallets), ``technician`` (devices, RNG, certification
 runs), ``auditor`` (read-only: logs, audits). ``admin`` may do everything, and only an
-admin manages operators (add, list, disable, enable, reset a password). Every sign-in
+admin manages operators (add, list, disable, enable, reset a password, change a
+role). Every sign-in
 and every operator action is written to the game log.
 
 Sign-in resists guessing (:mod:`kiosk_ui.backoff`): after ``USER_LIMIT`` failures a user
@@ -284,6 +285,21 @@ class Operators:
         self._set_hash(user, password, by=by, kind="password-reset")
         self._end_sessions(user)
         self.users.succeeded(user)
+
+    def set_role(self, user: str, role: str, *, by: str) -> None:
+        """An admin gives another operator a role; their sessions end (they sign in
+        again with the new role's rights). No admin changes their own role, so an
+        enabled admin always remains."""
+        if role not in ROLES:
+            raise AuthError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
+        if user == by:
+            raise PasswordRejected("an admin may not change their own role")
+        with self.rt.log.transaction() as conn:
+            if not conn.operators.set_role(user, role):
+                raise UnknownOperator(f"no operator {user!r}")
+            body = {"user": user, "role": role}
+            self.rt.log.append(conn, f"operator:{by}", "operator-role", body)
+        self._end_sessions(user)
 
     def set_disabled(self, user: str, disabled: bool, *, by: str) -> None:
         """An admin disables (every session ends at once) or enables another operator."""

@@ -65,6 +65,10 @@ class Settings:
     seat_idle_seconds: float = 300.0  # [seats] idle_seconds: an unused seat is freed after
     action_seconds: float = 30.0  # [seats] action_seconds: the clock on a shared game's decision
     max_body_bytes: int = 64 * 1024  # [http] max_body_bytes: larger request bodies are 413
+    kiosk_name: str = "kiosk-1"  # [kiosk] name: a terminal's name when its page gives none
+    voucher_days: int = 30  # [kiosk] voucher_days: a cash-out voucher expires after
+    idle_seconds: int = 120  # [kiosk] idle_seconds: no touch for this long ends the session
+    at_idle: str = "keep"  # [kiosk] at_idle: "keep" the wallet, or pay it to a "voucher"
     source_file: str = ""
 
     @property
@@ -132,6 +136,13 @@ class _Http(_Table):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)
 
 
+class _Kiosk(_Table):
+    name: str = Field(default="kiosk-1", pattern=ID_PATTERN)
+    voucher_days: int = Field(default=30, ge=1, le=3650)
+    idle_seconds: int = Field(default=120, ge=10, le=86_400)
+    at_idle: Literal["keep", "voucher"] = "keep"
+
+
 class _Devices(_Table):
     entropy: str | None = Field(default=None, min_length=1)
     shoe: str | None = Field(default=None, min_length=1)
@@ -154,6 +165,7 @@ class _Config(_Table):
     lobby: _Lobby = Field(default_factory=_Lobby)
     seats: _Seats = Field(default_factory=_Seats)
     http: _Http = Field(default_factory=_Http)
+    kiosk: _Kiosk = Field(default_factory=_Kiosk)
     tables: list[_TableEntry] = Field(default_factory=list)
 
 
@@ -303,6 +315,10 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         seat_idle_seconds=cfg.seats.idle_seconds,
         action_seconds=cfg.seats.action_seconds,
         max_body_bytes=cfg.http.max_body_bytes,
+        kiosk_name=cfg.kiosk.name,
+        voucher_days=cfg.kiosk.voucher_days,
+        idle_seconds=cfg.kiosk.idle_seconds,
+        at_idle=cfg.kiosk.at_idle,
         source_file=source,
     )
 

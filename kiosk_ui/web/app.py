@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from kiosk_ui.appliance import Appliance
+from kiosk_ui.cashier.floor import Floor
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.settings import Settings
 from kiosk_ui.table.clock import SeatClock
@@ -58,6 +59,8 @@ def create_app(
             appliance.runtime, app.state.committer, app.state.live.publish
         )
         app.state.seat_clock.start()
+        app.state.floor = Floor(appliance)  # vouchers, attendant calls, live alarms
+        app.state.floor.start()
         # Everything made at start-up lives as long as the server: keep it out of the
         # collector's full passes, which otherwise pause every request now and then.
         gc.collect()
@@ -68,6 +71,7 @@ def create_app(
             yield
         finally:
             await app.state.seat_clock.stop()
+            app.state.floor.stop()
             app.state.live.stop()
             app.state.committer.close()
             appliance.close()
@@ -81,7 +85,16 @@ def create_app(
 
     install_error_handlers(app)
 
-    from kiosk_ui.web.routes import certify_jobs, jackpots, operator, pages, player, spots
+    from kiosk_ui.web.routes import (
+        alarms,
+        cashier,
+        certify_jobs,
+        jackpots,
+        operator,
+        pages,
+        player,
+        spots,
+    )
 
     # Every API route declares its error answers with the one body (ErrorResponse).
     app.include_router(player.router, responses=ERROR_RESPONSES)
@@ -90,6 +103,8 @@ def create_app(
     app.include_router(spots.router, responses=ERROR_RESPONSES)
     app.include_router(jackpots.router, responses=ERROR_RESPONSES)
     app.include_router(certify_jobs.router, responses=ERROR_RESPONSES)
+    app.include_router(cashier.router, responses=ERROR_RESPONSES)
+    app.include_router(alarms.router, responses=ERROR_RESPONSES)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)

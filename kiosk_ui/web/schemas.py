@@ -158,6 +158,10 @@ class NewOperator(StrictIn):
     role: Literal["operator", "technician", "auditor"]
 
 
+class RoleIn(StrictIn):
+    role: Literal["admin", "operator", "technician", "auditor"]
+
+
 class PasswordChange(StrictIn):
     """The signed-in operator's own password change: the old one proves it is them."""
 

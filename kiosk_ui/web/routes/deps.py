@@ -9,6 +9,7 @@ from fastapi.security import APIKeyCookie, APIKeyHeader
 
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.auth import Session
+from kiosk_ui.cashier.floor import Floor
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.web.live import Broadcaster
 
@@ -30,6 +31,12 @@ async def appliance(request: Request) -> Appliance:
 async def live(request: Request) -> Broadcaster:
     b: Broadcaster = request.app.state.live
     return b
+
+
+async def floor(request: Request) -> Floor:
+    """The cashier, attendant calls and live alarms of the served appliance."""
+    f: Floor = request.app.state.floor
+    return f
 
 
 def tokens(request: Request) -> PlayerTokens:
@@ -78,5 +85,6 @@ ApplianceDep = Annotated[Appliance, Depends(appliance)]
 PlayerDep = Annotated[str, Depends(player_id)]
 OperatorDep = Annotated[Session, Depends(operator_session)]
 LiveDep = Annotated[Broadcaster, Depends(live)]
+FloorDep = Annotated[Floor, Depends(floor)]
 #: the ``?seat=`` of a player's table routes: a seat number 0..15
 SeatQuery = Annotated[int, Query(ge=0, le=15)]

@@ -19,7 +19,13 @@ from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui.errors import AuditError
 from kiosk_ui.web import schemas
-from kiosk_ui.web.routes.deps import OPERATOR_COOKIE, ApplianceDep, LiveDep, OperatorDep
+from kiosk_ui.web.routes.deps import (
+    OPERATOR_COOKIE,
+    ApplianceDep,
+    FloorDep,
+    LiveDep,
+    OperatorDep,
+)
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 
@@ -196,7 +202,7 @@ def cash_out(
 
 
 @router.post("/log/verify")
-async def verify(app: ApplianceDep, session: OperatorDep) -> schemas.VerifyOut:
+async def verify(app: ApplianceDep, floor: FloorDep, session: OperatorDep) -> schemas.VerifyOut:
     """Verify the whole signed log with the store's own key chain, as a regulator would."""
 
     def run() -> schemas.VerifyOut:
@@ -207,6 +213,7 @@ async def verify(app: ApplianceDep, session: OperatorDep) -> schemas.VerifyOut:
             # authenticity with `croupier log verify` and a key obtained out of band.
             rep = verify_lines(lines, [_first_key(lines)])
         except LogIntegrityError as exc:
+            floor.integrity("log-verify", f"the signed log fails verification: {exc}")
             return schemas.VerifyOut(
                 ok=False, records=len(lines), checkpoints=0, last_signed_seq=0,
                 unsigned_tail=0, message=str(exc),
@@ -235,10 +242,11 @@ def _first_key(lines: list[bytes]) -> Any:
 
 
 @router.get("/audit")
-def audit(app: ApplianceDep, session: OperatorDep) -> schemas.AuditOut:
+def audit(app: ApplianceDep, floor: FloorDep, session: OperatorDep) -> schemas.AuditOut:
     try:
         report = app.runtime.audit()
     except AuditError as exc:
+        floor.integrity("ledger-audit", f"the ledger audit fails: {exc}")
         return schemas.AuditOut(ok=False, message=str(exc), report={})
     return schemas.AuditOut(ok=True, message="the ledger balances", report=report)
 
@@ -320,6 +328,16 @@ def reset_password(
     """Admin only: set an operator's password; their sessions end and any lock clears."""
     app.operators.session(session.token, "admin")
     app.operators.reset_password(user, body.password, by=session.user)
+    return _account(app, user)
+
+
+@router.post("/operators/{user}/role")
+def set_role(
+    user: str, body: schemas.RoleIn, app: ApplianceDep, session: OperatorDep
+) -> schemas.OperatorOut:
+    """Admin only: give an operator another role; their sessions end at once."""
+    app.operators.session(session.token, "admin")
+    app.operators.set_role(user, body.role, by=session.user)
     return _account(app, user)
 
 

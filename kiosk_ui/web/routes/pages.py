@@ -46,6 +46,12 @@ def operator() -> HTMLResponse:
     return _page("operator.html")
 
 
+@router.get("/voucher")
+def voucher() -> HTMLResponse:
+    """The cash-out voucher just printed (from the cash-out answer, kept by the page)."""
+    return _page("voucher.html")
+
+
 @router.get("/status")
 def status() -> HTMLResponse:
     """The technician's status page: devices, RNG health, tables."""

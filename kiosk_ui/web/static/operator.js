@@ -16,7 +16,7 @@ async function guarded(fn) {
   }
 }
 
-function showLogin() { ME = { user: '', role: '' }; $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
+function showLogin() { if (alarmStream) { alarmStream.close(); alarmStream = null; } ME = { user: '', role: '' }; $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
 
 async function loadDevices() {
   const tb = $('devices').querySelector('tbody');
@@ -162,7 +162,21 @@ async function loadOperators() {
     cell(o.user), cell(o.role), cell(o.disabled ? 'disabled' : 'active', o.disabled ? 'bad' : 'ok'),
     el('td', {}, o.user === ME.user ? '(you)' : [
       el('button', { onclick: () => operatorAction(o.user, o.disabled ? 'enable' : 'disable'), text: o.disabled ? 'Enable' : 'Disable' }), ' ',
-      el('button', { onclick: () => operatorAction(o.user, 'password'), text: 'Reset password' })]))));
+      el('button', { onclick: () => operatorAction(o.user, 'password'), text: 'Reset password' }), ' ',
+      roleControl(o)]))));
+}
+
+const ROLES = ['operator', 'technician', 'auditor', 'admin'];
+
+function roleControl(o) {
+  const sel = el('select', { 'aria-label': `role of ${o.user}`, class: 'role-select' },
+    ROLES.map(r => el('option', { value: r, text: r, selected: r === o.role })));
+  const btn = el('button', { text: 'Set role', onclick: () => guarded(async () => {
+    await api('POST', `/api/operator/operators/${encodeURIComponent(o.user)}/role`, { role: sel.value });
+    done(`${o.user} is now ${sel.value}; their sessions ended`);
+    await loadOperators();
+  }) });
+  return el('span', { class: 'role-control' }, sel, ' ', btn);
 }
 
 async function addOperator(ev) {
@@ -186,9 +200,78 @@ async function changePassword(ev) {
   });
 }
 
+// --- live alarms: a snapshot, then one Server-Sent Event per change -------------------
+let ALARMS = new Map();
+let alarmStream = null;
+
+function when(seconds) { return new Date(seconds * 1000).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit' }); }
+
+function renderAlarms() {
+  const rank = a => (a.state === 'cleared' ? 1 : 0);
+  const list = [...ALARMS.values()].sort((a, b) => rank(a) - rank(b) || b.id - a.id).slice(0, 60);
+  const tb = $('alarms').querySelector('tbody');
+  tb.replaceChildren(...list.map(a => el('tr', { dataset: { alarm: String(a.id), kind: a.kind, state: a.state } },
+    cell(when(a.at)), cell(a.kind, a.state === 'cleared' ? '' : 'bad'), cell(a.message),
+    cell(a.state === 'acknowledged' ? `acknowledged by ${a.by}` : a.state, a.state === 'open' ? 'bad' : a.state === 'cleared' ? 'ok' : 'warn'),
+    el('td', {}, a.state === 'open' ? el('button', { onclick: () => ackAlarm(a.id), text: 'Acknowledge' }) : ''))));
+  if (!list.length) tb.append(el('tr', {}, el('td', { colspan: 5, text: 'No alarms.' })));
+  const open = list.filter(a => a.state !== 'cleared').length;
+  document.title = (open ? `(${open}) ` : '') + 'Croupier – operator console';
+}
+
+async function ackAlarm(id) {
+  await guarded(async () => { const a = await api('POST', `/api/operator/alarms/${id}/ack`); ALARMS.set(a.id, a); renderAlarms(); });
+}
+
+function followAlarms() {
+  if (alarmStream) alarmStream.close();
+  alarmStream = new EventSource('/api/operator/alarms/stream');
+  alarmStream.addEventListener('open', () => { $('alarm-live').textContent = '● live'; $('alarm-live').className = 'alarm-live small ok'; });
+  alarmStream.addEventListener('snapshot', ev => { ALARMS = new Map(JSON.parse(ev.data).map(a => [a.id, a])); renderAlarms(); });
+  alarmStream.addEventListener('alarm', ev => { const m = JSON.parse(ev.data); ALARMS.set(m.alarm.id, m.alarm); renderAlarms(); });
+  alarmStream.addEventListener('error', () => {
+    $('alarm-live').textContent = 'reconnecting…'; $('alarm-live').className = 'alarm-live small warn';
+    if ($('console').hidden && alarmStream) { alarmStream.close(); alarmStream = null; }
+  });
+}
+
+// --- the cage ----------------------------------------------------------------------
+function dollars(iso) { return new Date(iso).toLocaleString('en-US', { dateStyle: 'short', timeStyle: 'short' }); }
+
+async function loadVouchers() {
+  let r;
+  try { r = await api('GET', '/api/operator/vouchers'); } catch (e) {
+    if (e.status === 403) { $('p-cage').hidden = true; return; }
+    throw e;
+  }
+  $('p-cage').hidden = false;
+  $('cage-summary').textContent = `${r.outstanding} unpaid voucher${r.outstanding === 1 ? '' : 's'}, ${money(r.liability)} outstanding.`;
+  $('vouchers').querySelector('tbody').replaceChildren(...r.vouchers.map(v => el('tr', { dataset: { voucher: v.serial, state: v.status } },
+    cell(v.serial), cell(money(v.amount)), cell(v.kiosk), cell(dollars(v.issued)), cell(dollars(v.expires)),
+    cell(v.status + (v.closed_by ? ' · ' + v.closed_by : ''), v.status === 'issued' ? 'warn' : v.status === 'redeemed' ? 'ok' : ''))));
+}
+
+async function payVoucher(ev) {
+  ev.preventDefault();
+  await guarded(async () => {
+    const r = await api('POST', '/api/operator/vouchers/redeem', { number: $('cage-number').value });
+    $('cage-number').value = '';
+    done(`Voucher ${r.voucher.serial}: pay ${money(r.voucher.amount)} in cash`);
+    await loadVouchers();
+  });
+}
+
+async function expireVouchers() {
+  await guarded(async () => {
+    const r = await api('POST', '/api/operator/vouchers/expire');
+    done(`${r.expired.length} expired voucher${r.expired.length === 1 ? '' : 's'} closed to the house`);
+    await loadVouchers();
+  });
+}
+
 async function loadAll() {
   await guarded(async () => {
-    await Promise.all([loadDevices(), loadRng(), loadTables(), loadPlayers(), loadOperators()]);
+    await Promise.all([loadDevices(), loadRng(), loadTables(), loadPlayers(), loadOperators(), loadVouchers()]);
     await loadRuns();
   });
 }
@@ -197,6 +280,7 @@ async function enter(sess) {
   ME = { user: sess.user, role: sess.role };
   $('login').hidden = true; $('console').hidden = false; $('logout').hidden = false;
   $('who').textContent = `${sess.user} (${sess.role})`;
+  followAlarms();
   await loadAll();
 }
 
@@ -216,6 +300,8 @@ async function main() {
   $('certify').onclick = startRun;
   $('pw-form').addEventListener('submit', changePassword);
   $('op-add').addEventListener('submit', addOperator);
+  $('cage-form').addEventListener('submit', payVoucher);
+  $('cage-expire').onclick = expireVouchers;
   // Already signed in (cookie still valid)? Then go straight to the console.
   let me = null;
   try { me = await api('GET', '/api/operator/me'); } catch (e) { showLogin(); }
