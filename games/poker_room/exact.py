@@ -7,7 +7,7 @@ not as an edge per unit wagered (that would depend on how players bet).
 
 >>> from games.poker_room import VARIANTS
 >>> collection_edge(VARIANTS[0]).note  # doctest: +ELLIPSIS
-'... the collection: 10% of each pot, at most $4.00, none when the hand ends before the flop'
+'... 10% of each pot in whole chips, at most $4.00 a hand, none when the hand ends before the flop'
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def describe_collection(c: Collection, stud: bool) -> str:
     if c.kind == "rake":
         pct = Fraction(c.percent_bp, 100)
         pct_text = f"{pct.numerator}%" if pct.denominator == 1 else f"{float(pct):g}%"
-        text = f"{pct_text} of each pot, at most {format_cents(c.cap)}"
+        text = f"{pct_text} of each pot in whole chips, at most {format_cents(c.cap)} a hand"
         if c.min_pot:
             text += f", from pots of {format_cents(c.min_pot)} or more"
         if c.no_flop_no_drop:

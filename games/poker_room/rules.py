@@ -60,10 +60,10 @@ ROOM_KEYS = (
 class Collection:
     """What the house takes (page 001 is silent; the room's choice, configurable).
 
-    ``kind`` "rake": ``percent_bp`` basis points of the pot, at most ``cap`` cents, taken
-    from pots of at least ``min_pot`` and (``no_flop_no_drop``) only once a flop (stud:
-    4th street) is dealt; "seat-fee": ``amount`` cents from every seat dealt in, at the
-    start of the hand; "none": nothing.
+    ``kind`` "rake": ``percent_bp`` basis points of each pot in whole chips, at most ``cap``
+    cents a hand, the main pot first, taken from hands of at least ``min_pot`` and
+    (``no_flop_no_drop``) only once a flop (stud: 4th street) is dealt; "seat-fee":
+    ``amount`` cents from every seat dealt in, at the start of the hand; "none": nothing.
     """
 
     kind: str = "none"
@@ -73,11 +73,10 @@ class Collection:
     no_flop_no_drop: bool = True
     amount: int = 0
 
-    def rake(self, pot: int, flop_seen: bool) -> int:
-        """The rake of a pot of ``pot`` cents (0 for a seat-fee table)."""
-        if self.kind != "rake" or pot < self.min_pot or (self.no_flop_no_drop and not flop_seen):
-            return 0
-        return min(self.cap, pot * self.percent_bp // 10_000)
+    def rake_of(self, pot: int, chip: int) -> int:
+        """``percent_bp`` of one pot in whole chips, rounded down (10%: one $1 chip for
+        every $10), before the cap."""
+        return pot * self.percent_bp // 10_000 // chip * chip
 
     @property
     def seat_fee(self) -> int:

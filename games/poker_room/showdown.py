@@ -68,15 +68,18 @@ def odd_chip_order(r: PokerRoomRound, winners: list[int]) -> list[int]:
 
 
 def _rake(r: PokerRoomRound, pots: list[Pot]) -> tuple[list[int], list[Event]]:
-    """Each pot's amount after the rake, and the Raked events."""
-    flop_seen = r.street_no > 0 and (bool(r.board) or r.rules.is_stud)
-    total = sum(p.amount for p in pots)
-    rake = r.rules.collection.rake(total, flop_seen)
+    """Each pot's amount after the rake, and the Raked events: each pot pays its share,
+    the main pot first, until the cap (:meth:`Collection.rake_of`)."""
+    c = r.rules.collection
+    flop_seen = r.street_no > 0
+    left = c.cap if c.kind == "rake" and sum(p.amount for p in pots) >= c.min_pot else 0
+    if c.no_flop_no_drop and not flop_seen:
+        left = 0
     amounts: list[int] = []
     events: list[Event] = []
     for n, pot in enumerate(pots):
-        take = min(rake, pot.amount)
-        rake -= take
+        take = min(left, c.rake_of(pot.amount, r.rules.chip))
+        left -= take
         amounts.append(pot.amount - take)
         if take:
             r.collection += take
