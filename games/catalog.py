@@ -52,6 +52,7 @@ FAMILIES: tuple[str, ...] = (
     "let_it_ride",
     "pai_gow",
     "holdem",
+    "video_poker",
 )
 
 

@@ -34,12 +34,17 @@ LEGACY = (
     "decline-dragon",  # pai gow land table: the dragon hand passes on (new in issue 14)
     "fold",  # three card poker, Caribbean stud, hold'em (river / casino hold'em)
     "surrender",  # Casino War: no war raise
+    "collect",  # video poker (issue 16): a win is collected, never taken into the double-up
 )
 ROUNDS = 25
 
 
 def legacy_default(engine: Engine, seat: int) -> Action | None:
     legal = engine.legal_actions(seat)
+    if "draw" in legal and engine.variant.family == "video_poker":
+        # issue 16: an absent player draws on the machine's own hold (page 001's auto-hold)
+        held = engine.view(seat)["auto_hold"]
+        return Decide(seat=seat, decision="draw", arg=" ".join(map(str, held)))
     for name in LEGACY:
         if name in legal:
             return Decide(seat=seat, decision=name)

@@ -1,0 +1,49 @@
+"""The figures ``croupier games house-edge`` prints for each machine.
+
+Draw poker: the exact return under best holds at the machine's maximum coins (the
+analyser of :mod:`games.video_poker.exact`); Mystery Bonus Poker: the exact return
+averaged over the reel, each stop with its own best holds (:mod:`games.video_poker.mystery`).
+European Slot Poker: the long-run return depends on what was dealt before (the deck is
+kept between hands), so its figure is the simulation of at least 10^7 hands shipped in
+``data/simulated.json`` (:mod:`games.video_poker.simulate`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from games.core.engine import Variant
+from games.core.figures import HouseEdge
+from games.video_poker.autohold import paytable
+from games.video_poker.exact import table_return
+from games.video_poker.mystery import mystery_return
+from games.video_poker.rules import VideoPokerRules
+
+
+def house_edge(variant: Variant[VideoPokerRules]) -> dict[str, HouseEdge]:
+    """The ``main`` bet's house edge at the maximum coins (none yet for the fruit machine)."""
+    rules = variant.rules
+    coins = rules.max_coins
+    if rules.fruit is not None:
+        return {}
+    table = paytable(rules)
+    strategy = "the machine's auto-hold: the exact best hold of every deal"
+    if rules.mystery:
+        ret = mystery_return(table, rules.mystery, coins).expected_return
+        method = "every deal x 32 holds per reel stop, weighted by the stops' weights"
+        strategy += " for the stop the reel shows"
+    else:
+        ret = table_return(table, coins)
+        method = "every deal x 32 holds of a 52-card deck (suit classes, exact fractions)"
+    return {
+        "main": HouseEdge(
+            edge=Fraction(1) - ret,
+            exact=True,
+            method=method,
+            note=f"{coins} coins",
+            strategy=strategy,
+        )
+    }
+
+
+__all__ = ["house_edge"]
