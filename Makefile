@@ -27,10 +27,11 @@ run: install
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
 # Debian packages the tests drive for real: Chromium (browser tests through Playwright),
-# rng-tools5's rngtest and ent (the lab tools fed by `croupier rng stream`), PostgreSQL's
+# rng-tools5's rngtest, ent and dieharder (the lab tools fed by `croupier rng stream`,
+# `certify run` and `certify external`), PostgreSQL's
 # server (the store's second backend: tests start a throwaway cluster with its initdb and
 # pg_ctl from /usr/lib/postgresql/*/bin; pg_ctlcluster, on PATH, says it is installed).
-SYSTEM_TOOLS := chromium:chromium rngtest:rng-tools5 ent:ent pg_ctlcluster:postgresql
+SYSTEM_TOOLS := chromium:chromium rngtest:rng-tools5 ent:ent dieharder:dieharder pg_ctlcluster:postgresql
 system-deps:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do \
 	  command -v $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \

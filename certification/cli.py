@@ -37,6 +37,43 @@ def _add_stream_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _dieharder_tests(text: str) -> tuple[int, ...]:
+    """``good`` (the tests dieharder rates Good), ``all``, ``none`` or numbers like ``0,2,15``."""
+    from certification.external.dieharder import ALL_TESTS, GOOD_TESTS
+
+    named = {"good": GOOD_TESTS, "all": ALL_TESTS, "none": ()}
+    if text in named:
+        return named[text]
+    try:
+        tests = tuple(int(t) for t in text.split(",") if t.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected good, all, none or test numbers like 0,2,15, got {text!r}"
+        ) from None
+    unknown = [t for t in tests if t not in ALL_TESTS]
+    if unknown or not tests:
+        raise argparse.ArgumentTypeError(
+            f"dieharder has no test {unknown[0] if unknown else text!r} (see dieharder -l)"
+        )
+    return tests
+
+
+def _add_external_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dieharder",
+        type=_dieharder_tests,
+        default="good",
+        help="dieharder tests: good (default: those dieharder rates Good but its 3 slowest), "
+        "all, none, or numbers like 0,2,15",
+    )
+    p.add_argument(
+        "--dieharder-runs", type=_positive, default=3, help="runs of each (second level)"
+    )
+    p.add_argument(
+        "--dieharder-psamples", type=int, default=0, help="dieharder -p (0: the tool's own)"
+    )
+
+
 def _add_battery_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sequences", type=_positive, default=None, help="number of sequences")
     p.add_argument(
@@ -113,7 +150,20 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=1_000_000,
         help="raw 8-bit source samples for the SP 800-90B assessment (0 skips it)",
     )
+    _add_external_options(p)
     p.set_defaults(handler=_run)
+
+    p = sub.add_parser(
+        "external",
+        help="dieharder, rngtest and ent on a data file (refused if dieharder would rewind it)",
+        description="Run Debian's dieharder (-g 200, fed the file on stdin, one test at a "
+        "time on fresh bytes), rngtest and ent on a binary file; a file too short for the "
+        "tests asked is refused, never rewound.",
+    )
+    p.add_argument("--in", dest="input", type=Path, required=True, help="binary data file")
+    _add_external_options(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=_external)
 
     # The SP 800-90B assessment is part of certification: if its module is missing the
     # installation is broken, and ``croupier`` says so (one line, exit 2).
@@ -223,7 +273,41 @@ def _run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         game=args.game,
         raw_samples=args.raw_samples,
+        dieharder=args.dieharder,
+        dieharder_runs=args.dieharder_runs,
+        dieharder_psamples=args.dieharder_psamples,
     )
     summary = certify_run(options)
     sys.stdout.write(summary)
     return 0
+
+
+def _external(args: argparse.Namespace) -> int:
+    """The external batteries on a file: exit 0 passed, 1 failed, 2 refused."""
+    import json
+
+    from certification.external.battery import run_external
+
+    try:
+        data = args.input.read_bytes()
+    except OSError as exc:
+        raise OSError(f"cannot read {args.input}: {exc.strerror}") from None
+    if not data:
+        raise ValueError(f"{args.input} is empty")
+    position = 0
+
+    def read(n: int) -> bytes:  # each test takes the next bytes; the file's end is its end
+        nonlocal position
+        block: bytes = data[position : position + n]
+        position += len(block)
+        return block
+
+    report = run_external(
+        read,
+        data,
+        tests=args.dieharder or (),
+        runs=args.dieharder_runs,
+        psamples=args.dieharder_psamples or None,
+    )
+    sys.stdout.write(json.dumps(report.as_dict(), indent=1) + "\n" if args.json else report.text())
+    return 0 if report.passed else 1

@@ -27,9 +27,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from certification.errors import CheckpointError, ParameterError
+from certification.external.dieharder import GOOD_TESTS
 from certification.progress import Progress
 
 if TYPE_CHECKING:
+    from certification.external.battery import ExternalReport
     from certification.outcomes import GameReport
     from certification.stats.fips140_2 import Fips140Report
     from certification.stats.sp800_22.final_analysis import VariantSummary
@@ -51,12 +53,16 @@ class RunOptions:
     jobs: int = 1
     game: str | None = None
     raw_samples: int = 1_000_000  # raw 8-bit source samples for SP 800-90B (0: skip)
+    dieharder: tuple[int, ...] = GOOD_TESTS  # dieharder tests (-d N) on the live stream
+    dieharder_runs: int = 3  # runs of each, for the second level across runs
+    dieharder_psamples: int = 0  # dieharder -p (0: the tool's own per test)
 
     def identity(self) -> dict[str, object]:
         """What must match for a resume: what the captured data and its checkpoint depend on."""
         d = asdict(self)
         d.pop("jobs")
-        for key in ("game", "rounds", "samples", "raw_samples"):
+        for key in ("game", "rounds", "samples", "raw_samples", "dieharder", "dieharder_runs",
+                    "dieharder_psamples"):  # fmt: skip
             d.pop(key)
         d["out"] = str(self.out)
         d["version"] = CHECKPOINT_VERSION
@@ -68,6 +74,11 @@ def _check_options(options: RunOptions) -> None:
         raise ParameterError(f"--length must be a multiple of 8 bits, got {options.length}")
     if options.source == "hw" and not options.url:
         raise ParameterError("--source hw needs --url (the hardware RNG's device URL)")
+    if options.dieharder:  # before any capture: a missing tool is said at once
+        from certification.external.tools import require
+
+        for tool in ("dieharder", "rngtest", "ent"):
+            require(tool)
 
 
 def _open_dir(options: RunOptions) -> None:
@@ -184,6 +195,7 @@ def certify_run(options: RunOptions) -> str:
     (out / "fips140-2.txt").write_text(fips.rngtest_text())
 
     entropy = _entropy_assessment(options, out)
+    external = _external_batteries(options, stack, data_path, fips)
 
     rng = source_rng(options.source, seed=options.seed, url=options.url)
     games = run_game_checks(
@@ -191,8 +203,35 @@ def certify_run(options: RunOptions) -> str:
     )
     (out / "games.txt").write_text(games.text())
 
-    _write_reports(options, summaries, nist_text, fips, entropy, games)
-    return _summary(options, summaries, fips, entropy, games)
+    _write_reports(options, summaries, nist_text, fips, entropy, games, external)
+    return _summary(options, summaries, fips, entropy, games, external)
+
+
+def _external_batteries(
+    options: RunOptions, stack: RngStack, data_path: Path, fips: Fips140Report
+) -> ExternalReport | None:
+    """dieharder on the live DRBG stream, rngtest and ent on the captured data (external.txt).
+
+    rngtest's counts are compared with the appliance's own FIPS 140-2 count of the same
+    bytes; no dieharder tests asked for (``--dieharder none``) skips all three.
+    """
+    from certification.external.battery import run_external
+
+    if not options.dieharder:
+        return None
+    counts = fips.as_dict()
+    tests = counts.pop("tests")
+    assert isinstance(tests, dict)
+    external = run_external(
+        stack.generator.generate,
+        data_path.read_bytes(),
+        tests=options.dieharder,
+        runs=options.dieharder_runs,
+        psamples=options.dieharder_psamples or None,
+        fips_counts={**{k: int(str(v)) for k, v in counts.items()}, **tests},
+    )
+    (options.out / "external.txt").write_text(external.text())
+    return external
 
 
 def _open_source(options: RunOptions) -> RngStack:
@@ -319,6 +358,7 @@ def _write_reports(
     fips: Fips140Report,
     entropy: dict[str, Any],
     games: GameReport,
+    external: ExternalReport | None,
 ) -> None:
     """Write ``report.json`` and ``report.html`` from the run's results."""
     from certification.install.manifest import build_manifest
@@ -339,6 +379,7 @@ def _write_reports(
         "fips140_2": fips.as_dict(),
         "sp800_90b": entropy,
         "games": games.as_dict(),
+        "external": external.as_dict() if external else None,
     }
     (out / "report.json").write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
     html = render(
@@ -366,6 +407,7 @@ def _write_reports(
             for k, pts in convergence.items()
         },
         exact_rtp=exact,
+        external=external.as_dict() if external else None,
     )
     (out / "report.html").write_text(html)
 
@@ -376,12 +418,14 @@ def _summary(
     fips: Fips140Report,
     entropy: dict[str, Any],
     games: GameReport,
+    external: ExternalReport | None,
 ) -> str:
     """The few lines ``croupier certify run`` prints: what was written, and each verdict."""
     out = options.out
     failing = [s for s in summaries if s.sample_size and not (s.proportion_ok and s.uniformity_ok)]
     lines = [
-        f"wrote {out}/report.html, report.json, finalAnalysisReport.txt, fips140-2.txt, games.txt",
+        f"wrote {out}/report.html, report.json, finalAnalysisReport.txt, fips140-2.txt, games.txt"
+        + (", external.txt" if external else ""),
         f"SP 800-22: {len(summaries)} rows, {len(failing)} outside the NIST acceptance limits",
         f"FIPS 140-2: {fips.successes} blocks passed, {fips.failures} failed",
         "SP 800-90B: "
@@ -392,5 +436,13 @@ def _summary(
         ),
         f"games: {'passed' if games.passed else 'FAILED'} "
         f"({len(games.checks)} distribution tests, {len(games.rtp)} RTP checks)",
+        "dieharder, rngtest, ent: "
+        + (
+            "skipped (--dieharder none)"
+            if external is None
+            else "passed"
+            if external.passed
+            else "FAILED: " + "; ".join(external.failing)
+        ),
     ]
     return "\n".join(lines) + "\n"

@@ -1,17 +1,20 @@
 """One self-contained HTML page for a certification run: tables plus inline SVG plots.
 
 Sections: SP 800-22 final analysis (p-value histograms per test, the proportion chart,
-the NIST table), FIPS 140-2 counts, game-outcome tests, and return to player with
-convergence plots. A lab attaches this page (with report.json and the NIST text) to a
-submission; nothing is loaded from the network.
+the NIST table), FIPS 140-2 counts, game-outcome tests, return to player with
+convergence plots, and the external batteries (dieharder, rngtest, ent). A lab attaches
+this page (with report.json and the NIST text) to a submission; nothing is loaded from
+the network.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 from certification.report import svg
+from certification.report.external_html import render_external
 from certification.stats.sp800_22.battery import TEST_ORDER
 from certification.stats.sp800_22.final_analysis import VariantSummary, pass_bounds
 
@@ -148,6 +151,7 @@ def render(
     games: Mapping[str, object] | None,
     convergence: Mapping[str, Sequence[tuple[int, Mapping[str, Sequence[float]]]]] | None = None,
     exact_rtp: Mapping[str, Mapping[str, float]] | None = None,
+    external: Mapping[str, Any] | None = None,
 ) -> str:
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
@@ -172,5 +176,7 @@ def render(
         if convergence:
             parts.append(_convergence(convergence, exact_rtp or {}))
         parts.append(_rtp_table(games))
+    if external is not None:
+        parts.append(render_external(external))
     parts.append("</body></html>\n")
     return "".join(parts)

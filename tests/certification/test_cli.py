@@ -95,7 +95,8 @@ def test_games_single_family(capsys: pytest.CaptureFixture[str]) -> None:
 def _run_args(out: Path, sequences: int = 3) -> list[str]:
     return ["certify", "run", "--source", "sim", "--out", str(out), "--sequences",
             str(sequences), "--length", "64000", "--rounds", "500", "--samples", "200",
-            "--game", "war", "--raw-samples", "20000"]  # fmt: skip
+            "--game", "war", "--raw-samples", "20000", "--dieharder", "0", "--dieharder-runs",
+            "2", "--dieharder-psamples", "5"]  # fmt: skip
 
 
 def test_run_writes_reports_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,6 +120,13 @@ def test_run_writes_reports_and_resumes(tmp_path: Path, capsys: pytest.CaptureFi
     assert first["software"]["files"] == len(software.files)
     assert software.digest() in html
     assert html.count("<svg") >= 17  # 15 histograms, proportion chart, RTP convergence
+    external = first["external"]  # dieharder on the live stream, rngtest and ent on data.bin
+    assert external["dieharder"]["rewinds"] == 0 and external["dieharder"]["runs"] == 2
+    assert [r["test"] for r in external["dieharder"]["rows"]] == ["diehard_birthdays"]
+    assert external["rngtest"]["agrees_with_appliance_fips140_2"] is True
+    assert external["rngtest"]["successes"] == first["fips140_2"]["successes"]
+    assert 7.9 < external["ent"]["whole"]["entropy"] <= 8.0
+    assert "diehard_birthdays" in html and "rngtest" in html
     data = (out / "data.bin").read_bytes()
 
     # simulate an interruption: the last checkpoint line is lost, half a sequence is extra
@@ -154,7 +162,7 @@ def test_run_on_a_hardware_url_and_a_missing_device(
     out = tmp_path / "hw"
     argv = ["certify", "run", "--source", "hw", "--url", "sim://trng", "--out", str(out),
             "--sequences", "1", "--length", "64000", "--rounds", "200", "--samples", "100",
-            "--game", "war", "--raw-samples", "4096"]  # fmt: skip
+            "--game", "war", "--raw-samples", "4096", "--dieharder", "none"]  # fmt: skip
     assert main(argv) == 0
     assert json.loads((out / "report.json").read_text())["run"]["source"] == "hw"
     missing = tmp_path / "missing"

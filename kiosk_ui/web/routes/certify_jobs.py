@@ -78,6 +78,9 @@ class CertRuns:
             samples=body.samples,
             seed=int(rng.get("sim_seed", 1)),
             game=body.game,
+            dieharder=(0, 2),  # a quick look: the console's runs are samples, not submissions
+            dieharder_runs=2,
+            dieharder_psamples=10,
         )
         with app.runtime.log.transaction() as conn:
             app.runtime.log.append(
