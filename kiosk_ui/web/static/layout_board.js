@@ -108,7 +108,10 @@ const Board = (() => {
     drawing.append(...(art || []));
     const box = Croupier.el('div', { class: 'board board-' + kind, dataset: { geometry: opts.geometry || '' } }, drawing);
     box.style.aspectRatio = `${W} / ${H}`;
-    if (opts.maxScale) box.style.maxWidth = Math.round(W * opts.maxScale) + 'px';
+    // As wide as the room allows, up to maxScale px per unit, and no taller than the screen
+    // leaves under the page's top part (--board-reserve, per kiosk size in layout.css).
+    const widest = opts.maxScale ? `${Math.round(W * opts.maxScale)}px` : '100%';
+    box.style.width = `min(100%, ${widest}, calc((100vh - var(--board-reserve, 0px)) * ${(W / H).toFixed(4)}))`;
     box.append(...spots.filter(sp => sp.bet && S.meta.limits[sp.bet]).map(sp => target(sp, W, H)));
     if (opts.top && opts.top.length) {  // drawn over the targets (the puck, the winning number's marker)
       box.append(svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'board-art board-top', 'aria-hidden': 'true', preserveAspectRatio: 'none' }, ...opts.top));
@@ -190,6 +193,9 @@ const Board = (() => {
     });
   }
 
+  /** The viewport the page last drew for (tests wait for it after a resize). */
+  function mark() { document.body.dataset.viewport = `${window.innerWidth}x${window.innerHeight}`; }
+
   function watch() {
     const main = document.querySelector('main');
     if (!main) return;
@@ -203,8 +209,9 @@ const Board = (() => {
     let last = 0;
     window.addEventListener('resize', () => {
       clearTimeout(last);
-      last = setTimeout(() => { if (S.meta && S.view !== null) render(); }, 150);
+      last = setTimeout(() => { if (S.meta && S.view !== null) render(); mark(); }, 150);
     });
+    mark();
   }
 
   document.addEventListener('DOMContentLoaded', watch);

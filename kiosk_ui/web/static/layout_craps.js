@@ -43,7 +43,7 @@ const CrapsLayout = (() => {
       y += 100;
       out.push(...pair(y, h, `come-${n}`, 'COME', `come-odds-${n}`, 'COME\nODDS'));
       y += wide ? h : 2 * h;
-      out.push({ bet: `buy-${n}`, x, y, w: colW, h: 52, label: 'BUY', size: s });
+      out.push({ bet: `buy-${n}`, x, y, w: colW, h, label: 'BUY', size: s });
     });
     return out;
   }
@@ -83,14 +83,14 @@ const CrapsLayout = (() => {
 
   function wide(st) {
     const W = 1200;
-    const H = 640;
+    const H = 644;
     const spots = [
       ...numbers(0, 0, 140, true),
-      ...row(0, 324, 840, 70, [['dont-come', 2, "DON'T COME BAR 12", { size: 18 }], ['come', 4.4, 'COME', { size: 40 }]]),
-      ...row(0, 398, 840, 90, [['big-6', 1, 'BIG\n6', { size: 20, area: 'red' }], ['big-8', 1, 'BIG\n8', { size: 20, area: 'red' }],
+      ...row(0, 328, 840, 70, [['dont-come', 2, "DON'T COME BAR 12", { size: 18 }], ['come', 4.4, 'COME', { size: 40 }]]),
+      ...row(0, 402, 840, 90, [['big-6', 1, 'BIG\n6', { size: 20, area: 'red' }], ['big-8', 1, 'BIG\n8', { size: 20, area: 'red' }],
         ['field', 10, 'FIELD\n2 · 3 · 4 · 9 · 10 · 11 · 12', { size: 24, area: 'field' }]]),
-      ...row(0, 492, 840, 62, [['dont-pass', 4.25, "DON'T PASS BAR 12", { size: 24 }], ['dont-pass-odds', 1, "DON'T PASS\nODDS", { size: 14 }]]),
-      ...row(0, 558, 840, 78, [['pass', 4.25, 'PASS LINE', { size: 40, area: 'pass' }], ['pass-odds', 1, 'PASS\nODDS', { size: 16 }]]),
+      ...row(0, 496, 840, 62, [['dont-pass', 4.25, "DON'T PASS BAR 12", { size: 24 }], ['dont-pass-odds', 1, "DON'T PASS\nODDS", { size: 14 }]]),
+      ...row(0, 562, 840, 78, [['pass', 4.25, 'PASS LINE', { size: 40, area: 'pass' }], ['pass-odds', 1, 'PASS\nODDS', { size: 16 }]]),
       ...propBox(860, 44, 340),
     ];
     const home = { x: 860, y: 520, w: 340, h: 110 };
@@ -104,7 +104,7 @@ const CrapsLayout = (() => {
   function narrow(st) {
     const W = 360;
     const block = numbers(0, 0, 60, false);
-    let y = 56 * 8 + 100 + 52 + 8;
+    let y = 56 * 9 + 100 + 8;
     const rows = [];
     const add = (h, cells) => { rows.push(...row(0, y, W, h, cells)); y += h; };
     add(64, [['come', 1, 'COME', { size: 30 }]]);

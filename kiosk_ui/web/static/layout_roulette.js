@@ -9,7 +9,7 @@
 
 const RouletteLayout = (() => {
   const { svg } = Croupier;
-  const C = 90;  // one number's cell, in drawing units
+  const C = 100;  // one number's cell, in drawing units (a split along its side: C - T)
   const T = 50;  // the inside targets on the lines (about 46 px at the kiosk scales)
   const K = 72;  // the column bets' depth
   const EUROPEAN = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26];
