@@ -85,6 +85,10 @@ def _games(conn: Conn, ends: dict[str, int]) -> tuple[list[str], int]:
         table = account.split(":", 1)[1]
         if amount and table not in open_tables:
             problems.append(f"{amount} cents remain on table {table} with no game open")
+    for account, amount in ledger.balances(conn, "pot:").items():
+        table = account.split(":", 1)[1]
+        if amount and table not in open_tables:
+            problems.append(f"{amount} cents remain in the pot of table {table} with no hand open")
     return problems, len(ends)
 
 

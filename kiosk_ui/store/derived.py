@@ -23,6 +23,11 @@ with (:mod:`kiosk_ui.table.money`):
                               or to cash (the cage); expired to the house; each
                               voucher issued once and closed at most once
                               (:mod:`kiosk_ui.cashier.entries`)
+``buy-in`` / ``stack-out``    a poker room: the wallet <-> the player's stack at
+                              the table; a room's (``table-open`` ``room``)
+                              events and voids follow the room's rules
+                              (:mod:`kiosk_ui.table.room_money`: stack <-> pot
+                              -> revenue, never the house)
 ============================  =================================================
 
 Then it compares, record by record: each implied transaction must be stored once,
@@ -63,6 +68,16 @@ from kiosk_ui.table.money import (
     void_collection_entry,
     void_entry,
 )
+from kiosk_ui.table.room_money import (
+    BUY_IN,
+    ROOM_EVENTS,
+    STACK_OUT,
+    buy_in_entry,
+    room_event_entries,
+    room_void_entry,
+    room_void_fee_entry,
+    stack_out_entry,
+)
 from kiosk_ui.table.seating import SEAT_PLAYER
 
 #: log record types the derivation reads (engine events are filtered to money kinds)
@@ -76,12 +91,23 @@ READ_TYPES = (
     "game-end",
     "jackpot-paid",
     *VOUCHER_TYPES,
+    BUY_IN,
+    STACK_OUT,
 )
 #: every money event's canonical JSON holds one of these (a superset filter; decoded after)
-_EVENT_MARKS = (b'"kind":"bet-', b'"kind":"jackpot-', b'"kind":"collection-')
+_EVENT_MARKS = (
+    b'"kind":"bet-',
+    b'"kind":"jackpot-',
+    b'"kind":"collection-',
+    b'"kind":"chips-in"',  # a poker room's (kiosk_ui.table.room_money.ROOM_EVENTS)
+    b'"kind":"uncalled-returned"',
+    b'"kind":"pot-awarded"',
+    b'"kind":"raked"',
+)
 
 
-_MONEY_KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in MONEY_EVENTS}
+_KINDS: tuple[type[Event], ...] = (*MONEY_EVENTS, *ROOM_EVENTS)
+_MONEY_KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in _KINDS}
 
 
 def _money_event(body: dict[str, Any]) -> Event | None:
@@ -114,6 +140,7 @@ class _Txn:
 class _Game:
     table: str
     seats: dict[int, str]
+    room: bool = False  # a poker room's hand (player against player)
     outstanding: Outstanding = field(default_factory=Outstanding)
     awards: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, meter) -> paid
 
@@ -149,6 +176,7 @@ class _Deriver:
         self.games: dict[str, _Game] = {}
         self.resets: dict[str, dict[str, int]] = {}  # table -> meter -> reset value
         self.vouchers = OpenVouchers()
+        self.rooms: set[str] = set()  # the poker room tables (table-open ``room``)
 
     def entries(self, seq: int, type_: str, game: str, body: dict[str, Any]) -> list[Entry]:
         """The transactions record ``seq`` implies; raises ValueError/KeyError if unreadable."""
@@ -156,8 +184,17 @@ class _Deriver:
             return [cash_entry(type_, str(body["player"]), _int(body["amount"], "the amount"))]
         if type_ in VOUCHER_TYPES:
             return self.vouchers.entries(type_, body)
+        if type_ in (BUY_IN, STACK_OUT):
+            room = str(body["table"])
+            if room not in self.rooms:
+                raise ValueError(f"table {room} is no poker room")
+            amount = _int(body["amount"], "the amount")
+            made = buy_in_entry if type_ == BUY_IN else stack_out_entry
+            return [made(room, str(body["player"]), amount)]
         if type_ == "table-open":
             table = str(body["table"])
+            if body.get("room") is True:
+                self.rooms.add(table)
             self.resets[table] = {str(m): int(r) for m, r in body.get("jackpots", {}).items()}
             out = []
             for meter, amount in body.get("seeded", {}).items():
@@ -167,7 +204,8 @@ class _Deriver:
             return out
         if type_ == "game-start":
             seats = {int(k): str(v) for k, v in body.get("seats", {}).items()}
-            self.games[game] = _Game(str(body["table"]), seats)
+            table = str(body["table"])
+            self.games[game] = _Game(table, seats, room=table in self.rooms)
             return []
         g = self.games.get(game)
         if g is None:
@@ -180,22 +218,25 @@ class _Deriver:
         if type_ == "event":
             ev = _money_event(body)
             seat = getattr(ev, "seat", None)
-            if ev is None or seat is None:
+            if ev is None or (seat is None and not g.room):  # a room's rake is the pot's
                 return []
-            player = g.seats.get(seat)
-            if player is None:
+            holder = g.seats.get(seat) if seat is not None else ""
+            if holder is None:
                 raise ValueError(f"seat {seat} has no player in the log")
             g.outstanding.apply(ev)
+            if g.room:
+                return room_event_entries(ev, table=g.table, player=holder)
+            assert seat is not None
             meter_balance, reset = 0, 0
             if isinstance(ev, JackpotWin):
                 meter_balance = self.balances.get(ledger.jackpot(ev.meter), 0)
                 reset = self.resets.get(g.table, {}).get(ev.meter, 0)
             out = event_entries(
-                ev, table=g.table, player=player, meter_balance=meter_balance, reset=reset
+                ev, table=g.table, player=holder, meter_balance=meter_balance, reset=reset
             )
             if isinstance(ev, JackpotWin):
                 g.awards[(seat, ev.meter)] = sum(
-                    p.amount for p in out[0].postings if p.account == ledger.wallet(player)
+                    p.amount for p in out[0].postings if p.account == ledger.wallet(holder)
                 )
             return out
         if type_ == "game-void":
@@ -208,7 +249,8 @@ class _Deriver:
                     player = g.seats.get(seat)
                     if player is None:
                         raise ValueError(f"seat {seat} has no player in the log")
-                    out.append(void_entry(g.table, player, seat, bet, amount, ""))
+                    returns = room_void_entry if g.room else void_entry
+                    out.append(returns(g.table, player, seat, bet, amount, ""))
             fees = g.outstanding.fees_text()
             if dict(body.get("collection", {})) != fees:
                 raise ValueError(
@@ -218,7 +260,10 @@ class _Deriver:
                 player = g.seats.get(seat)
                 if player is None:
                     raise ValueError(f"seat {seat} has no player in the log")
-                out.append(void_collection_entry(player, seat, fee, ""))
+                if g.room:
+                    out.append(room_void_fee_entry(g.table, player, seat, fee, ""))
+                else:
+                    out.append(void_collection_entry(player, seat, fee, ""))
             g.outstanding = Outstanding()
             return out
         if type_ == "jackpot-paid":

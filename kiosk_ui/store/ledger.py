@@ -14,6 +14,10 @@ Accounts (all in integer cents):
 ``vouchers``           cash-out vouchers printed and not yet paid (a liability: a
                        ticket-out moves a wallet here, a ticket-in or the cage pays
                        it out, an expired one goes to the house)
+``stack:<table>:<p>``  a poker room player's chips at one table (bought in from the
+                       wallet, returned to it on leaving)
+``pot:<table>``        the chips in the pot(s) of a poker room's hand in play
+``revenue``            the poker rooms' collection (seat fee or rake)
 =====================  ===========================================================
 
 Balances are derived from the postings; ``accounts.balance`` is a cache updated
@@ -33,6 +37,7 @@ HOUSE = "house"
 COMMISSION = "commission"
 COLLECTION = "collection"
 VOUCHERS = "vouchers"
+REVENUE = "revenue"
 
 #: accounts that may go negative (the others are players' or table money)
 _MAY_BE_NEGATIVE = ("cash", "house")
@@ -48,6 +53,16 @@ def stakes(table: str) -> str:
 
 def jackpot(name: str) -> str:
     return f"jackpot:{name}"
+
+
+def stack(table: str, player: str) -> str:
+    """A poker room player's chips at ``table`` (player against player)."""
+    return f"stack:{table}:{player}"
+
+
+def pot(table: str) -> str:
+    """The pot(s) of the hand in play at poker room ``table``."""
+    return f"pot:{table}"
 
 
 def _kind(account: str) -> str:
@@ -167,6 +182,8 @@ class AuditReport:
     commission: int
     collection: int = 0  # the California tables' collection fees (page 004)
     vouchers: int = 0  # vouchers printed and not yet paid (the liability)
+    revenue: int = 0  # the poker rooms' collection (seat fee or rake)
+    stacks: int = 0  # chips at the poker room tables (players' money, off their wallets)
 
 
 def audit(conn: Conn) -> AuditReport:
@@ -209,6 +226,12 @@ def audit(conn: Conn) -> AuditReport:
         commission=balance(conn, COMMISSION),
         collection=balance(conn, COLLECTION),
         vouchers=balance(conn, VOUCHERS),
+        revenue=balance(conn, REVENUE),
+        stacks=int(
+            conn.execute(
+                "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'stack'"
+            ).fetchone()[0]
+        ),
     )
 
 

@@ -5,7 +5,8 @@ game and idle seats with nothing on the layout are freed (``Table.tend``), and e
 decision whose clock ran out gets the rules' default (``Table.due``), applied like a
 player's action but logged from the source ``timeout`` (an RNG table's through the
 loop's group commit, a device table's on a worker thread, as requests are). Idle
-per-player games are forgotten. Table pages hear of every change on the WebSocket.
+per-player games are forgotten. A poker room deals its next hand once it is due
+(:meth:`kiosk_ui.table.room.Room.hand_due`). Table pages hear of every change on the WebSocket.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from games.core.errors import GameError
 from kiosk_ui.errors import KioskError
 from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
+from kiosk_ui.table.room import Room
 
 if TYPE_CHECKING:
     from games.core.records import Action
@@ -68,6 +70,8 @@ class SeatClock:
             return
         if table.tend(now, rules):
             self.publish(table.id, {"type": "update", "events": []})
+        if isinstance(table, Room) and table.hand_due(now):
+            await self._deal(table)
         game = table.game
         for action in table.due(now, rules):
             try:
@@ -78,6 +82,18 @@ class SeatClock:
                     await self._withdraw(table, game)
                 continue
             self._applied(table, result)
+
+    async def _deal(self, room: Room) -> None:
+        """A poker room's next hand: the dealer deals once two players are ready."""
+        try:
+            if room.source.blocking:
+                result = await asyncio.to_thread(room.start_hand)
+            else:
+                result = await self.committer.run(room, partial(room.start_hand, defer=True))
+        except (KioskError, GameError) as exc:  # a player left meanwhile, or a fault
+            log.info("no hand dealt at table %s: %s", room.id, exc)
+            return
+        self.publish(room.id, {"type": "update", "events": public(result.events)})
 
     async def _withdraw(self, table: Table, game: str | None) -> None:
         """The bets of absent seats are taken down when they stop the others' deal (a

@@ -26,6 +26,7 @@ from games.core.records import (
     JackpotWin,
 )
 from games.core.round import Round
+from games.poker_room.events import ChipsIn, CollectionReturned, Uncalled
 from kiosk_ui.errors import InsufficientFunds, LedgerError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.ledger import Posting
@@ -45,7 +46,9 @@ MONEY_EVENTS = (
 @dataclass
 class Outstanding:
     """Stakes still on the layout per (seat, bet), and the collection each seat paid,
-    folded from a game's money events (a voided game returns both)."""
+    folded from a game's money events (a voided game returns both). At a poker room,
+    a seat's chips in the pot are its stake ``(seat, "pot")`` (a void comes before any
+    pot is awarded: the hand's awards and its end are one request)."""
 
     stakes: dict[tuple[int, str], int] = field(default_factory=dict)
     fees: dict[int, int] = field(default_factory=dict)
@@ -62,6 +65,12 @@ class Outstanding:
             self.stakes[key] = self.stakes.get(key, 0) - ev.stake
         elif isinstance(ev, CollectionCharged):
             self.fees[ev.seat] = self.fees.get(ev.seat, 0) + ev.amount
+        elif isinstance(ev, CollectionReturned):  # a poker room's misdeal
+            self.fees[ev.seat] = self.fees.get(ev.seat, 0) - ev.amount
+        elif isinstance(ev, ChipsIn | Uncalled):  # a poker room: chips in the pot
+            key = (ev.seat, "pot")
+            sign = 1 if isinstance(ev, ChipsIn) else -1
+            self.stakes[key] = self.stakes.get(key, 0) + sign * ev.amount
 
     def fees_text(self) -> dict[str, int]:
         """The collection paid by seat (seat as text), as a game-void record states it."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from certification.log.commitments import shoe_commitment
@@ -282,3 +283,11 @@ class DeviceOutcomes:
 
     def end_game(self, conn: Tx, game: str) -> dict[str, Any]:
         return {}
+
+
+def draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:
+    """What the log records with a drawn outcome: where it came from, and if dealt face down."""
+    out = dict(info)
+    if need.hidden:
+        out["hidden"] = True
+    return out

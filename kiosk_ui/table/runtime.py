@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,9 @@ from kiosk_ui.table.money import (
     void_entry,
 )
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
+from kiosk_ui.table.room import Room
+from kiosk_ui.table.room_engine import is_room
+from kiosk_ui.table.room_money import room_void_entry, room_void_fee_entry
 from kiosk_ui.table.seating import logged_seats
 from kiosk_ui.table.seats import SeatRules
 from kiosk_ui.table.table import Table
@@ -129,7 +133,8 @@ class Runtime:
         variant = catalog.get_variant(variant_id)
         if per_player and max(variant.seats, 1) != 1:
             raise TableError(f"table {table_id}: only a one-seat game can be per-player")
-        table = Table(self, table_id, variant, catalog.family_of(variant), source)
+        kind = Room if is_room(variant) else Table  # a poker room: player against player
+        table = kind(self, table_id, variant, catalog.family_of(variant), source)
         table.per_player = per_player
         with self.log.transaction() as tx:
             # A new progressive starts at its reset value, funded by the house; the
@@ -142,6 +147,8 @@ class Runtime:
             }
             body: dict[str, Any] = {"table": table_id, "variant": variant.id}
             body["source"] = source.name
+            if table.room:
+                body["room"] = True  # its money follows the room's rules (the audit reads it)
             if variant.jackpots:
                 body["jackpots"] = dict(sorted(variant.jackpots.items()))
             if seeded:
@@ -325,10 +332,14 @@ class Runtime:
         """Return every stake still on the layout for ``game`` and close it as voided."""
         outstanding = Outstanding()
         table_id = ""
+        returns, fees = void_entry, void_collection_entry  # a room's go back to the stacks
         records = list(self._game_records(game))
         for rec in records:
             if rec["type"] == "game-start":
                 table_id = rec["body"]["table"]
+                if is_room(catalog.get_variant(rec["body"]["variant"])):
+                    returns = room_void_entry
+                    fees = partial(room_void_fee_entry, table_id)
             elif rec["type"] == "event":
                 ev = decode(rec["body"])
                 if isinstance(ev, Event):
@@ -350,10 +361,10 @@ class Runtime:
             for (seat, bet), amount in sorted(outstanding.stakes.items()):
                 if amount <= 0:
                     continue
-                entries.append(void_entry(table_id, seats[seat], seat, bet, amount, reason))
+                entries.append(returns(table_id, seats[seat], seat, bet, amount, reason))
                 returned[f"{seat}:{bet}"] = amount
             for seat, fee in sorted(outstanding.fees.items()):
-                entries.append(void_collection_entry(seats[seat], seat, fee, reason))
+                entries.append(fees(seats[seat], seat, fee, reason))
             post_entries(
                 tx,
                 entries,

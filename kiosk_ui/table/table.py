@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from games import catalog
 from games.catalog import Family
 from games.core.capabilities import KnowsPlayers
-from games.core.engine import Engine, Need, Variant
+from games.core.engine import Engine, Variant
 from games.core.records import (
     Action,
     BetPlaced,
@@ -44,17 +44,21 @@ from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
 from kiosk_ui.table.faults import resume_store
 from kiosk_ui.table.money import MONEY_EVENTS, check_collection, collection_due, post_event
-from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource
+from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource, draw_info
 from kiosk_ui.table.seating import Seating, logged_seats
 from kiosk_ui.table.seats import unattended
 
 if TYPE_CHECKING:
+    from certification.log.chain import StoredRecord
     from kiosk_ui.table.runtime import Runtime
 
 
 class Table(Seating):
     """One table: its game's engine and outcome source, and every write (its seats:
     :class:`~kiosk_ui.table.seating.Seating`)."""
+
+    money_events: tuple[type[Event], ...] = MONEY_EVENTS  # a poker room has its own
+    room = False  # a poker room (kiosk_ui.table.room): player against player
 
     def __init__(
         self,
@@ -265,7 +269,7 @@ class Table(Seating):
                     break
                 try:
                     with self.rt.log.transaction() as conn:
-                        out += self._apply(conn, action, self.source.name, _draw_info(need, info))
+                        out += self._apply(conn, action, self.source.name, draw_info(need, info))
                         if engine.is_over:
                             self._finish(conn)
                 except BaseException:
@@ -496,38 +500,43 @@ class Table(Seating):
         for ev in events:
             encoded = self._encoded[id(ev)] = ev.encode()  # logged, and answered by _result
             seat: int | None = getattr(ev, "seat", None)
-            money = isinstance(ev, MONEY_EVENTS) and seat is not None
+            money = isinstance(ev, self.money_events)
             if seat is not None and money and self._logged_seats.get(seat) != self.player_at(seat):
                 self._log_seat(conn, seat)  # before the event: the log names its wallet
             rec = self.rt.log.append(conn, "engine", "event", encoded, self.game)
-            if money and seat is not None:
-                player = self.player_at(seat)
-                reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
-                net = post_event(
-                    conn,
-                    ev,
-                    table=self.id,
-                    game=self.game,
-                    player=player,
-                    ts=ts,
-                    log_seq=rec.seq,
-                    log_hash=rec.hash,
-                    reset=reset,
-                )
-                if isinstance(ev, JackpotWin):
-                    body = {"seat": seat, "meter": ev.meter, "amount": net}
-                    self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
-                staked = ev.amount if isinstance(ev, BetPlaced) else 0
-                staked -= ev.amount if isinstance(ev, BetReturned) else 0
-                conn.seats.add(self.game, seat, player, staked, net)
+            if money:
+                self._post(conn, ev, seat, rec, ts)
         return events
+
+    def _post(self, conn: Tx, ev: Event, seat: int | None, rec: StoredRecord, ts: int) -> None:
+        """The ledger rows of a seat's money event (a poker room posts its own)."""
+        assert self.game is not None and seat is not None
+        player = self.player_at(seat)
+        reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
+        net = post_event(
+            conn,
+            ev,
+            table=self.id,
+            game=self.game,
+            player=player,
+            ts=ts,
+            log_seq=rec.seq,
+            log_hash=rec.hash,
+            reset=reset,
+        )
+        if isinstance(ev, JackpotWin):
+            body = {"seat": seat, "meter": ev.meter, "amount": net}
+            self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
+        staked = ev.amount if isinstance(ev, BetPlaced) else 0
+        staked -= ev.amount if isinstance(ev, BetReturned) else 0
+        conn.seats.add(self.game, seat, player, staked, net)
 
     def _drive(self, conn: Tx) -> list[Event]:
         assert self.engine is not None and self.game is not None
         events: list[Event] = []
         while (need := self.engine.needs()) is not None:
             action, info = self.source.supply(conn, self.game, need)
-            events += self._apply(conn, action, self.source.name, _draw_info(need, info))
+            events += self._apply(conn, action, self.source.name, draw_info(need, info))
         if self.engine.is_over:
             self._finish(conn)
         return events
@@ -583,14 +592,6 @@ class Table(Seating):
                 self.seats.setdefault(seat, player)
                 self._active.setdefault(seat, time.monotonic())
             self._logged_seats = dict(seats)
-
-
-def _draw_info(need: Need, info: Mapping[str, Any]) -> dict[str, Any]:
-    """What the log records with a drawn outcome: where it came from, and if dealt face down."""
-    out = dict(info)
-    if need.hidden:
-        out["hidden"] = True
-    return out
 
 
 def _seats(seats: Mapping[int, str]) -> dict[str, str]:

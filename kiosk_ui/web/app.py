@@ -93,6 +93,7 @@ def create_app(
         operator,
         pages,
         player,
+        rooms,
         spots,
     )
 
@@ -105,6 +106,7 @@ def create_app(
     app.include_router(certify_jobs.router, responses=ERROR_RESPONSES)
     app.include_router(cashier.router, responses=ERROR_RESPONSES)
     app.include_router(alarms.router, responses=ERROR_RESPONSES)
+    app.include_router(rooms.router, responses=ERROR_RESPONSES)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)

@@ -34,6 +34,13 @@ def table(table_id: str) -> HTMLResponse:
     return _page("table.html")
 
 
+@router.get("/room/{table_id}")
+def room(table_id: str) -> HTMLResponse:
+    """A poker room's page (player against player); it reads the table from its address."""
+    del table_id
+    return _page("poker_room.html")
+
+
 @router.get("/history")
 def history() -> HTMLResponse:
     """The player's last 500 games, each opening its recall from the signed log."""

@@ -1,0 +1,254 @@
+"""A poker room table: players play each other for the chips in front of them (issue 15).
+
+A :class:`Room` is a :class:`~kiosk_ui.table.table.Table` whose money is the players'
+against each other (:mod:`kiosk_ui.table.room_money`): a player buys in from the wallet
+(between the variant's minimum and maximum buy-in) and their chips at the table are
+their *stack* (a ledger account); every bet moves chips from the stack to the table's
+*pot* account, every pot won back to a stack, the collection to ``revenue``; leaving
+returns the whole stack to the wallet. The house never wins or loses a hand.
+
+Hands start by themselves (the dealer deals): once the last one is over and at least two
+seated players with chips are not sitting out, the next hand starts after a short pause
+(:meth:`Room.hand_due`, ticked by :class:`kiosk_ui.table.clock.SeatClock`). At the start
+of a hand the runtime tells the engine each player's stack and who is dealt in, as
+logged runtime actions (so a replay is dealt the same hand), then the source deals.
+Every decision is the engine's; the action clock gives a player who does not act the
+rules' default (check if possible, else fold) and the seat then sits out of the next
+hands until its player returns. A player who leaves during a hand is folded by the clock
+at once; the seat, and the stack, are freed when the hand ends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from games.core.engine import Engine
+from games.core.records import Event
+from kiosk_ui.errors import SeatError, TableError, TableSuspended
+from kiosk_ui.store import ledger
+from kiosk_ui.store.protocol import Tx
+from kiosk_ui.table.answers import ActResult
+from kiosk_ui.table.money import post_entries
+from kiosk_ui.table.outcomes import OutcomeFault
+from kiosk_ui.table.room_engine import buy_in_limits, dealt_in, hand_start_actions
+from kiosk_ui.table.room_money import (
+    BUY_IN,
+    ROOM_EVENTS,
+    STACK_OUT,
+    buy_in_entry,
+    post_room_event,
+    stack_out_entry,
+)
+from kiosk_ui.table.table import Table
+
+if TYPE_CHECKING:
+    from certification.log.chain import StoredRecord
+
+#: seconds between the end of a hand and the start of the next (the dealer's pace)
+HAND_PAUSE = 3.0
+
+
+class Room(Table):
+    """A poker room table (player against player): stacks, pot, revenue, hands that
+    start themselves."""
+
+    money_events = ROOM_EVENTS  # the room's money rules, not the house's
+    room = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._ended_at = 0.0  # monotonic time the last hand ended (the pause runs from it)
+        self.hand_pause = HAND_PAUSE
+        # this table session's first hand (the hand history export: one file a session)
+        self.first_game = self.rt.games_started(self.id) + 1
+
+    # --- chips ---------------------------------------------------------------
+
+    def stack(self, player: str) -> int:
+        """``player``'s chips at this table (cents)."""
+        with self.rt.db.read() as tx:
+            return tx.ledger.balance(ledger.stack(self.id, player))
+
+    def stacks(self) -> dict[int, int]:
+        """Each seated player's stack, by seat."""
+        with self.rt.db.read() as tx:
+            return {
+                s: tx.ledger.balance(ledger.stack(self.id, p))
+                for s, p in sorted(self.seats.items())
+            }
+
+    def buy_in(self, seat: int, player: str, amount: int) -> int:
+        """Sit ``player`` at ``seat`` (if not yet) and move ``amount`` from the wallet to
+        the stack. The stack after it must lie within the variant's buy-in (an add-on
+        may top it up to the maximum); chips are added between hands only. Returns the
+        new stack. A refused buy-in changes nothing (a seat it took is freed)."""
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise SeatError("a buy-in is a positive number of cents")
+        low, high = buy_in_limits(self.variant)
+        with self.lock:
+            mine = [s for s, p in self.seats.items() if p == player]
+            if mine and mine != [seat]:
+                raise SeatError(f"you sit in seat {mine[0]} at table {self.id}: one seat a player")
+            took = not mine
+            if took:
+                Table.sit(self, seat, player)  # the seat limits apply
+            try:
+                if self.in_game(seat):
+                    raise SeatError("chips are added between hands: wait for this hand to end")
+                have = self.stack(player)
+                after = have + amount
+                if after > high:
+                    raise SeatError(
+                        f"the maximum buy-in at table {self.id} is {_dollars(high)}: you have "
+                        f"{_dollars(have)} in front of you, add at most {_dollars(high - have)}"
+                    )
+                if after < low:
+                    raise SeatError(
+                        f"the minimum buy-in at table {self.id} is {_dollars(low)}: "
+                        f"add at least {_dollars(low - have)}"
+                    )
+                with self.rt.log.transaction() as tx:
+                    body = {"table": self.id, "seat": seat, "player": player, "amount": amount}
+                    rec = self.rt.log.append(tx, f"player:{player}", BUY_IN, body)
+                    ts = self.rt.log.clock()
+                    entry = buy_in_entry(self.id, player, amount)
+                    post_entries(tx, [entry], ts=ts, log_seq=rec.seq, log_hash=rec.hash)
+                    return tx.ledger.balance(ledger.stack(self.id, player))
+            except BaseException:
+                if took:
+                    self.release_unused(seat, player)
+                raise
+
+    def sit(self, seat: int, player: str) -> None:
+        """Back from sitting out (the seat is the player's): one sits down at a poker
+        table by buying in (:meth:`buy_in`), never by a bet's request."""
+        if self.seats.get(seat) != player:
+            raise SeatError(f"buy in to sit at seat {seat} of poker table {self.id}")
+        super().sit(seat, player)
+
+    def _post(self, conn: Tx, ev: Event, seat: int | None, rec: StoredRecord, ts: int) -> None:
+        """A room's money event: stack, pot and revenue (:mod:`.room_money`); the rake
+        is the pot's, no seat's."""
+        assert self.game is not None
+        player = self.player_at(seat) if seat is not None else ""
+        staked, net = post_room_event(
+            conn,
+            ev,
+            table=self.id,
+            game=self.game,
+            player=player,
+            ts=ts,
+            log_seq=rec.seq,
+            log_hash=rec.hash,
+        )
+        if seat is not None:
+            conn.seats.add(self.game, seat, player, staked, net)
+
+    def _free(self, seat: int) -> None:
+        """Free the seat and return its player's stack to the wallet (``stack-out``)."""
+        player = self.seats.get(seat)
+        super()._free(seat)
+        if player is None or player in self.seats.values():
+            return
+        with self.rt.log.transaction() as tx:
+            amount = tx.ledger.balance(ledger.stack(self.id, player))
+            if amount <= 0:
+                return
+            body = {"table": self.id, "seat": seat, "player": player, "amount": amount}
+            rec = self.rt.log.append(tx, "runtime", STACK_OUT, body)
+            entry = stack_out_entry(self.id, player, amount)
+            post_entries(tx, [entry], ts=self.rt.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
+
+    def in_game(self, seat: int) -> bool:
+        """Whether ``seat`` is dealt into the hand in play (its chips may be in the pot
+        and its cards on the table: it is freed only when the hand ends)."""
+        with self.lock:
+            if self.game is None or self.engine is None or self.engine.is_over:
+                return False
+            return seat in dealt_in(self.engine)
+
+    def sit_out(self, seat: int, player: str) -> None:
+        """The player sits out from the next hand on (this hand's decisions are theirs)."""
+        if self.seats.get(seat) != player:
+            raise SeatError(f"seat {seat} at table {self.id} is not yours")
+        self.sitting_out.add(seat)
+
+    # --- hands ---------------------------------------------------------------
+
+    def ready(self) -> dict[int, int]:
+        """The seats to deal in the next hand, with their stacks: seated, not sitting out
+        nor leaving, with chips."""
+        stacks = self.stacks()
+        return {
+            s: c
+            for s, c in stacks.items()
+            if c > 0 and s not in self.sitting_out and s not in self._leaving
+        }
+
+    def hand_due(self, now: float) -> bool:
+        """Whether the next hand should start now (the last is over, the pause ran out,
+        two players or more are ready, the table plays)."""
+        with self.lock:
+            if self.suspended or (self.engine is not None and not self.engine.is_over):
+                return False
+            if self.game is not None and self.engine is not None:
+                # the last hand is over: the pause runs from when it was seen over
+                self._ended_at = self._ended_at or now
+                if now - self._ended_at < self.hand_pause:
+                    return False
+            return len(self.ready()) >= 2
+
+    def start_hand(self, *, defer: bool = False) -> ActResult:
+        """Start the next hand: a new game, each dealt-in seat's stack told to the engine
+        (logged runtime actions), then the source deals until a player must act."""
+        with self.lock:
+            if self.engine is not None and not self.engine.is_over and self.game is not None:
+                raise TableError(f"a hand is in play at table {self.id}")
+            if self.rt.db.health.fault is not None:
+                raise self.rt.db.health.unavailable()
+            if self.suspended:
+                raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
+            players = self.ready()
+            if len(players) < 2:
+                raise TableError(f"table {self.id} needs two players with chips to deal")
+            self._encoded.clear()
+            try:
+                with self.rt.log.transaction(defer=defer) as conn:
+                    events = self._open_hand(conn, players)
+                    seat = min(players)
+                    result = self._result(conn, seat, self.player_at(seat), events)
+            except OutcomeFault as exc:
+                self._rebuild()
+                self.suspend(str(exc), alarm=exc.alarm)
+                raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
+            except BaseException:
+                self._rebuild()
+                raise
+            self._ended_at = 0.0
+            return result
+
+    def _open_hand(self, conn: Tx, players: Mapping[int, int]) -> list[Event]:
+        engine: Engine = self.current_engine()
+        if self.game is None:
+            self._start_game(conn)
+        events: list[Event] = []
+        for action in hand_start_actions(engine, players):
+            events += self._apply(conn, action, "runtime")
+        events += self._drive(conn)
+        return events
+
+    def clock_left(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds left on ``seat``'s action clock (None when it is not asked to act)."""
+        held = self._clock.get(seat)
+        if held is None:
+            return None
+        now = time.monotonic() if now is None else now
+        return max(0.0, self.rt.seat_rules.action_seconds - (now - held[1]))
+
+
+def _dollars(cents: int) -> str:
+    from games.core.money import format_cents
+
+    return format_cents(cents)

@@ -1,0 +1,223 @@
+"""Poker rooms through the real runtime (issue 15, the room): stacks bought in from the
+wallet and returned on leaving, the pot and revenue accounts, the action clock and
+sitting out, the crash rule (resume from the log, or void with every committed chip
+back), and the ledger audit over all of it, forgeries included."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from games.core.records import Decide
+from kiosk_ui.errors import AuditError, InsufficientFunds, SeatError
+from kiosk_ui.store import ledger
+from kiosk_ui.store.audit import audit_store
+from kiosk_ui.table.room import Room
+from kiosk_ui.table.runtime import Runtime
+from kiosk_ui.table.seats import SeatRules
+from tests.kiosk_ui.conftest import seeded_outcomes
+
+HOLDEM = "poker-room-holdem-2-4"  # $2/$4, buy-in $20 - $100, 10% rake up to $4
+PLAYERS = ("ann", "bo", "cy")
+
+
+def _room(rt: Runtime, variant: str = HOLDEM, seed: int = 3) -> Room:
+    room = rt.open_table("room", variant, seeded_outcomes(seed))
+    assert isinstance(room, Room)
+    for p in PLAYERS:
+        rt.create_player(p.title(), p)
+        rt.cash_in(p, 50_000, "op")
+    return room
+
+
+def _seat_all(room: Room, amounts: tuple[int, ...] = (4_000, 5_000, 6_000)) -> None:
+    for seat, (player, amount) in enumerate(zip(PLAYERS, amounts, strict=True)):
+        room.buy_in(seat * 3, player, amount)
+
+
+def _play_out(room: Room, pick: str = "call") -> None:
+    """Every seat calls (or checks) until the hand ends."""
+    engine = room.engine
+    assert engine is not None
+    while not engine.is_over:
+        seat = engine.to_act  # type: ignore[attr-defined]
+        names = engine.legal_actions(seat)
+        choice = pick if pick in names else "check" if "check" in names else "call"
+        room.act(Decide(seat=seat, decision=choice))
+        engine = room.engine
+        assert engine is not None
+
+
+def test_buy_in_moves_wallet_to_stack_within_the_variant_limits(runtime: Runtime) -> None:
+    room = _room(runtime)
+    with pytest.raises(SeatError, match=r"minimum buy-in .* is \$20.00"):
+        room.buy_in(0, "ann", 1_999)
+    with pytest.raises(SeatError, match=r"maximum buy-in .* is \$100.00"):
+        room.buy_in(0, "ann", 10_001)
+    assert room.seats == {} and runtime.balance("ann") == 50_000  # refused: nothing moved
+    assert room.buy_in(0, "ann", 4_000) == 4_000
+    assert runtime.balance("ann") == 46_000
+    with pytest.raises(SeatError, match="one seat a player"):
+        room.buy_in(1, "ann", 2_000)
+    with pytest.raises(SeatError, match=r"add at most \$60.00"):
+        room.buy_in(0, "ann", 6_001)  # an add-on tops up to the maximum at most
+    assert room.buy_in(0, "ann", 6_000) == 10_000
+    runtime.cash_out("bo", 49_000, "op")
+    with pytest.raises(InsufficientFunds):
+        room.buy_in(1, "bo", 2_000)  # the wallet holds $10
+    assert 1 not in room.seats  # the refused buy-in seats nobody
+    with pytest.raises(SeatError, match="buy in"):
+        room.sit(1, "bo")  # a poker seat is taken by buying in, never by a bet
+
+
+def test_a_hand_moves_chips_through_the_pot_and_the_audit_balances(runtime: Runtime) -> None:
+    room = _room(runtime)
+    _seat_all(room)
+    assert len(room.ready()) == 3
+    room.start_hand()
+    with runtime.db.read() as tx:
+        pot = tx.ledger.balance(ledger.pot("room"))
+    assert pot == 300  # the blinds: $1 and $2
+    _play_out(room)
+    engine = room.engine
+    assert engine is not None and engine.is_over
+    stacks = room.stacks()
+    assert stacks == {s * 3: engine.chips.stack[s * 3] for s in range(3)}  # type: ignore[attr-defined]
+    with runtime.db.read() as tx:
+        assert tx.ledger.balance(ledger.pot("room")) == 0
+        revenue = tx.ledger.balance(ledger.REVENUE)
+        house = tx.ledger.balance(ledger.HOUSE)
+    assert sum(stacks.values()) + revenue == 15_000  # chips are conserved, less the rake
+    assert house == 0 and revenue == engine.collection  # type: ignore[attr-defined]
+    report = runtime.audit()
+    assert report["revenue"] == revenue and report["stacks"] == sum(stacks.values())
+    # leaving returns the whole stack to the wallet
+    assert runtime.leave("room", 0, "ann") == "now"
+    assert runtime.balance("ann") == 46_000 + stacks[0]
+    assert room.stack("ann") == 0
+    runtime.audit()
+
+
+def test_leaving_during_a_hand_folds_then_frees_the_seat_at_its_end(runtime: Runtime) -> None:
+    room = _room(runtime)
+    _seat_all(room)
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None
+    first = engine.to_act  # type: ignore[attr-defined]
+    player = room.seats[first]
+    assert runtime.leave("room", first, player) == "after the game"
+    assert first in room.sitting_out and first in room.seats  # dealt in: kept till the end
+    # the action clock defaults a seat sitting out at once: folded (facing the big blind)
+    due = room.due(0.0, runtime.seat_rules)
+    assert [a.encode()["decision"] for a in due] == ["fold"]
+    room.act_many(due, by="timeout")
+    assert first in engine.chips.folded  # type: ignore[attr-defined]
+    _play_out(room)
+    assert first not in room.seats  # freed when the hand ended, its stack back home
+    lost = engine.chips.total[first]  # type: ignore[attr-defined]
+    assert room.stack(player) == 0 and runtime.balance(player) == 50_000 - lost
+    runtime.audit()
+
+
+def test_the_clock_checks_or_folds_then_the_seat_sits_out(tmp_path: Path) -> None:
+    rules = SeatRules(per_table=1, floor=4, action_seconds=30.0)
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True, seat_rules=rules)
+    try:
+        room = _room(rt)
+        _seat_all(room)
+        room.start_hand()
+        engine = room.engine
+        assert engine is not None
+        late = engine.to_act  # type: ignore[attr-defined]
+        assert room.due(100.0, rules) == []  # the clock starts when the seat is asked
+        due = room.due(131.0, rules)
+        assert [(a.seat, a.encode()["decision"]) for a in due] == [(late, "fold")]
+        room.act_many(due, by="timeout")
+        assert late in room.sitting_out
+        _play_out(room, pick="check")
+        assert late not in room.ready()  # sitting out: not dealt the next hand
+        room.sit(late, room.seats[late])  # back
+        assert late in room.ready()
+        records = [r for r in rt._game_records(room.game or "") if r["type"] == "action"]
+        assert any(r["source"] == "timeout" for r in records)  # logged as the clock's
+    finally:
+        rt.close()
+
+
+def test_a_crashed_hand_resumes_exactly_from_the_log(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL", create=True)
+    room = _room(rt)
+    _seat_all(room)
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None
+    seat = engine.to_act  # type: ignore[attr-defined]
+    room.act(Decide(seat=seat, decision="call"))
+    before = room.view(None)
+    game = room.game
+    rt.close()  # as a crash leaves it: the hand open in the log
+    rt2 = Runtime(store, synchronous="NORMAL")
+    try:
+        again = rt2.open_table("room", HOLDEM, seeded_outcomes(3))
+        assert isinstance(again, Room)
+        outcome = rt2.recover()
+        assert [(r.game, r.outcome) for r in outcome] == [(game, "resumed")]
+        assert again.view(None)["state"] == before["state"]
+        _play_out(again)
+        assert again.engine is not None and again.engine.is_over
+        rt2.audit()
+    finally:
+        rt2.close()
+
+
+def test_a_voided_hand_returns_every_committed_chip(runtime: Runtime) -> None:
+    room = _room(runtime, "poker-room-stud-2-4")  # antes, the bring-in, a seat fee
+    _seat_all(room)
+    stacks = room.stacks()
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None
+    seat = engine.to_act  # type: ignore[attr-defined]
+    room.act(Decide(seat=seat, decision=sorted(engine.legal_actions(seat))[0]))
+    assert room.stacks() != stacks
+    room.suspend("test: the floor voids the hand")
+    returned = runtime.void_table("room", reason="misdeal", by="operator:test")
+    assert returned  # every seat's chips in the pot came back...
+    assert sum(runtime.balance(p) for p in PLAYERS) == 150_000  # ...and, seats freed, home
+    with runtime.db.read() as tx:
+        assert tx.ledger.balance(ledger.pot("room")) == 0
+        assert tx.ledger.balance(ledger.REVENUE) == 0  # the seat fee too: never played
+    runtime.audit()
+
+
+def test_the_audit_names_a_forged_pot_or_stack_posting(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    rt = Runtime(store, synchronous="NORMAL", create=True)
+    room = _room(rt)
+    _seat_all(room)
+    room.start_hand()
+    _play_out(room)
+    rt.close()
+    assert audit_store(store)["total"] == 0
+    conn = sqlite3.connect(store / "croupier.db")
+    with conn:  # move a dollar of a pot won from one stack to the revenue account
+        txn, account = conn.execute(
+            "SELECT p.txn, p.account FROM postings p JOIN txns t ON t.id = p.txn "
+            "WHERE t.kind = 'pot-won' AND p.account LIKE 'stack:%' LIMIT 1"
+        ).fetchone()
+        conn.execute(
+            "UPDATE postings SET amount = amount - 100 WHERE txn = ? AND account = ?",
+            (txn, account),
+        )
+        conn.execute(
+            "INSERT INTO postings (txn, account, amount) VALUES (?, 'revenue', 100)", (txn,)
+        )
+        conn.execute("UPDATE accounts SET balance = balance - 100 WHERE name = ?", (account,))
+        conn.execute("UPDATE accounts SET balance = balance + 100 WHERE name = 'revenue'")
+    conn.close()
+    with pytest.raises(AuditError, match=f"ledger transaction {txn} \\(pot-won\\) differs"):
+        audit_store(store)
