@@ -50,8 +50,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _autoplay(args: argparse.Namespace) -> int:
     from games import catalog
     from games.core.money import format_cents
-    from kiosk_ui.table.autoplay import play_round, play_seats
+    from kiosk_ui.table.autoplay import play_room_hand, play_round, play_seats
     from kiosk_ui.table.outcomes import RngOutcomes
+    from kiosk_ui.table.room import Room
     from kiosk_ui.table.runtime import Runtime
     from rng import RngConfig, open_rng
 
@@ -75,7 +76,12 @@ def _autoplay(args: argparse.Namespace) -> int:
             rt.create_player(f"Scripted player {n}" if n else "Scripted player", player)
         for rec in rt.recover():
             print(f"recovered {rec.game}: {rec.outcome} ({rec.reason})")
-        if args.seats > 1:
+        room = table if isinstance(table, Room) else None
+        if room is not None and args.seats < 2:
+            raise ValueError("a poker room plays player against player: --seats 2 or more")
+        if room is not None:
+            table.hand_pause = 0.0  # the scripted players are ready at once
+        elif args.seats > 1:
             for seat, player in enumerate(players):
                 table.sit(seat, player)
         else:
@@ -86,7 +92,9 @@ def _autoplay(args: argparse.Namespace) -> int:
             for player in players:
                 if rt.balance(player) < BANKROLL // 10:
                     rt.cash_in(player, BANKROLL, operator="autoplay")
-            if args.seats > 1:
+            if room is not None:
+                game = play_room_hand(room, dict(enumerate(players)))
+            elif args.seats > 1:
                 game = play_seats(table, args.seats, args.bank)
             else:
                 game = play_round(table, 0)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from games.core.records import Action, Decide, PlaceBet
 from kiosk_ui.errors import TableError
+from kiosk_ui.table.room import Room
+from kiosk_ui.table.room_engine import buy_in_limits, to_act
 from kiosk_ui.table.table import Table
 
 MAX_STEPS = 10_000
@@ -57,3 +59,27 @@ def play_seats(table: Table, seats: int, bank: int | None = None) -> str:
         if result.over:
             return result.game
     raise TableError(f"autoplay for {table.variant.id} did not finish in {MAX_STEPS} steps")
+
+
+def play_room_hand(room: Room, players: dict[int, str]) -> str:
+    """Play one poker room hand with the family's scripted player at every seat of
+    ``players`` (seat -> player): between hands each tops its stack up to the maximum
+    buy-in, then the room deals (or a hand a restart resumed plays on) until it ends."""
+    engine = room.engine
+    if engine is None or engine.is_over or room.game is None:
+        high = buy_in_limits(room.variant)[1]
+        for seat, player in sorted(players.items()):
+            if room.seats.get(seat) != player or room.stack(player) < high:
+                room.buy_in(seat, player, high - room.stack(player))
+        room.start_hand()
+    for _ in range(MAX_STEPS):
+        engine = room.engine
+        assert engine is not None and room.game is not None
+        if engine.is_over:
+            return room.game
+        seat = to_act(engine)
+        action = room.family.autoplay(engine, seat) if seat is not None else None
+        if action is None:
+            raise TableError(f"autoplay for {room.variant.id}: no seat can act")
+        room.act(action)
+    raise TableError(f"autoplay for {room.variant.id} did not finish in {MAX_STEPS} steps")

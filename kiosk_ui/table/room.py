@@ -83,9 +83,12 @@ class Room(Table):
         """Sit ``player`` at ``seat`` (if not yet) and move ``amount`` from the wallet to
         the stack. The stack after it must lie within the variant's buy-in (an add-on
         may top it up to the maximum); chips are added between hands only. Returns the
-        new stack. A refused buy-in changes nothing (a seat it took is freed)."""
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise SeatError("a buy-in is a positive number of cents")
+        new stack. A refused buy-in changes nothing (a seat it took is freed).
+
+        ``amount`` 0 sits the player down with the chips already theirs at this table (a
+        restart frees every seat; the stacks stay in the ledger, the player's)."""
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise SeatError("a buy-in is a number of cents")
         low, high = buy_in_limits(self.variant)
         with self.lock:
             mine = [s for s, p in self.seats.items() if p == player]
@@ -99,6 +102,10 @@ class Room(Table):
                     raise SeatError("chips are added between hands: wait for this hand to end")
                 have = self.stack(player)
                 after = have + amount
+                if amount == 0:  # back with the chips left here, whatever they come to
+                    if have == 0:
+                        raise SeatError(f"you have no chips at table {self.id}: buy in")
+                    return have
                 if after > high:
                     raise SeatError(
                         f"the maximum buy-in at table {self.id} is {_dollars(high)}: you have "

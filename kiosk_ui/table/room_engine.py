@@ -53,3 +53,8 @@ def dealt_in(engine: Engine) -> frozenset[int]:
     if not isinstance(engine, PokerRoomRound):
         return frozenset()
     return frozenset(engine.seats_in)
+
+
+def to_act(engine: Engine) -> int | None:
+    """The seat whose decision the hand waits on (None while cards are dealt, or over)."""
+    return engine.to_act if isinstance(engine, PokerRoomRound) else None

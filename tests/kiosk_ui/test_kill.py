@@ -241,3 +241,39 @@ def test_random_sigkills_with_a_player_dealer_bank_up(tmp_path: Path) -> None:
     banked = _banks(store)
     assert sum(t.end is not None and t.end["status"] == "settled" for t in banked.values()) >= 5
     assert report["collection"] > 0
+
+
+# issue 15's poker room: three scripted players, player against player, a rake to revenue
+ROOM = ("poker-room-holdem-2-4", ("--seats", "3"))
+
+
+def _pot(store: Path) -> tuple[int, int]:
+    """The room's pot and how many hands are open (the one a kill interrupted)."""
+    conn = log_records.open_readonly(store)
+    try:
+        (pot,) = conn.execute(
+            "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'pot'"
+        ).fetchone()
+        (open_,) = conn.execute(
+            "SELECT COUNT(*) FROM games WHERE status IN ('open', 'suspended')"
+        ).fetchone()
+    finally:
+        conn.close()
+    return int(pot), int(open_)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_random_sigkills_at_a_poker_room(tmp_path: Path) -> None:
+    """Issue 15: "a hand open at a crash resumes exactly from the log, or is voided with
+    every player's committed chips returned": kills land with chips in the pot; after each
+    the ledger audits (stacks, pot and revenue derived from the log, no pot left with no
+    hand open) and the log verifies; the next run resumes or voids the hand and plays on."""
+    store = tmp_path / "store"
+    game, extra = ROOM
+    pots: list[tuple[int, int]] = []
+    report = _kill_and_finish(store, game, extra, after_kill=lambda: pots.append(_pot(store)))
+    assert any(pot > 0 and open_ == 1 for pot, open_ in pots), "no kill landed mid-hand"
+    assert all(pot == 0 for pot, open_ in pots if open_ == 0)
+    assert report["revenue"] > 0 and report["house"] == 0  # the house only collects
+    assert _pot(store) == (0, 0)

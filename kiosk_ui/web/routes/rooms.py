@@ -29,10 +29,11 @@ router = APIRouter(prefix="/api", tags=["poker room"])
 
 
 class BuyInIn(schemas.StrictIn):
-    """Sit at ``seat`` (if not seated yet) with ``amount`` cents from the wallet."""
+    """Sit at ``seat`` (if not seated yet) with ``amount`` cents from the wallet (0: with
+    the chips already yours at this table)."""
 
     seat: int = Field(ge=0, le=15)
-    amount: schemas.Cents = Field(ge=1, le=100_000_000)
+    amount: schemas.Cents = Field(ge=0, le=100_000_000)
 
 
 class DecideIn(schemas.StrictIn):
