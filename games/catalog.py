@@ -53,6 +53,7 @@ FAMILIES: tuple[str, ...] = (
     "pai_gow",
     "holdem",
     "video_poker",
+    "poker_room",
 )
 
 

@@ -38,6 +38,10 @@ def _audit(args: argparse.Namespace) -> int:
         f"house {format_cents(report['house'])}, commission {format_cents(report['commission'])}"
         + (f", collection {format_cents(report['collection'])}" if report["collection"] else "")
         + (f", poker room revenue {format_cents(report['revenue'])}" if report["revenue"] else "")
-        + (f", chips at the poker tables {format_cents(report['stacks'])}" if report["stacks"] else "")
+        + (
+            f", chips at the poker tables {format_cents(report['stacks'])}"
+            if report["stacks"]
+            else ""
+        )
     )
     return 0

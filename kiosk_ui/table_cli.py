@@ -80,7 +80,7 @@ def _autoplay(args: argparse.Namespace) -> int:
         if room is not None and args.seats < 2:
             raise ValueError("a poker room plays player against player: --seats 2 or more")
         if room is not None:
-            table.hand_pause = 0.0  # the scripted players are ready at once
+            room.hand_pause = 0.0  # the scripted players are ready at once
         elif args.seats > 1:
             for seat, player in enumerate(players):
                 table.sit(seat, player)

@@ -77,8 +77,8 @@ def play_room_hand(room: Room, players: dict[int, str]) -> str:
         assert engine is not None and room.game is not None
         if engine.is_over:
             return room.game
-        seat = to_act(engine)
-        action = room.family.autoplay(engine, seat) if seat is not None else None
+        acting = to_act(engine)
+        action = room.family.autoplay(engine, acting) if acting is not None else None
         if action is None:
             raise TableError(f"autoplay for {room.variant.id}: no seat can act")
         room.act(action)
