@@ -70,7 +70,7 @@ def play_room_hand(room: Room, players: dict[int, str]) -> str:
         high = buy_in_limits(room.variant)[1]
         for seat, player in sorted(players.items()):
             if room.seats.get(seat) != player or room.stack(player) < high:
-                room.buy_in(seat, player, high - room.stack(player))
+                room.buy_in(seat, player, max(0, high - room.stack(player)))
         room.start_hand()
     for _ in range(MAX_STEPS):
         engine = room.engine
