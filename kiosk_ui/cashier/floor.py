@@ -44,8 +44,10 @@ class Floor:
     def __init__(self, appliance: Appliance) -> None:
         self.appliance = appliance
         settings = appliance.settings
-        self.cashier = Cashier(appliance.runtime, voucher_days=settings.voucher_days)
         self.alarms = Alarms()
+        self.cashier = Cashier(
+            appliance.runtime, voucher_days=settings.voucher_days, on_lock=self._guessing
+        )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         appliance.rng.supply.subscribe(self._on_rng_alarm)
@@ -102,9 +104,29 @@ class Floor:
             message = f"RNG {alarm.kind} ({alarm.source}): {alarm.message}"
             self.alarms.raise_("rng-alarm", f"rng:{alarm.seq}", message)
 
+    def _guessing(self, address: str, failures: int, seconds: float) -> None:
+        """Wrong voucher numbers from one address locked it out: someone may be guessing."""
+        message = (
+            f"{failures} wrong voucher numbers from {address}: "
+            f"ticket-in and the cage locked there for {round(seconds)} s"
+        )
+        self.alarms.raise_("integrity", f"voucher-guess:{address}", message)
+
     def integrity(self, key: str, message: str) -> None:
         """A check the operator ran failed (the signed log, the ledger audit)."""
         self.alarms.raise_("integrity", key, message)
+
+    def in_play(self, player: str) -> bool:
+        """Whether ``player`` has stakes on the layout of an open game (their own at a
+        per-player table, or a seat's at a shared one): their session must not end, or
+        what those bets win would land in a wallet nobody holds."""
+        for table in self.appliance.tables():
+            own = table.games_of.get(player)
+            for t in (table, own) if own is not None else (table,):
+                held = [s for s, p in list(t.seats.items()) if p == player]
+                if any(t.in_game(s) for s in held):
+                    return True
+        return False
 
     # --- attendant calls -------------------------------------------------------------
 

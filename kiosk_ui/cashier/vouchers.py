@@ -108,7 +108,10 @@ class Cashier:
         *,
         voucher_days: int,
         clock: Callable[[], int] | None = None,
+        on_lock: Callable[[str, int, float], None] | None = None,
     ) -> None:
+        # on_lock(address, failures, seconds): an address was just locked out for guessing
+        self.on_lock = on_lock
         self.rt = runtime
         self.voucher_days = voucher_days
         self.clock = clock or runtime.log.clock
@@ -174,7 +177,9 @@ class Cashier:
             self.guesses.release(key)
             raise
         if refused is not None:
-            self.guesses.failed(key)
+            lock = self.guesses.failed(key)
+            if lock is not None and self.on_lock is not None:
+                self.on_lock(key, lock.failures, lock.seconds)
             raise refused
         self.guesses.release(key)  # a good number proves nothing about the next one
         return voucher, balance

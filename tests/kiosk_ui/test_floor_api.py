@@ -84,6 +84,11 @@ def test_bad_numbers_are_refused_clearly_and_guessing_is_throttled(client: TestC
         )
         codes.append(r.status_code)
     assert codes == [404] * 10 + [429] and int(r.headers["retry-after"]) >= 1
+    op = operator(client)
+    (alarm,) = [
+        a for a in client.get("/api/operator/alarms", headers=op).json() if a["kind"] == "integrity"
+    ]
+    assert alarm["message"].startswith("10 wrong voucher numbers from testclient")
     assert balance(client, ann) == 100_000
     r = client.post("/api/vouchers", json={"amount": 10**9}, headers=ann)
     assert r.status_code == 422
@@ -210,7 +215,7 @@ def test_idle_end_keeps_the_wallet_by_default(client: TestClient) -> None:
     cfg = client.get("/api/kiosk").json()
     assert cfg == {"name": "k-07", "idle_seconds": 120, "at_idle": "keep", "voucher_days": 7}
     r = client.post("/api/session/idle", json={}, headers=ann)
-    assert r.json() == {"voucher": None, "session_ended": False}
+    assert r.json() == {"voucher": None, "session_ended": False, "in_play": False}
     assert balance(client, ann) == 100_000
 
 
@@ -218,9 +223,26 @@ def test_idle_end_pays_a_voucher_when_configured(tmp_path: Path) -> None:
     app = create_app(settings_for(tmp_path / "s", kiosk={"at_idle": "voucher"}))
     with TestClient(app) as c:
         ann = player(c)
+        # a bet on a layout: the session stays (what it wins must reach this wallet)
+        t = "/api/tables/blackjack-pinnacle"
+        bet = {"kind": "place-bet", "seat": 0, "bet": "main", "amount": 1_000}
+        assert c.post(f"{t}/actions", json=bet, headers=ann).status_code == 200, "bet"
+        dealt = c.post(f"{t}/actions", json={"kind": "deal", "seat": 0}, headers=ann).json()
+        assert not dealt["over"], "the hand waits for the player"
+        r = c.post("/api/session/idle", json={}, headers=ann)
+        assert r.json() == {"voucher": None, "session_ended": False, "in_play": True}
+        out = c.post("/api/vouchers", json={}, headers=ann).json()
+        assert out["voucher"]["amount"] == 99_000 and not out["session_ended"]
+        op = operator(c)
+        for path in ("suspend", "void"):
+            c.post(
+                f"/api/operator/tables/blackjack-pinnacle/{path}",
+                json={"reason": "end it"},
+                headers=op,
+            )
         r = c.post("/api/session/idle", json={"kiosk": "k-9"}, headers=ann)
         body = r.json()
-        assert body["session_ended"] and body["voucher"]["amount"] == 100_000
+        assert body["session_ended"] and body["voucher"]["amount"] == 1_000
         assert body["voucher"]["kiosk"] == "k-9" and balance(c, ann) == 0
 
 
@@ -239,3 +261,59 @@ def test_kiosk_settings_are_checked(tmp_path: Path, kiosk: dict[str, Any], said:
     with pytest.raises(SettingsError) as err:
         settings_for(tmp_path, kiosk=kiosk)
     assert said in str(err.value)
+
+
+def _alarms_of(client: TestClient, op: dict[str, str], kind: str) -> list[dict[str, Any]]:
+    return [a for a in client.get("/api/operator/alarms", headers=op).json() if a["kind"] == kind]
+
+
+def test_an_rng_halt_is_one_alarm_and_clears_on_restart(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rng.errors import EntropyError, RngHalted
+
+    op = operator(client)
+    supply = client.app.state.appliance.rng.supply  # type: ignore[attr-defined]
+
+    def dead(n: int) -> bytes:
+        raise EntropyError("source unplugged")
+
+    monkeypatch.setattr(supply.primary, "read", dead)
+    with pytest.raises(RngHalted):
+        supply.entropy_input(256)
+    floor = client.app.state.floor  # type: ignore[attr-defined]
+    floor.scan()
+    halts = _alarms_of(client, op, "rng-halt")
+    assert [a["state"] for a in halts] == ["open"] and "source unplugged" in halts[0]["message"]
+    monkeypatch.undo()
+    supply.restart()
+    floor.scan()
+    assert [a["state"] for a in _alarms_of(client, op, "rng-halt")] == ["cleared"]
+
+
+def test_a_failed_audit_is_an_integrity_alarm(client: TestClient) -> None:
+    player(client)  # a demo cash-in: the cash account exists
+    op = operator(client)
+    db = client.app.state.appliance.runtime.db  # type: ignore[attr-defined]
+    with db.transaction() as tx:  # a cached balance changed behind the ledger's back
+        tx.execute("UPDATE accounts SET balance = balance + 1 WHERE name = 'cash'")
+    assert client.get("/api/operator/audit", headers=op).json()["ok"] is False
+    (alarm,) = _alarms_of(client, op, "integrity")
+    assert alarm["key"] == "ledger-audit" and "the ledger audit fails" in alarm["message"]
+
+
+def test_a_guessed_operator_password_is_throttled(client: TestClient) -> None:
+    admin = operator(client)
+    client.post(
+        "/api/operator/operators",
+        json={"user": "olga", "password": "olga's passphrase", "role": "operator"},
+        headers=admin,
+    )
+    codes = [
+        client.post(
+            "/api/operator/login", json={"user": "olga", "password": f"guess {i}"}
+        ).status_code
+        for i in range(5)
+    ]
+    r = client.post("/api/operator/login", json={"user": "olga", "password": "olga's passphrase"})
+    assert codes == [401] * 5 and r.status_code == 429 and int(r.headers["retry-after"]) >= 1

@@ -62,13 +62,16 @@ def cash_out(
     body: VoucherIn, response: Response, app: ApplianceDep, floor: FloorDep, player: PlayerDep
 ) -> dict[str, Any]:
     """Cash out to a voucher (the whole balance by default); the answer is the only
-    place its validation number appears. Cashing out everything ends the session."""
+    place its validation number appears. Cashing out everything ends the session,
+    unless a bet of the player's is still on a layout (what it wins comes back to this
+    session's wallet)."""
     kiosk = body.kiosk or app.settings.kiosk_name
     voucher = floor.cashier.issue(player, kiosk, body.amount)
     balance = app.runtime.balance(player)
-    if balance == 0:
+    ended = balance == 0 and not floor.in_play(player)
+    if ended:
         response.delete_cookie(PLAYER_COOKIE)
-    return {"voucher": voucher.out(), "balance": balance, "session_ended": balance == 0}
+    return {"voucher": voucher.out(), "balance": balance, "session_ended": ended}
 
 
 @router.post("/vouchers/redeem")
@@ -90,12 +93,15 @@ def idle(
 ) -> dict[str, Any]:
     """The kiosk saw no touch for ``[kiosk] idle_seconds``: with ``at_idle = "voucher"``
     the balance is paid to a voucher and the session ends; with ``"keep"`` the wallet
-    stays this session's and nothing changes."""
+    stays this session's and nothing changes. Neither while a bet of the player's is on a
+    layout (``in_play``: the page stays where it is)."""
+    if floor.in_play(player):
+        return {"voucher": None, "session_ended": False, "in_play": True}
     if app.settings.at_idle != "voucher" or app.runtime.balance(player) <= 0:
-        return {"voucher": None, "session_ended": False}
+        return {"voucher": None, "session_ended": False, "in_play": False}
     voucher = floor.cashier.issue(player, body.kiosk or app.settings.kiosk_name)
     response.delete_cookie(PLAYER_COOKIE)
-    return {"voucher": voucher.out(), "session_ended": True}
+    return {"voucher": voucher.out(), "session_ended": True, "in_play": False}
 
 
 # --- the cage (operators) ---------------------------------------------------------

@@ -145,6 +145,7 @@ const Floor = (() => {
     try {
       const r = await api('POST', '/api/session/idle', { kiosk: kiosk() });
       if (r.voucher) { printVoucher(r.voucher); return; }
+      if (r.in_play) { arm(); return; } // a bet is on a layout: stay, wait for the result
     } catch (e) { /* no session (or it ended): the lobby starts one on the next touch */ }
     if (location.pathname !== '/') { location.href = '/?attract=1'; return; }
     for (const d of document.querySelectorAll('dialog[open]')) d.close();

@@ -5,12 +5,19 @@ technician's status page at 1920 and 375 px."""
 
 from __future__ import annotations
 
+import dataclasses
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from tests.kiosk_ui.browser.conftest import Served
+from kiosk_ui.web.app import create_app
+from tests.kiosk_ui.browser.conftest import Served, _Server, settings_for
 
 pytestmark = pytest.mark.browser
 
@@ -191,4 +198,41 @@ def test_status_page_is_a_readable_page_at_kiosk_and_phone_width(
     scroll = pg.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"the page is {scroll} px wide at {width} px"
     assert pg.request.get("/api/status").json()["devices"]  # the JSON stays for machines
+    pg.context.close()
+
+
+@pytest.fixture
+def voucher_at_idle(tmp_path: Path) -> Iterator[Served]:
+    """A server whose kiosks pay the wallet to a voucher when idle ([kiosk] at_idle)."""
+    settings = dataclasses.replace(settings_for(tmp_path / "store"), at_idle="voucher")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    app = create_app(settings)
+    srv = _Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        assert thread.is_alive(), "the test server did not start"
+        threading.Event().wait(0.02)
+    yield Served(f"http://127.0.0.1:{sock.getsockname()[1]}", app)
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def test_idle_pays_the_wallet_to_a_voucher_when_configured(
+    browser: Browser, voucher_at_idle: Served
+) -> None:
+    pg = new_page(browser, voucher_at_idle)
+    pg.clock.install()
+    pg.goto("/table/baccarat-pinnacle?kiosk=K-9")
+    expect(pg.locator("#balance")).to_have_text("$1,000.00")
+    first = pg.request.get("/api/me").json()["id"]
+    pg.clock.fast_forward(121_000)
+    pg.wait_for_url("**/voucher")
+    expect(pg.locator("#v-amount")).to_have_text("$1,000.00")
+    expect(pg.locator("#v-kiosk")).to_have_text("K-9")
+    pg.click("#done")
+    expect(pg.locator("#balance")).to_have_text("$1,000.00")  # a new session's demo credit
+    assert pg.request.get("/api/me").json()["id"] != first  # the idle session ended
     pg.context.close()
