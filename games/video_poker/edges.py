@@ -5,7 +5,9 @@ analyser of :mod:`games.video_poker.exact`); Mystery Bonus Poker: the exact retu
 averaged over the reel, each stop with its own best holds (:mod:`games.video_poker.mystery`).
 European Slot Poker: the long-run return depends on what was dealt before (the deck is
 kept between hands), so its figure is the simulation of at least 10^7 hands shipped in
-``data/simulated.json`` (:mod:`games.video_poker.simulate`).
+``data/simulated.json`` (:mod:`games.video_poker.simulate`); the exact figures are those of
+a hand from a fresh deck, its bonuses' shares and the double-up
+(:func:`games.video_poker.exact.slot_figures`).
 """
 
 from __future__ import annotations
@@ -15,17 +17,18 @@ from fractions import Fraction
 from games.core.engine import Variant
 from games.core.figures import HouseEdge
 from games.video_poker.autohold import paytable
-from games.video_poker.exact import table_return
+from games.video_poker.exact import slot_figures, slot_house_edges, table_return
+from games.video_poker.hands import fruit_line
 from games.video_poker.mystery import mystery_return
 from games.video_poker.rules import VideoPokerRules
 
 
 def house_edge(variant: Variant[VideoPokerRules]) -> dict[str, HouseEdge]:
-    """The ``main`` bet's house edge at the maximum coins (none yet for the fruit machine)."""
+    """The house edges at the maximum coins (the fruit machine's: exact from a fresh deck)."""
     rules = variant.rules
     coins = rules.max_coins
     if rules.fruit is not None:
-        return {}
+        return slot_house_edges(slot_figures(rules.fruit, rules.table(), coins, fruit_line))
     table = paytable(rules)
     strategy = "the machine's auto-hold: the exact best hold of every deal"
     if rules.mystery:

@@ -131,14 +131,14 @@ def slot_house_edges(figures: SlotFigures) -> dict[str, HouseEdge]:
     hold = "the machine's auto-hold: the exact best hold for the pay table (bonuses not counted)"
     every = "all 141-card deals as symbol multisets x every hold x every draw, exact fractions"
     return {
-        "main": HouseEdge(
+        "first-hand": HouseEdge(
             edge=1 - figures.hand_return,
             exact=True,
             method=every,
             note=f"{figures.coins} coins; the pay table alone; {fresh}",
             strategy=hold,
         ),
-        "main-with-bonuses": HouseEdge(
+        "first-hand-with-bonuses": HouseEdge(
             edge=1 - figures.with_bonuses,
             exact=True,
             method=every + "; the bonuses as renewals of the fresh-deck chances",

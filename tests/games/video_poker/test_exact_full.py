@@ -8,6 +8,7 @@ best-hold table agreeing with the single-hand advice; Mystery Bonus over a reel.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -24,6 +25,7 @@ from games.video_poker.pays import (
     JACKS_OR_BETTER_9_6,
     PayTable,
 )
+from kiosk_ui.cli import main
 
 pytestmark = pytest.mark.slow
 
@@ -91,3 +93,15 @@ def test_reel_stops_refuse_bad_data() -> None:
         mystery_return(JACKS_OR_BETTER_9_6, [ReelStop("x", 0, "flush", {"flush": five(7)})], 5)
     with pytest.raises(ValueError, match="gives no pays"):
         stop_table(JACKS_OR_BETTER_9_6, ReelStop("x", 1, "flush", {"straight": five(7)}))
+
+
+@pytest.mark.parametrize(
+    ("game", "decimal"), [("video-poker-jacks", "0.004561"), ("video-poker-mystery", "0.004831")]
+)
+def test_house_edge_prints_the_draw_machines_exact_returns(
+    capsys: pytest.CaptureFixture[str], game: str, decimal: str
+) -> None:
+    assert main(["games", "house-edge", game, "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["bets"]["main"]
+    assert row["exact"] and row["kind"] == "exact"
+    assert f"{float(Fraction(row['house_edge'])):.6f}" == decimal

@@ -8,18 +8,23 @@ enumerated; the double-up's recursion against hand-worked values.
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import pytest
 
+from games.video_poker import hands
 from games.video_poker.double_up_exact import best_value, step
 from games.video_poker.exact import slot_figures, slot_house_edges
+from games.video_poker.rules import load_packaged
 from games.video_poker.slot_bonus import cherry_share, fruit_share, hands_to_collect
 from games.video_poker.slot_exact import first_hand
+from kiosk_ui.cli import main
 
 
 def fruit_line(jokers: int, groups: tuple[int, ...]) -> str | None:
@@ -151,9 +156,29 @@ def test_slot_figures_add_up_and_become_house_edges() -> None:
     assert got.double_up == best_value(DECK, fruit.high, fruit.low, 5) > 1
     assert got.with_double_up == got.with_bonuses * got.double_up
     edges = slot_house_edges(got)
-    assert set(edges) == {"main", "main-with-bonuses", "double-up"}
-    assert edges["main-with-bonuses"].edge == 1 - got.hand_return - got.cherry - got.fruit
+    assert set(edges) == {"first-hand", "first-hand-with-bonuses", "double-up"}
+    assert edges["first-hand-with-bonuses"].edge == 1 - got.hand_return - got.cherry - got.fruit
     assert edges["double-up"].edge < 0  # the joker in both sets favours the player
     assert all(e.exact for e in edges.values())
     with pytest.raises(ValueError, match="one collect count"):
         slot_figures(Fruit(DECK, fruit_collect={"plum": 4, "cherry": 3}), pays, 1, fruit_line)
+
+
+def _cli_bets(capsys: pytest.CaptureFixture[str], game: str) -> dict[str, Any]:
+    assert main(["games", "house-edge", game, "--json"]) == 0
+    bets: dict[str, Any] = json.loads(capsys.readouterr().out)["bets"]
+    return bets
+
+
+def test_house_edge_prints_the_fruit_machines_exact_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rules = load_packaged("european_slot_poker").rules
+    assert rules.fruit is not None
+    want = slot_figures(rules.fruit, rules.table(), rules.max_coins, hands.fruit_line)
+    bets = _cli_bets(capsys, "video-poker-european-slot")
+    assert Fraction(bets["first-hand"]["house_edge"]) == 1 - want.hand_return
+    assert Fraction(bets["first-hand-with-bonuses"]["house_edge"]) == 1 - want.with_bonuses
+    assert Fraction(bets["double-up"]["house_edge"]) == 1 - want.double_up
+    assert all(b["exact"] and b["kind"] == "exact" for b in bets.values())
+    assert "fresh" in bets["first-hand"]["note"]  # says what the exact figure is of
