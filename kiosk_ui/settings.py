@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -55,6 +56,7 @@ class Settings:
     devices: dict[str, str] = field(default_factory=dict)  # role -> device URL
     tables: tuple[TableSettings, ...] = ()
     all_variants: bool = False  # one RNG table per variant in addition to ``tables``
+    time_zone: str = "UTC"  # [lobby] time_zone: the casino's zone, for the times players read
     demo: bool = False  # new players get demo credit; banner says "not for play"
     demo_credit: int = 100_000
     session_minutes: int = 30
@@ -122,6 +124,19 @@ class _Operator(_Table):
 
 class _Lobby(_Table):
     all_variants: bool = False
+    time_zone: str = Field(default="UTC", min_length=1, max_length=64)
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        """An IANA zone this system knows (the history shows the casino's local times)."""
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {v!r} (an IANA name, like 'America/Los_Angeles')"
+            ) from None
+        return v
 
 
 class _Seats(_Table):
@@ -305,6 +320,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         devices=devices,
         tables=tuple(tables),
         all_variants=cfg.lobby.all_variants,
+        time_zone=cfg.lobby.time_zone,
         demo=cfg.demo.enabled,
         demo_credit=cfg.demo.credit,
         session_minutes=cfg.operator.session_minutes,

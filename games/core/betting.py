@@ -136,12 +136,13 @@ class BetBook:
             if reason is not None:
                 raise BetRefused(f"{bet} bet of {format_cents(total)} refused: {reason}")
             return
+        refused = f"{bet} bet of {format_cents(total)} refused"
         if amount % limit.increment:
-            raise BetRefused(f"{bet} must be in increments of {format_cents(limit.increment)}")
+            raise BetRefused(f"{refused}: {limit.off_step()}")
         if total < limit.minimum:
-            raise BetRefused(f"{bet} minimum is {format_cents(limit.minimum)}")
+            raise BetRefused(f"{refused}: {limit.too_small()}")
         if total > limit.maximum:
-            raise BetRefused(f"{format_cents(limit.maximum)} maximum on {bet}")
+            raise BetRefused(f"{refused}: {limit.too_large()}")
 
     def check_remove(self, seat: int, bet: str, amount: int) -> None:
         """Refuse taking ``amount`` (0: all) off the seat's ``bet`` if that is not allowed.
@@ -158,11 +159,13 @@ class BetBook:
             raise BetRefused(f"seat {seat} has no {bet!r} bet to remove")
         current = self._stakes[(seat, bet)]
         if amount < 0 or amount > current:
-            raise BetRefused(f"cannot remove {amount} cents from a bet of {current}")
+            raise BetRefused(
+                f"cannot remove {format_cents(amount)} from a bet of {format_cents(current)}"
+            )
         left = current - (amount or current)
         reason = self.limits[bet].check(left) if left else None
         if reason is not None:
-            raise BetRefused(f"{bet} bet would be left at {left} cents: {reason}")
+            raise BetRefused(f"{bet} bet would be left at {format_cents(left)}: {reason}")
 
     def _check_remove_spot(self, seat: int, bet: str, amount: int) -> None:
         current = self.stake(seat, bet)

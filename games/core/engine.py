@@ -22,6 +22,7 @@ from typing import Any, Generic, Protocol
 from typing_extensions import TypeVar
 
 from games.core.collection import CollectionSchedule, charges
+from games.core.money import format_cents
 from games.core.records import Action, Event
 
 
@@ -51,21 +52,35 @@ class Need:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BetLimit:
-    """Limits for one bet spot, in cents."""
+    """Limits for one bet spot, in cents; the reasons it gives are in dollars, in the one
+    wording every family's limit refusal uses (a player reads them as they are)."""
 
     minimum: int
     maximum: int
     increment: int = 100
 
     def check(self, amount: int) -> str | None:
-        """Return the reason ``amount`` is refused, or None if it is allowed."""
+        """Return the reason ``amount`` is refused, or None if it is allowed.
+
+        >>> BetLimit(minimum=500, maximum=50_000).check(60_000)
+        'the maximum bet is $500.00'
+        """
         if amount < self.minimum:
-            return f"minimum bet is {self.minimum} cents"
+            return self.too_small()
         if amount > self.maximum:
-            return f"maximum bet is {self.maximum} cents"
+            return self.too_large()
         if amount % self.increment:
-            return f"bet must be a multiple of {self.increment} cents"
+            return self.off_step()
         return None
+
+    def too_small(self) -> str:
+        return f"the minimum bet is {format_cents(self.minimum)}"
+
+    def too_large(self) -> str:
+        return f"the maximum bet is {format_cents(self.maximum)}"
+
+    def off_step(self) -> str:
+        return f"bets go in steps of {format_cents(self.increment)}"
 
 
 R_co = TypeVar("R_co", covariant=True, default=Any)  # bare ``Variant`` is Variant[Any]

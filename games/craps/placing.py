@@ -91,10 +91,11 @@ class PlacingRules:
         """The table's chip size, minimum and maximum (odds: a multiple of the flat bet)."""
         limit = self.limits[str(key)]
         total = current + amount
+        refused = f"{title(key)} bet of {format_cents(total)} refused"
         if amount % limit.increment:
-            return f"{title(key)} must be in increments of {format_cents(limit.increment)}"
+            return f"{refused}: {limit.off_step()}"
         if total < limit.minimum:
-            return f"{title(key)} minimum is {format_cents(limit.minimum)}"
+            return f"{refused}: {limit.too_small()}"
         if key.kind in ODDS_OF:
             flat = self.book.stake(seat, str(BetKey(ODDS_OF[key.kind], key.number)))
             on = key.number if key.number is not None else point
@@ -104,8 +105,7 @@ class PlacingRules:
             if total > top:
                 return f"{title(key)} may be at most {mult}x the flat bet ({format_cents(top)})"
         elif total > limit.maximum:
-            top = limit.maximum
-            return f"{format_cents(top)} maximum on {title(key)} (now {format_cents(current)})"
+            return f"{refused}: {limit.too_large()} (now {format_cents(current)})"
         return None
 
     def remove_reason(

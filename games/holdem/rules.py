@@ -102,6 +102,12 @@ class HoldemRules:
         """Bets placed before the deal."""
         return ("ante", "bonus") if self.style == "casino" else ("ante", "blind", "trips")
 
+    @property
+    def matched(self) -> Mapping[str, str]:
+        """Bets that always equal another (Ultimate: the blind is the ante's amount), so a
+        page places and takes them down together instead of offering a bet it refuses."""
+        return MappingProxyType({"blind": "ante"} if self.style == "ultimate" else {})
+
 
 def parse_table(data: Mapping[str, Any], where: str) -> Variant[HoldemRules]:
     """Validate a parsed pay-table mapping and build its variant."""

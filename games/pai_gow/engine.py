@@ -423,10 +423,10 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         # page 002: no maximum against a player-banker, but the bank must pay every wager
         limit = self.variant.limits[action.bet]
         total = self.book.stake(seat, action.bet) + action.amount
-        if total < limit.minimum:
-            raise BetRefused(f"{action.bet} minimum is {format_cents(limit.minimum)}")
-        if action.amount % limit.increment:
-            raise BetRefused(f"bets are in steps of {format_cents(limit.increment)}")
+        refused = f"{action.bet} bet of {format_cents(total)} refused"
+        if total < limit.minimum or action.amount % limit.increment:
+            why = limit.too_small() if total < limit.minimum else limit.off_step()
+            raise BetRefused(f"{refused}: {why}")
         free = self.bank - self._wagered_against_bank()
         if free <= 0:
             raise BetRefused(

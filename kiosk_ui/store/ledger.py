@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.core.money import format_cents
 from kiosk_ui.errors import AuditError, InsufficientFunds, LedgerError
 from kiosk_ui.store.sql import Conn
 
@@ -107,11 +108,10 @@ def post(
     balances = _apply_changes(conn, changes)
     for account, bal in balances.items():
         if bal < 0 and _kind(account) not in _MAY_BE_NEGATIVE:
-            who = account.split(":", 1)[-1]
             raise InsufficientFunds(
-                f"insufficient funds in {account}: short by {-bal} cents"
+                f"insufficient funds in {account}: short by {format_cents(-bal)}"
                 if _kind(account) != "wallet"
-                else f"insufficient balance for player {who}: short by {-bal} cents"
+                else f"insufficient balance: {format_cents(-bal)} short"
             )
     (txn,) = conn.execute(
         "INSERT INTO txns (kind, game, memo, log_seq, log_hash, ts) VALUES (?, ?, ?, ?, ?, ?) "

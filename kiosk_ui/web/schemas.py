@@ -50,6 +50,14 @@ class TableOut(Strict):
     suspended: str | None
     limits: dict[str, BetLimitOut]
     notes: list[str]
+    #: the bets a player places with chips before the deal (the others come with a decision:
+    #: a play, call or raise bet is shown on the layout but not offered as a spot to tap)
+    chip_spots: list[str]
+    #: bet -> the bet it always equals (Ultimate Texas Hold'em: blind -> ante)
+    matched: dict[str, str]
+    #: the house rules as a player reads them (kiosk_ui/web/house_rules.toml; ``notes``
+    #: are the variant's engineering record)
+    house_rules: list[str]
 
 
 class PlayerOut(Strict):
@@ -106,6 +114,8 @@ class HistoryItem(Strict):
     staked: Cents
     net: Cents
     collection: Cents = Field(0, description="the California collection paid (page 004)")
+    title: str = Field("", description="the game's name, as the lobby shows it")
+    ended_local: str | None = Field(None, description="the end, on the casino's clock")
 
 
 class CommitmentOut(Strict):
@@ -126,6 +136,10 @@ class RecallOut(Strict):
     text: str = Field(description="the game as this player saw it at the table")
     matches: bool = Field(description="the replay reproduces every logged event")
     commitment: CommitmentOut
+    title: str = Field("", description="the game's name, as the lobby shows it")
+    picture: dict[str, Any] = Field(
+        default_factory=dict, description="the table as the player saw it: hands, dice, wheel"
+    )
 
 
 class Login(StrictIn):

@@ -15,7 +15,9 @@ from pydantic import BaseModel
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
 from firmware_bridge.url import public_text, public_url
+from games import catalog
 from games.core.backline import backed_seat
+from games.core.engine import Variant
 from games.core.errors import BetRefused
 from games.core.records import Action, Deal, Decide, PlaceBet, RemoveBet
 from kiosk_ui.errors import AuthError, SeatError, TableError
@@ -23,7 +25,9 @@ from kiosk_ui.table.answers import public
 from kiosk_ui.table.commit import LoopCommitter
 from kiosk_ui.table.table import Table
 from kiosk_ui.web import schemas
+from kiosk_ui.web.house_rules import rules_for
 from kiosk_ui.web.live import Broadcaster
+from kiosk_ui.web.recall_view import local_time, picture
 from kiosk_ui.web.routes.deps import (
     PLAYER_COOKIE,
     ApplianceDep,
@@ -51,7 +55,20 @@ def table_out(t: Table) -> schemas.TableOut:
             for k, b in v.limits.items()
         },
         notes=list(v.notes),
+        chip_spots=chip_spots(v),
+        matched=dict(getattr(v.rules, "matched", {})),
+        house_rules=list(rules_for(v.id)),
     )
+
+
+def chip_spots(v: Variant[Any]) -> list[str]:
+    """The bets a player places with chips: the rules' own list of bets placed before the
+    deal where the family names one (the poker families, baccarat, pai gow), else every
+    bet with a limit (the layouts: roulette, sic bo, craps, blackjack, war)."""
+    named = getattr(v.rules, "bets", None)
+    if isinstance(named, tuple):
+        return [b for b in named if b in v.limits]
+    return list(v.limits)
 
 
 @router.get("/health")
@@ -346,8 +363,25 @@ def history(
     player: PlayerDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 500,
 ) -> list[schemas.HistoryItem]:
-    """The last games (500 at most), newest first, with the net result of each."""
-    return [schemas.HistoryItem(**h) for h in app.runtime.history(player, limit)]
+    """The last games (500 at most), newest first, with the net result of each, its game's
+    name and its end on the casino's clock ([lobby] time_zone)."""
+    zone = app.settings.time_zone
+    return [
+        schemas.HistoryItem(
+            **h,
+            title=_title(h["variant"]),
+            ended_local=local_time(h["ended"], zone) if h.get("ended") else None,
+        )
+        for h in app.runtime.history(player, limit)
+    ]
+
+
+def _title(variant: str) -> str:
+    """The variant's name (its id if the catalog no longer has it)."""
+    try:
+        return catalog.get_variant(variant).title
+    except KeyError:
+        return variant
 
 
 @router.get("/history/{game}")
@@ -374,6 +408,8 @@ def recall(game: str, app: ApplianceDep, player: PlayerDep) -> schemas.RecallOut
             source="physical-shoe" if shoe.device else "rng-shoe" if shoe.sha256 else "none",
             detail=shoe_line(shoe),
         ),
+        title=_title(rep.variant),
+        picture=picture(rep.records, seated),
     )
 
 

@@ -74,12 +74,59 @@ const Croupier = (() => {
     if (b) { b.textContent = money(cents); b.dataset.cents = String(cents); }
   }
 
-  function notice(text, kind = 'error') {
+  // An error shown next to the control that caused it: kept as the control's selector so a
+  // re-render (which replaces the control) puts it back beside the new one.
+  let pinned = null;
+
+  function anchorOf(at) {
+    if (!at || !at.closest) return null;
+    const c = at.closest('[data-bet], [data-decision], [id]');
+    if (!c) return null;
+    if (c.dataset.bet) return `[data-bet="${CSS.escape(c.dataset.bet)}"]`;
+    if (c.id) return '#' + CSS.escape(c.id);
+    return `[data-decision="${CSS.escape(c.dataset.decision)}"]`;
+  }
+
+  /** Put the pinned error back beside its control (call after every re-render). */
+  function pinNotice() {
+    document.querySelectorAll('.field-error').forEach(e => e.remove());
+    if (!pinned) return;
+    const target = document.querySelector(pinned.sel);
+    if (!target) return;
+    const box = el('div', { class: 'field-error', id: 'field-error', role: 'alert' }, pinned.text, ...(pinned.extra || []));
+    const wrap = target.closest('.spot-wrap') || target;
+    wrap.after(box);
+  }
+
+  /** Tell the player: beside ``at`` (the control that caused it) when given, else at the top.
+   * ``extra``: nodes offered with the message (the cashier link under "insufficient balance"). */
+  function notice(text, kind = 'error', at = null, extra = []) {
     const n = document.getElementById('notice');
+    const sel = text && kind === 'error' ? anchorOf(at) : null;
+    pinned = sel ? { sel, text, extra } : null;
+    pinNotice();
     if (!n) return;
-    n.textContent = text || '';
+    const top = sel ? '' : (text || '');
+    n.replaceChildren(top, ...(top ? extra : []));
     n.className = 'notice ' + kind;
-    n.hidden = !text;
+    n.hidden = !top;
+  }
+
+  // --- the player's words -----------------------------------------------------
+  const SUIT_WORD = { c: '♣', d: '♦', h: '♥', s: '♠' };
+
+  /** A server text as a player reads it: amounts in dollars, seats numbered as shown (from 1),
+   * cards as 10♠, bet names instead of their codes (``names``: code -> name). */
+  function words(text, names = {}) {
+    let t = String(text || '');
+    t = t.replace(/(-?\d+) cents\b/g, (_, n) => money(Number(n)));
+    t = t.replace(/\b([Ss])eat (\d+)\b/g, (_, s, n) => `${s}eat ${Number(n) + 1}`);
+    t = t.replace(/\b([2-9TJQKA])([cdhs])\b/g, (_, r, s) => (RANKS[r] || r) + SUIT_WORD[s]);
+    for (const [code, name] of Object.entries(names)) {
+      if (!/[-_]/.test(code)) continue;  // one-word codes read as words already
+      t = t.split(code).join(name);
+    }
+    return t.charAt(0).toUpperCase() + t.slice(1);
   }
 
   // --- cards ----------------------------------------------------------------
@@ -173,5 +220,5 @@ const Croupier = (() => {
     return 'k' + Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
-  return { money, el, svg, api, ApiError, ensurePlayer, setBalance, notice, card, cards, die, dice, mountHeader, uuid };
+  return { money, el, svg, api, ApiError, ensurePlayer, setBalance, notice, pinNotice, words, card, cards, die, dice, mountHeader, uuid };
 })();

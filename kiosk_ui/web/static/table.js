@@ -61,7 +61,7 @@ function canBet() { return !(S.view && S.view.suspended) && legal().includes('pl
 
 // --- talking to the table ----------------------------------------------------
 
-async function act(body) {
+async function act(body, at) {
   if (S.busy) return null;
   S.busy = true;
   document.body.classList.add('busy');
@@ -70,21 +70,49 @@ async function act(body) {
       { 'idempotency-key': Croupier.uuid() });
     Croupier.notice('');
     Croupier.setBalance(out.balance);
-    if (out.game !== S.game) { S.game = out.game; S.stack = []; S.settled = []; S.collected = 0; S.selected.clear(); }
+    if (out.game !== S.game) newGame(out.game, body.kind !== 'decide');
+    else if (S.keptResult && body.kind !== 'decide') newGame(out.game, true);  // the first bet
     absorb(out.events);
     if (S.jackpots.some(m => m.tables.includes(S.id))) refreshJackpots();
     S.view = { ...out.view, seated: true, balance: out.balance };
+    if (S.view.over) S.stack = [];  // the round's chips are settled: nothing to undo
     await refreshSpots();
     render();
     return out;
   } catch (e) {
-    Croupier.notice(e.message);
+    const near = at || (document.activeElement && document.activeElement.closest('main') ? document.activeElement : null);
+    S.lastError = playerText(e);
+    Croupier.notice(S.lastError, 'error', near, cashierOffer(e));
     if (e.status === 423 || e.status === 409) await refresh();
     return null;
   } finally {
     S.busy = false;
     document.body.classList.remove('busy');
   }
+}
+
+/** A new game at the table: its chips and picks start empty; the last result stays on show
+ * (``clearResult`` false) when the new game only holds a decision made before betting
+ * (Always contribute, the bank), and goes with the first bet. */
+function newGame(game, clearResult = true) {
+  S.game = game; S.stack = []; S.selected.clear();
+  S.keptResult = !clearResult;
+  if (clearResult) { S.settled = []; S.collected = 0; }
+}
+
+/** Every bet code of this table -> its name, for the player's words. */
+function betNames() { return Object.fromEntries(Object.keys((S.meta && S.meta.limits) || {}).map(b => [b, betName(b)])); }
+/** A server text as the player reads it (dollars, seats from 1, cards, bet names). */
+function say(text) { return Croupier.words(text, betNames()); }
+function playerText(e) { return say(e.message); }
+
+/** Under "insufficient balance": the way to add credit at this kiosk (the floor's Ticket in
+ * when the terminal has it, else the cashier or an attendant). */
+function cashierOffer(e) {
+  if (e.code !== 'insufficient-funds') return [];
+  const ticket = document.getElementById('ticket-in');
+  if (ticket) return [' ', el('button', { class: 'cashier-offer', id: 'cashier-offer', onclick: () => ticket.click(), text: 'Add credit: ticket in' })];
+  return [' ', el('span', { class: 'cashier-offer', id: 'cashier-offer', text: 'Add credit at the cashier or ask an attendant.' })];
 }
 
 function absorb(events) {
@@ -96,12 +124,13 @@ function absorb(events) {
 async function refresh() {
   try {
     const v = await api('GET', `/api/tables/${encodeURIComponent(S.id)}?seat=${S.seat}`);
-    if (v.game !== S.game) { S.game = v.game; S.stack = []; S.settled = []; S.collected = 0; S.selected.clear(); }
+    if (v.game !== S.game) newGame(v.game, !S.game || !v.state || !!(v.state.bets && Object.keys(v.state.bets).length));
     S.view = v;
+    if (v.over) S.stack = [];
     Croupier.setBalance(v.balance);
     await refreshSpots();
     render();
-  } catch (e) { Croupier.notice(e.message); }
+  } catch (e) { Croupier.notice(playerText(e)); }
 }
 
 async function refreshSpots() {
@@ -109,28 +138,50 @@ async function refreshSpots() {
   try { S.spots = await api('GET', `/api/tables/${encodeURIComponent(S.id)}/spots?seat=${S.seat}`); } catch (e) { S.spots = null; }
 }
 
-async function placeChip(bet) {
-  const out = await act({ kind: 'place-bet', bet, amount: S.chip });
-  if (out) S.stack.push({ bet, amount: S.chip });
+// --- chips on spots: a matched bet (UTH's blind = the ante) goes on and off with its bet --
+
+/** The bets that always equal ``bet`` (the table's `matched`: blind -> ante). */
+function matchedTo(bet) { return Object.keys(S.meta.matched || {}).filter(m => S.meta.matched[m] === bet); }
+/** A spot the player taps with a chip (not a bet placed by a decision, nor a matched one). */
+function chipSpot(bet) { return (S.meta.chip_spots || Object.keys(S.meta.limits)).includes(bet) && !(S.meta.matched || {})[bet]; }
+
+async function placeChip(bet, at) {
+  const out = await act({ kind: 'place-bet', bet, amount: S.chip }, at);
+  if (!out) { render(); return; }
+  const chip = { bet, amount: S.chip, with: [] };
+  for (const m of matchedTo(bet)) {
+    if (await act({ kind: 'place-bet', bet: m, amount: S.chip }, at)) { chip.with.push(m); continue; }
+    const why = S.lastError;  // keep the refusal's reason through the take-downs
+    for (const w of chip.with) await act({ kind: 'remove-bet', bet: w, amount: S.chip });
+    await act({ kind: 'remove-bet', bet, amount: S.chip });
+    Croupier.notice(why, 'error', at);
+    render();
+    return;
+  }
+  S.stack.push(chip);
   render();
 }
 
 async function undoChip() {
   const last = S.stack[S.stack.length - 1];
   if (!last) return;
+  for (const m of last.with || []) if (!(await act({ kind: 'remove-bet', bet: m, amount: last.amount }))) { render(); return; }
   const out = await act({ kind: 'remove-bet', bet: last.bet, amount: last.amount });
   if (out) S.stack.pop();
   render();
 }
 
 async function takeDown(bet) {
+  for (const m of matchedTo(bet)) if (myBets()[m] && !(await act({ kind: 'remove-bet', bet: m, amount: 0 }))) { render(); return; }
   const out = await act({ kind: 'remove-bet', bet, amount: 0 });
   if (out) S.stack = S.stack.filter(c => c.bet !== bet);
   render();
 }
 
 async function clearBets() {
-  for (const bet of Object.keys(myBets())) {
+  const riders = Object.keys(S.meta.matched || {});  // matched bets come off before theirs
+  const order = Object.keys(myBets()).sort((a, b) => riders.includes(b) - riders.includes(a));
+  for (const bet of order) {
     if (!myBets()[bet] || bet === 'insurance') continue;
     if (!(await act({ kind: 'remove-bet', bet, amount: 0 }))) break;
   }
@@ -139,7 +190,7 @@ async function clearBets() {
 }
 
 function saveRebet() {
-  const bets = Object.fromEntries(Object.entries(myBets()).filter(([b, v]) => v > 0 && b !== 'insurance'));
+  const bets = Object.fromEntries(Object.entries(myBets()).filter(([b, v]) => v > 0 && b !== 'insurance' && chipSpot(b)));
   if (Object.keys(bets).length) localStorage.setItem('rebet:' + S.id, JSON.stringify(bets));
 }
 
@@ -148,7 +199,9 @@ async function rebet() {
   for (const [bet, amount] of Object.entries(saved)) {
     const out = await act({ kind: 'place-bet', bet, amount });
     if (!out) break;
-    S.stack.push({ bet, amount });
+    const chip = { bet, amount, with: [] };
+    for (const m of matchedTo(bet)) if (await act({ kind: 'place-bet', bet: m, amount })) chip.with.push(m);
+    S.stack.push(chip);
   }
   render();
 }
@@ -165,7 +218,7 @@ async function leaveSeat() {
     const out = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/leave?seat=${S.seat}`);
     Croupier.notice(out.freed === 'now' ? 'You left the seat.' : 'You leave the seat when this game ends; the house plays your hand by the rules meanwhile.', 'info');
     await refresh();
-  } catch (e) { Croupier.notice(e.message); }
+  } catch (e) { Croupier.notice(playerText(e)); }
 }
 
 function turnHand() {
@@ -182,16 +235,20 @@ async function decide(decision, arg = '') {
 function spot(bet, label, opts = {}) {
   const amount = myBets()[bet] || 0;
   const lim = S.meta.limits[bet];
-  const enabled = opts.enabled !== undefined ? opts.enabled : canBet();
+  const tappable = chipSpot(bet);
+  const enabled = tappable && (opts.enabled !== undefined ? opts.enabled : canBet());
+  const pairedWith = (S.meta.matched || {})[bet];
+  const how = pairedWith ? `always equals the ${betName(pairedWith)}: placed with it` : !tappable ? 'placed by your decision during the hand' : null;
   const b = el('button', {
-    class: 'spot' + (amount ? ' has-bet' : '') + (opts.cls ? ' ' + opts.cls : ''),
+    class: 'spot' + (amount ? ' has-bet' : '') + (opts.cls ? ' ' + opts.cls : '') + (tappable ? '' : ' by-decision'),
     dataset: { bet }, disabled: !enabled || !lim,
-    title: lim ? `${betName(bet)}: ${money(lim.minimum)} – ${money(lim.maximum)}, in ${money(lim.increment)}` : betName(bet),
-    onclick: () => placeChip(bet),
+    title: how ? `${betName(bet)}: ${how}` : lim ? `${betName(bet)}: ${money(lim.minimum)} – ${money(lim.maximum)}, in ${money(lim.increment)}` : betName(bet),
+    onclick: (ev) => placeChip(bet, ev.currentTarget),
   }, el('span', { class: 'spot-label', text: label || betName(bet) }),
+  how ? el('span', { class: 'spot-how', text: pairedWith ? `= ${betName(pairedWith)}` : 'by decision' }) : null,
   amount ? el('span', { class: 'stake', text: money(amount) }) : null);
   const wrap = el('div', { class: 'spot-wrap' }, b);
-  if (amount && canBet()) wrap.append(el('button', { class: 'take-down', title: `take the ${betName(bet)} bet down`, 'aria-label': `take down ${bet}`, text: '×', onclick: () => takeDown(bet) }));
+  if (amount && canBet() && tappable) wrap.append(el('button', { class: 'take-down', title: `take the ${betName(bet)} bet down`, 'aria-label': `take down ${bet}`, text: '×', onclick: () => takeDown(bet) }));
   return wrap;
 }
 
@@ -239,7 +296,7 @@ function renderResult() {
     if (e.commission) parts.push(`less ${money(e.commission)} commission`);
     list.append(el('li', { class: 'pay ' + e.result, dataset: { bet: e.bet } },
       el('span', { text: parts.join(' · ') }), el('strong', { class: net > 0 ? 'win' : net < 0 ? 'lose' : '', text: money(net, true) }),
-      e.note ? el('div', { class: 'note', text: e.note }) : null));
+      e.note ? el('div', { class: 'note', text: say(e.note) }) : null));
   }
   if (S.collected) {  // the California collection the deal charged: part of the round's net
     total -= S.collected;
@@ -247,8 +304,9 @@ function renderResult() {
       el('span', { text: 'Collection (charged at the deal)' }), el('strong', { class: 'lose', text: money(-S.collected, true) })));
   }
   const summary = st.result || st.summary || '';
-  box.append(el('h3', {}, 'Result ', el('strong', { id: 'round-net', class: total > 0 ? 'win' : total < 0 ? 'lose' : '', text: money(total, true) })),
-    summary ? el('p', { text: summary }) : null, list);
+  box.append(el('h3', {}, 'Result ', el('strong', { id: 'round-net', class: total > 0 ? 'win' : total < 0 ? 'lose' : '', text: money(total, true) })));
+  if (summary) box.append(el('p', { text: say(summary) }));  // Element.append writes a null as "null"
+  box.append(list);
 }
 
 function renderChips() {
@@ -318,6 +376,19 @@ function drawOffer() {
     disabled: price === undefined, title: `draw prices by cards replaced: ${costs}`, onclick: async () => { if (await decide('draw', positions)) { S.selected.clear(); render(); } }, text });
 }
 
+/** The bank this seat put up (pai gow's banker, the California player/dealer), shown as a
+ * spot with its amount: the money is on the table, as chips on a spot are. */
+function bankSpot() {
+  const st = upcoming();
+  const pd = st.player_dealer;
+  let amount = null;
+  if (pd && pd.seat === S.seat) amount = pd.bank;
+  else if (st.banker !== undefined && st.banker !== null && String(st.banker) === String(S.seat) && st.bank) amount = st.bank;
+  if (amount === null || amount === undefined) return [];
+  return [el('div', { class: 'spot-wrap bank-wrap' }, el('div', { class: 'spot wide has-bet bank-spot', id: 'bank-spot', role: 'group', 'aria-label': `your bank ${money(amount)}` },
+    el('span', { class: 'spot-label', text: 'Your bank' }), el('span', { class: 'stake', text: money(amount) })))];
+}
+
 // --- renderers per family ----------------------------------------------------
 
 let selectableCards = () => [];
@@ -336,7 +407,7 @@ function render() {
   const felt = document.getElementById('felt');
   felt.replaceChildren(...(v && v.state ? (r.felt || R.generic.felt)(st) : [el('p', { class: 'small', text: 'No game yet. Choose a chip, click a bet spot, then Deal (Roll at the dice tables).' })]), ...playerDealerPanel());
   const spotsBox = document.getElementById('spots');
-  spotsBox.replaceChildren((r.spots || (() => el('div', { class: 'layout generic' }, Object.keys(S.meta.limits).map(b => spot(b)))))());
+  spotsBox.replaceChildren(...bankSpot(), (r.spots || (() => el('div', { class: 'layout generic' }, Object.keys(S.meta.limits).map(b => spot(b)))))());
   document.getElementById('options').replaceChildren(...(r.options ? r.options() : []));
   document.getElementById('extra').replaceChildren(...(r.extra && v && v.state ? r.extra(st) : []));
   renderDecisions();
@@ -344,6 +415,7 @@ function render() {
   renderResult();
   renderCollection();
   renderJackpot();
+  Croupier.pinNotice();
   const seats = (v && v.seats) || {};
   document.getElementById('seat-info').textContent = (v && v.per_player ? 'Your own game' : `Seat ${S.seat + 1} of ${S.meta.seats}`) +
     (Object.keys(seats).length > 1 ? ` (${Object.keys(seats).length} seated)` : '') +
@@ -399,26 +471,27 @@ async function main() {
     document.getElementById('demo').hidden = !me.demo;
     const tables = await api('GET', '/api/tables');
     S.meta = tables.find(t => t.id === S.id);
-    if (!S.meta) { Croupier.notice(`There is no table ${S.id}. Go back to the lobby.`); return; }
+    if (!S.meta) { Croupier.notice('This table is not open. Go back to the lobby.'); return; }
     const smallest = Math.min(...Object.values(S.meta.limits).map(l => l.minimum));
     S.chip = CHIPS.find(c => c >= smallest) || CHIPS[0];
     document.title = `Croupier – ${S.meta.title}`;
     document.getElementById('title').textContent = S.meta.title;
     document.getElementById('family').textContent = S.meta.family.replace('_', ' ');
-    document.getElementById('table-id').textContent = S.meta.id;
-    document.getElementById('source').textContent = S.meta.source.startsWith('rng') ? 'RNG table' : 'Live table: ' + S.meta.source;
+    document.getElementById('source').textContent = S.meta.source.startsWith('rng') ? 'Electronic table (random number generator)'
+      : S.meta.family === 'baccarat' || S.meta.family === 'blackjack' ? 'Live table: cards from the shoe' : 'Live table';
     document.body.dataset.family = S.meta.family;
-    document.getElementById('limits').replaceChildren(...Object.entries(S.meta.limits).map(([k, l]) =>
+    document.getElementById('limits').replaceChildren(el('caption', { class: 'small', text: 'Table limits' }), ...Object.entries(S.meta.limits).map(([k, l]) =>
       el('tr', {}, el('td', { text: betName(k) }), el('td', { text: `${money(l.minimum)} – ${money(l.maximum)}` }), el('td', { text: `in steps of ${money(l.increment)}` }))));
-    document.getElementById('notes').replaceChildren(...S.meta.notes.map(n => el('li', { text: n })));
+    const rules = S.meta.house_rules || [];
+    document.getElementById('notes').replaceChildren(...(rules.length ? rules : ['Ask an attendant for the rules of this table.']).map(n => el('li', { text: n })));
     try {
       await api('POST', `/api/tables/${encodeURIComponent(S.id)}/sit?seat=${S.seat}`);
-    } catch (e) { Croupier.notice(e.message); }
+    } catch (e) { Croupier.notice(playerText(e)); }
     await refresh();
     await refreshJackpots();
     if (S.jackpots.some(m => m.tables.includes(S.id))) setInterval(refreshJackpots, 3000);
     connect();
-  } catch (e) { Croupier.notice(e.message); }
+  } catch (e) { Croupier.notice(playerText(e)); }
 }
 
 // Every page script is loaded (table.html: this core first, then the renderers): start.

@@ -73,7 +73,7 @@ function jackpotQueueControls() {
 function playerDealerOffer() {
   S.bankInput = S.bankInput || {};
   const bankIn = el('input', { type: 'number', id: 'bank-amount', min: '1', step: '1', inputmode: 'numeric',
-    value: S.bankInput.bank ?? String(Math.max(1, Math.floor(Number((S.view && S.view.balance) || 0) / 100))),
+    value: S.bankInput.bank ?? String(Math.max(1, S.chip / 100)),  // the chip chosen, not the whole balance
     oninput: (e) => { S.bankInput.bank = e.target.value; } });
   return [el('label', { class: 'bank-field' }, 'Bank $', bankIn),
     el('button', { class: 'decision', id: 'take-player-dealer', dataset: { decision: 'bank' },
@@ -103,7 +103,7 @@ function renderJackpot() {
   const meters = (S.jackpots || []).filter(m => m.tables.includes(S.id));
   if (!meters.length) { box.hidden = true; return; }
   box.hidden = false;
-  box.querySelector('.jp-name').textContent = 'Progressive · ' + meters.map(m => m.meter).join(', ');
+  box.querySelector('.jp-name').textContent = 'Progressive jackpot';
   document.getElementById('jackpot-amount').textContent = meters.map(m => money(m.amount)).join(' · ');
 }
 

@@ -40,7 +40,7 @@ function paiGowBankOffer() {
   // What the player typed survives a re-render (a live update may redraw this box).
   S.bankInput = S.bankInput || {};
   const bankIn = el('input', { type: 'number', id: 'bank-amount', min: '1', step: '1', inputmode: 'numeric',
-    value: S.bankInput.bank ?? String(Math.max(1, Math.floor(Number((S.view && S.view.balance) || 0) / 100))),
+    value: S.bankInput.bank ?? String(Math.max(1, offer / 100, S.chip / 100)),  // not the whole balance
     oninput: (e) => { S.bankInput.bank = e.target.value; } });
   const houseIn = el('input', { type: 'number', id: 'house-wager', min: '0', max: String(offer / 100), step: '1', inputmode: 'numeric',
     value: S.bankInput.house ?? String(offer / 100), oninput: (e) => { S.bankInput.house = e.target.value; } });

@@ -128,9 +128,9 @@ def test_ez_panda_eight_pays_twenty_five_to_one(deal: Feed) -> None:
 @pytest.mark.parametrize(
     ("bet", "amount", "reason"),
     [
-        ("banker", 50, "minimum bet is 100 cents"),
-        ("banker", 50100, "maximum bet is 50000 cents"),
-        ("banker", 150, "multiple of 100 cents"),
+        ("banker", 50, r"the minimum bet is \$1.00"),
+        ("banker", 50100, r"the maximum bet is \$500.00"),
+        ("banker", 150, r"bets go in steps of \$1.00"),
         ("banker", 0, "positive amount"),
         ("dragon7", 100, "no 'dragon7' bet"),
     ],
@@ -148,7 +148,7 @@ def test_bets_outside_the_table_are_refused_and_change_nothing(
 
 def test_adding_chips_counts_against_the_limit() -> None:
     game = table(banker=49000)
-    with pytest.raises(BetRefused, match=r"banker bet of \$501.00 refused: maximum"):
+    with pytest.raises(BetRefused, match=r"banker bet of \$501.00 refused: the maximum"):
         game.apply(PlaceBet(seat=0, bet="banker", amount=1100))
     assert game.bets[0]["banker"] == 49000
     events = game.apply(PlaceBet(seat=0, bet="banker", amount=1000))
@@ -167,7 +167,7 @@ def test_remove_bet_returns_chips() -> None:
     assert game.bets[0] == {"banker": 600}
     with pytest.raises(BetRefused, match="no 'tie' bet"):
         game.apply(RemoveBet(seat=0, bet="tie"))
-    with pytest.raises(BetRefused, match="left at 50 cents"):
+    with pytest.raises(BetRefused, match=r"left at \$0\.50"):
         game.apply(RemoveBet(seat=0, bet="banker", amount=550))
 
 

@@ -68,9 +68,9 @@ def test_remove_part_or_all() -> None:
     [
         (0, "a bet must be a positive amount"),
         (-100, "a bet must be a positive amount"),
-        (400, r"main bet of \$4\.00 refused: minimum bet is 500 cents"),
-        (10_100, r"main bet of \$101\.00 refused: maximum bet is 10000 cents"),
-        (550, r"main bet of \$5\.50 refused: bet must be a multiple of 100 cents"),
+        (400, r"main bet of \$4\.00 refused: the minimum bet is \$5\.00"),
+        (10_100, r"main bet of \$101\.00 refused: the maximum bet is \$100\.00"),
+        (550, r"main bet of \$5\.50 refused: bets go in steps of \$1\.00"),
     ],
 )
 def test_limit_wording_place_refusals(amount: int, message: str) -> None:
@@ -92,10 +92,10 @@ def test_limit_wording_checks_the_total() -> None:
     ("amount", "message"),
     [
         (100, "seat 0 has no 'red' bet to remove"),
-        (-1, "cannot remove -1 cents from a bet of 1000"),
-        (1100, "cannot remove 1100 cents from a bet of 1000"),
-        (600, "main bet would be left at 400 cents: minimum bet is 500 cents"),
-        (50, "main bet would be left at 950 cents: bet must be a multiple"),
+        (-1, r"cannot remove -\$0\.01 from a bet of \$10\.00"),
+        (1100, r"cannot remove \$11\.00 from a bet of \$10\.00"),
+        (600, r"main bet would be left at \$4\.00: the minimum bet is \$5\.00"),
+        (50, r"main bet would be left at \$9\.50: bets go in steps of \$1\.00"),
     ],
 )
 def test_limit_wording_remove_refusals(amount: int, message: str) -> None:
@@ -112,8 +112,8 @@ def test_limit_wording_remove_refusals(amount: int, message: str) -> None:
     [
         (0, "a bet must be a positive whole number of cents"),
         (True, "a bet must be a positive whole number of cents"),
-        (150, r"red must be in increments of \$1\.00"),
-        (50_100, r"\$500\.00 maximum on red"),
+        (150, r"red bet of \$1\.50 refused: bets go in steps of \$1\.00"),
+        (50_100, r"red bet of \$501\.00 refused: the maximum bet is \$500\.00"),
     ],
 )
 def test_spot_wording_place_refusals(amount: int, message: str) -> None:
@@ -125,7 +125,9 @@ def test_spot_wording_place_refusals(amount: int, message: str) -> None:
 
 def test_spot_wording_minimum_is_on_the_total() -> None:
     book = spot_book()
-    with pytest.raises(BetRefused, match=r"main minimum is \$5\.00"):
+    with pytest.raises(
+        BetRefused, match=r"main bet of \$4\.00 refused: the minimum bet is \$5\.00"
+    ):
         book.place(0, "main", 400)
     book.place(0, "main", 500)
     book.place(0, "main", 100)  # below the minimum alone, fine on top of a bet

@@ -95,9 +95,9 @@ def test_world_10_dollars_on_12_wins_58_net_and_7_is_a_push() -> None:
 
 def test_horn_and_world_increments() -> None:
     g = game()
-    with pytest.raises(BetRefused, match=r"increments of \$4\.00"):
+    with pytest.raises(BetRefused, match=r"steps of \$4\.00"):
         bet(g, "horn", 5)
-    with pytest.raises(BetRefused, match=r"increments of \$5\.00"):
+    with pytest.raises(BetRefused, match=r"steps of \$5\.00"):
         bet(g, "world", 4)
     bet(g, "horn", 500)
     bet(g, "world", 500)
@@ -482,11 +482,11 @@ def test_standing_place_bet_may_grow_on_the_come_out() -> None:
 def test_500_dollar_maximum_per_bet_but_not_on_odds() -> None:
     g = game()
     bet(g, "pass", 500)
-    with pytest.raises(BetRefused, match=r"\$500\.00 maximum"):
+    with pytest.raises(BetRefused, match=r"the maximum bet is \$500\.00"):
         bet(g, "pass", 1)
     roll(g, 3, 3)
     bet(g, "pass-odds", 2500)  # 5x on 6: above $500, allowed
-    with pytest.raises(BetRefused, match=r"increments of \$1\.00"):
+    with pytest.raises(BetRefused, match=r"steps of \$1\.00"):
         bet(g, "field", 0.5)
 
 

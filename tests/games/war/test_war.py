@@ -233,7 +233,7 @@ def test_multi_seat_order_and_war_dealing() -> None:
     [
         (PlaceBet(seat=0, bet="raise", amount=100), BetRefused, "no 'raise' bet to place"),
         (PlaceBet(seat=0, bet="main", amount=60000), BetRefused, "maximum bet"),
-        (PlaceBet(seat=0, bet="tie", amount=20000), BetRefused, "maximum bet is 10000"),
+        (PlaceBet(seat=0, bet="tie", amount=20000), BetRefused, "the maximum bet is \\$100.00"),
         (PlaceBet(seat=9, bet="main", amount=100), IllegalAction, "no seat 9"),
         (Decide(seat=0, decision="war"), IllegalAction, "no war decision"),
         (DealCard(card=Card.parse("2c")), IllegalAction, "no card is wanted"),

@@ -42,7 +42,7 @@ def settings_for(store: Path) -> Settings:
             "rng": {"source": "sim", "sim_seed": 11, "test_mode": True},
             "devices": {"shoe": "sim://shoe?seed=7", "dice": "sim://dice?seed=3"},
             "demo": {"enabled": True, "credit": 100_000},
-            "lobby": {"all_variants": True},
+            "lobby": {"all_variants": True, "time_zone": "America/New_York"},
             "operator": {"user": "admin", "password": OPERATOR_PASSWORD},
             "tables": [{"id": "baccarat-live", "variant": "baccarat-pinnacle", "source": "shoe"}],
         },

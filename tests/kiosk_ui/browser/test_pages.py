@@ -120,7 +120,7 @@ def check_result_and_history(page: Page, table: str) -> int:
     expect(rows).to_have_count(1)
     expect(rows.first.locator("td.net")).to_have_text(money(net, sign=True))
     rows.first.click()
-    expect(page.locator("#recall-text")).to_contain_text("Result seat 0")
+    expect(page.locator("#recall-text")).to_contain_text("Result seat 1")
     expect(page.locator("#recall-check")).to_contain_text("every logged event matches")
     return net
 
@@ -147,8 +147,9 @@ def test_a_new_player_plays_a_full_round(page: Page, family: str) -> None:
 def test_limits_are_enforced_with_the_reason_shown(page: Page) -> None:
     open_table(page, "war-standard")
     place(page, "tie", chip=50_000)  # the tie bet's maximum is $100
-    expect(page.locator("#notice")).to_be_visible()
-    expect(page.locator("#notice")).to_contain_text("maximum")
+    # beside the spot tapped, in dollars (issue 17 point 6)
+    error = page.locator('.spot-wrap:has(.spot[data-bet="tie"]) + .field-error')
+    expect(error).to_contain_text("Tie bet of $500.00 refused: the maximum bet is $100.00")
     expect(page.locator('.spot[data-bet="tie"] .stake')).to_have_count(0)
     assert header_balance(page) == wallet(page) == START
 
@@ -330,7 +331,8 @@ def test_pai_gow_foul_hand_is_refused_with_its_reason_then_set(page: Page) -> No
         seven.nth(i).click()
     page.click('#decisions button[data-decision="set"]')
     idle(page)
-    expect(page.locator("#notice")).to_contain_text("foul hand")
+    # beside the button that was refused (issue 17 point 6)
+    expect(page.locator('[data-decision="set"] + .field-error')).to_contain_text("Foul hand")
     assert page.evaluate("document.body.dataset.over") == "false"
     for i in foul:  # deselect, then choose a legal low hand
         seven.nth(i).click()
@@ -345,8 +347,7 @@ def test_pai_gow_foul_hand_is_refused_with_its_reason_then_set(page: Page) -> No
 
 def test_ultimate_holdem_offers_the_4x_play_bet(page: Page) -> None:
     open_table(page, "ultimate-texas-holdem")
-    place(page, "ante")
-    place(page, "blind")
+    place(page, "ante")  # the blind is placed with it, equal (issue 17 point 5)
     page.click("#deal")
     idle(page)
     expect(page.locator('#decisions button[data-decision="bet-4x"]')).to_be_visible()
@@ -441,8 +442,7 @@ def test_california_collection_shows_before_the_deal_and_in_the_history(page: Pa
     or less". The page shows the fee for the wagers placed before the deal, the result and
     the history count it, and the recall names it."""
     open_table(page, "ultimate-texas-holdem")
-    place(page, "ante")
-    place(page, "blind")
+    place(page, "ante")  # the blind is placed with it, equal (issue 17 point 5)
     expect(page.locator("#collection")).to_be_visible()
     expect(page.locator("#collection[data-when='before-deal']")).to_be_attached()
     expect(page.locator("#collection-fee")).to_have_text("$1.00")
@@ -456,4 +456,4 @@ def test_california_collection_shows_before_the_deal_and_in_the_history(page: Pa
     assert hist[0]["collection"] == 100
     check_result_and_history(page, "ultimate-texas-holdem")
     expect(page.locator("#games tbody tr").first.locator("td.collection")).to_have_text("$1.00")
-    expect(page.locator("#recall-text")).to_contain_text("seat 0 pays the collection, $1.00")
+    expect(page.locator("#recall-text")).to_contain_text("seat 1 pays the collection, $1.00")

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 #: table -> the spots the other player bets, the decisions it prefers
 TABLES = {
     "three-card-poker": (("ante",), ("play",)),
-    "ultimate-texas-holdem": (("ante", "blind"), ("check", "fold")),
+    "ultimate-texas-holdem": (("ante",), ("check", "fold")),  # the blind goes with the ante
     "blackjack-21st-century": (("main",), ("no-insurance", "stand")),
     "pai-gow-fortune": (("main",), ("house-way",)),
 }

@@ -106,3 +106,199 @@ def test_suspend_and_resume_reach_an_open_table_page(page: Page, operator_passwo
     expect(page.locator("#status")).not_to_contain_text("closed")
     expect(spot).to_be_enabled()
     expect(page.locator("#deal")).to_be_visible()
+
+
+def wallet(page: Page) -> int:
+    return int(page.request.get("/api/me").json()["balance"])
+
+
+def finish(page: Page, prefer: tuple[str, ...] = ("check", "stand", "fold")) -> None:
+    """Take the offered decisions (``prefer`` first) until the round is over."""
+    for _ in range(50):
+        if page.evaluate("document.body.dataset.over") == "true":
+            return
+        offered = page.locator("#decisions button[data-decision]")
+        names = offered.evaluate_all(
+            "bs => bs.filter(b => !b.disabled).map(b => b.dataset.decision)"
+        )
+        pick = next((d for d in prefer if d in names), names[0] if names else None)
+        if pick is None:
+            page.wait_for_timeout(100)
+        else:
+            page.click(f'#decisions button[data-decision="{pick}"]:not([disabled])')
+        idle(page)
+    raise AssertionError("the round did not end")
+
+
+def test_uth_blind_goes_on_and_off_with_the_ante(page: Page) -> None:
+    """Point 5: the Blind is matched to the Ante, never tapped alone; Undo takes both."""
+    open_table(page, "ultimate-texas-holdem")
+    blind = page.locator('.spot[data-bet="blind"]')
+    expect(blind).to_be_disabled()
+    place(page, "ante")
+    expect(page.locator('.spot[data-bet="ante"] .stake')).to_have_text("$5.00")
+    expect(blind.locator(".stake")).to_have_text("$5.00")
+    place(page, "ante", chip=100)
+    expect(blind.locator(".stake")).to_have_text("$6.00")
+    page.click("#undo")
+    idle(page)
+    expect(blind.locator(".stake")).to_have_text("$5.00")
+    expect(page.locator("#on-table")).to_have_text("$10.00")
+    page.click("#deal")
+    idle(page)
+    finish(page)
+    assert page.request.get("/api/history").json()[0]["staked"] >= 1_000
+
+
+@pytest.mark.parametrize(
+    ("table", "decided"),
+    [
+        ("three-card-poker", ("play",)),
+        ("ultimate-texas-holdem", ("play",)),
+        ("lets-em-ride", ("raise-1", "raise-2")),
+    ],
+)
+def test_bets_placed_by_decisions_are_not_offered_as_spots(
+    page: Page, table: str, decided: tuple[str, ...]
+) -> None:
+    """Point 5: the Play and raise spots show but do not take chips; the rest do."""
+    open_table(page, table)
+    for bet in decided:
+        expect(page.locator(f'.spot[data-bet="{bet}"]')).to_be_disabled()
+        expect(page.locator(f'.spot[data-bet="{bet}"]')).to_have_class("spot by-decision")
+    expect(page.locator('.spot[data-bet="ante"]')).to_be_enabled()
+
+
+def test_after_a_round_undo_is_off_the_result_has_no_null_and_stays(page: Page) -> None:
+    """Point 5: Undo is off once the chips are settled; no 'null' line; Always
+    Contribute between games leaves the last result on show."""
+    open_table(page, "caribbean-stud")
+    place(page, "ante")
+    page.click("#deal")
+    idle(page)
+    finish(page, ("fold",))
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#undo")).to_be_disabled()
+    assert "null" not in page.locator("#result").inner_text()
+    net = page.locator("#round-net").inner_text()
+    page.click("#always-contribute")
+    idle(page)
+    expect(page.locator("#always-contribute")).to_have_text("Always contribute: on")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#round-net")).to_have_text(net)
+    place(page, "ante")  # the next game's first chip takes the old result away
+    expect(page.locator("#result")).to_be_hidden()
+
+
+def test_take_the_bank_defaults_to_a_chip_and_shows_the_bank_on_a_spot(page: Page) -> None:
+    """Point 5: the bank offered is not the whole balance; once taken, a spot shows it."""
+    open_table(page, "pai-gow-land")
+    place(page, "main")
+    page.click("#deal")
+    idle(page)
+    finish(page, ("house-way",))
+    expect(page.locator('#decisions button[data-decision="bank"]')).to_be_visible()
+    offered = float(page.locator("#bank-amount").input_value())
+    assert 0 < offered * 100 < wallet(page)
+    page.fill("#bank-amount", "40")
+    page.click('#decisions button[data-decision="bank"]')
+    idle(page)
+    expect(page.locator("#bank-spot .stake")).to_have_text("$40.00")
+
+
+# --- point 6: the player's words ------------------------------------------------------
+
+INTERNAL = ("sim://", "rng:", "baccarat-live", "baccarat-pinnacle", "null", "undefined", "cents")
+ENGINEERING = ("page", "Standard", "README", "reading", "gap ", "engine", "configurable")
+
+
+def assert_player_words(text: str, player: str) -> None:
+    for bit in (*INTERNAL, player):
+        assert bit not in text, f"{bit!r} shown to the player: {text[:400]}"
+
+
+def test_pages_show_no_internal_codes_and_the_house_rules(page: Page) -> None:
+    """Point 6: no player id, table id, device URL or code; house rules for players."""
+    page.goto("/")
+    expect(page.locator('.tile[data-table="baccarat-live"]')).to_be_visible()
+    player = page.request.get("/api/me").json()["id"]
+    assert_player_words(page.locator("body").inner_text(), player)
+    open_table(page, "baccarat-live")
+    expect(page.locator("#seat-info")).to_have_text("Seat 1 of 1")
+    page.click("#rules-box summary")
+    rules = page.locator("#notes li")
+    expect(rules.first).to_contain_text("Six decks")
+    text = page.locator("body").inner_text()
+    assert_player_words(text, player)
+    for word in ENGINEERING:
+        assert word not in page.locator("#notes").inner_text(), word
+
+
+def test_the_player_words_filter(page: Page) -> None:
+    """Point 6: server texts as the player reads them: dollars, seats from 1, cards, names."""
+    open_table(page, "craps-pinnacle")
+    said = page.evaluate(
+        "([t, names]) => Croupier.words(t, names)",
+        ["seat 0 has 1250 cents on dont-pass; Ts beats 9h", {"dont-pass": "Don't pass"}],
+    )
+    assert said == "Seat 1 has $12.50 on Don't pass; 10♠ beats 9♥"
+
+
+def test_insufficient_balance_is_told_beside_the_spot_and_offers_the_cashier(page: Page) -> None:
+    """Point 6: the refusal in dollars next to the spot tapped, with a way to add credit."""
+    open_table(page, "blackjack-high-stakes")
+    for _ in range(2):
+        place(page, "main", chip=50_000)
+    place(page, "main", chip=50_000)  # $1,500 on a $1,000 balance
+    error = page.locator('.spot-wrap:has(.spot[data-bet="main"]) + .field-error')
+    expect(error).to_contain_text("Insufficient balance: $500.00 short")
+    expect(error.locator("#cashier-offer")).to_be_visible()
+    expect(page.locator('.spot[data-bet="main"] .stake')).to_have_text("$1,000.00")
+    assert wallet(page) == 0
+
+
+# --- point 7: history and recall ------------------------------------------------------
+
+
+def play(page: Page, table: str, bet: str, start: str) -> None:
+    open_table(page, table)
+    place(page, bet)
+    page.click(f"#{start}")
+    idle(page)
+    finish(page)
+
+
+def test_history_names_games_in_local_time_and_draws_the_recall(page: Page) -> None:
+    """Point 7: game names, the casino's clock ([lobby] time_zone = America/New_York in
+    the test settings), and the recall drawn: cards, dice, the wheel's number."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    play(page, "baccarat-pinnacle", "banker", "deal")
+    play(page, "sicbo-macau", "big", "roll")
+    play(page, "roulette-single-zero", "red", "spin")
+    hist = page.request.get("/api/history").json()
+    page.goto("/history")
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0).locator("td.title")).to_have_text("Roulette (single zero)")
+    expect(rows.nth(2).locator("td.title")).to_have_text("Pinnacle Baccarat")
+    at = datetime.fromtimestamp(hist[2]["ended"] / 1e6, tz=UTC).astimezone(
+        ZoneInfo("America/New_York")
+    )
+    hour = at.strftime("%I").lstrip("0")
+    expect(rows.nth(2).locator("td.ended")).to_have_text(
+        f"{at:%b} {at.day}, {at.year}, {hour}:{at:%M} {at:%p} {at.tzname()}"
+    )
+    rows.nth(2).click()
+    recall = page.request.get(f"/api/history/{hist[2]['game']}").json()
+    drawn = page.locator('#recall-picture .hand[data-hand="banker"] svg.card')
+    banker = next(h["cards"] for h in recall["picture"]["hands"] if h["hand"] == "banker")
+    expect(drawn).to_have_count(len(banker))
+    assert drawn.evaluate_all("cs => cs.map(c => c.dataset.card)") == banker
+    rows.nth(1).click()
+    expect(page.locator("#recall-picture svg.die")).to_have_count(3)
+    rows.nth(0).click()
+    spun = page.request.get(f"/api/history/{hist[0]['game']}").json()["picture"]["wheel"]
+    expect(page.locator("#recall-picture .wheel-number")).to_have_text(spun[0])
+    assert_player_words(page.locator("main").inner_text(), page.request.get("/api/me").json()["id"])
