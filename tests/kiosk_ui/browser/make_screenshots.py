@@ -98,16 +98,27 @@ def stage(page: Any, table: dict[str, Any]) -> None:
         place(page, bets)
 
 
-def shoot(page: Any, base: str, table: dict[str, Any], size: str, out: Path) -> Path:
-    page.set_viewport_size(SIZES[size])
+def shoot(page: Any, base: str, table: dict[str, Any], sizes: list[str], out: Path) -> list[Path]:
+    """One player, one page load, one staged round; a picture per size (the page redraws
+    for each size: it says which in ``data-viewport``)."""
+    page.context.clear_cookies()  # a new player: no seat or round held from another picture
+    page.set_viewport_size(SIZES[sizes[0]])
     page.goto(f"{base}/table/{table['id']}")
     page.locator("#title").filter(has_not_text="…").wait_for()
     page.wait_for_selector(".spot")
     idle(page)
     stage(page, table)
-    path = out / f"{table['id']}-{size}.png"
-    page.screenshot(path=str(path))
-    return path
+    paths = []
+    for size in sizes:
+        page.set_viewport_size(SIZES[size])
+        w, h = SIZES[size].values()
+        page.locator(f"body[data-viewport='{w}x{h}']").wait_for(state="attached")
+        idle(page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        path = out / f"{table['id']}-{size}.png"
+        page.screenshot(path=str(path))
+        paths.append(path)
+    return paths
 
 
 def index(tables: list[dict[str, Any]], sizes: list[str]) -> str:
@@ -164,10 +175,7 @@ def main() -> int:
             written.append(args.out / "lobby.png")
         chosen = [t for t in tables if args.only is None or t["id"] in args.only]
         for table in chosen:
-            for size in args.sizes:
-                # A fresh player per picture: a round left open elsewhere never shows.
-                page.context.clear_cookies()
-                written.append(shoot(page, base, table, size, args.out))
+            written += shoot(page, base, table, args.sizes, args.out)
         if args.only is None:
             (args.out / "README.md").write_text(index(chosen, args.sizes), encoding="utf-8")
         browser.close()

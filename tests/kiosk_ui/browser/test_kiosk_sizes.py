@@ -90,6 +90,11 @@ def check(page: Page, table: str, size: str, moment: str) -> list[str]:
             if left < -0.5 or top < -0.5 or right > w + 0.5 or bottom > h + 0.5:
                 box = f"({left:.0f},{top:.0f})-({right:.0f},{bottom:.0f})"
                 bad.append(f"{where}: {name} at {box} off the screen")
+    cards = page.locator("#felt svg.card").evaluate_all(
+        "cs => cs.map(c => c.getBoundingClientRect().width)"
+    )
+    if cards and min(cards) < 50:  # a playing card drawn smaller than its 60 px is squeezed
+        bad.append(f"{where}: a card is {min(cards):.0f} px wide")
     for name, tw, th in page.evaluate(TARGETS):
         if tw < 43.5 or th < 43.5:
             bad.append(f"{where}: control {name!r} is {tw:.0f}x{th:.0f} px")
