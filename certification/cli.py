@@ -153,6 +153,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     _add_external_options(p)
     p.set_defaults(handler=_run)
 
+    _add_collect_commands(sub)
+
     p = sub.add_parser(
         "external",
         help="dieharder, rngtest and ent on a data file (refused if dieharder would rewind it)",
@@ -311,3 +313,88 @@ def _external(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(json.dumps(report.as_dict(), indent=1) + "\n" if args.json else report.text())
     return 0 if report.passed else 1
+
+
+def _add_collect_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``certify collect raw|outcomes`` and ``certify outcomes DIR`` (GLI-style collection)."""
+    p = sub.add_parser("collect", help="write raw data or final outcomes for a lab's own tests")
+    kinds = p.add_subparsers(dest="collect_kind", metavar="KIND", required=True)
+    for name, help_text in (
+        ("raw", "the noise source before conditioning (raw.bin), the DRBG before scaling"),
+        ("outcomes", "shuffled shoes, dice, wheel numbers, video poker deals, then tested"),
+    ):
+        k = kinds.add_parser(name, help=help_text, description=help_text)
+        k.add_argument("--source", choices=("hw", "os", "sim"), required=True)
+        k.add_argument("--url", default="", help="device URL of the hardware RNG (--source hw)")
+        k.add_argument("--seed", type=int, default=1, help="seed of the sim source")
+        k.add_argument("--out", type=Path, required=True, help="directory to write")
+        if name == "raw":
+            k.add_argument("--raw-bytes", type=_positive, default=1_000_000)
+            k.add_argument("--drbg-bytes", type=_positive, default=12_500_000)
+            k.set_defaults(handler=_collect_raw)
+        else:
+            for opt, default in (("--shoes", 1_000), ("--decks", 8), ("--rolls", 10_000),
+                                 ("--dice", 2), ("--spins", 10_000), ("--pockets", 38),
+                                 ("--deals", 10_000)):  # fmt: skip
+                k.add_argument(opt, type=int, default=default)
+            k.add_argument("--json", action="store_true", help="print the tests as JSON")
+            k.set_defaults(handler=_collect_outcomes)
+    p = sub.add_parser(
+        "outcomes",
+        help="chi-square tests at 99%% on a collection directory (collect.json's files)",
+    )
+    p.add_argument("directory", type=Path)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=_test_outcomes)
+
+
+def _collect_raw(args: argparse.Namespace) -> int:
+    from certification.collect.raw import collect_raw
+
+    doc = collect_raw(args.out, source=args.source, url=args.url, seed=args.seed,
+                      raw_bytes=args.raw_bytes, drbg_bytes=args.drbg_bytes)  # fmt: skip
+    files = doc["files"]
+    assert isinstance(files, dict)
+    for name, entry in files.items():
+        sys.stdout.write(
+            f"wrote {args.out / name}: {entry['bytes']:,} bytes, sha256 {entry['sha256']}\n"
+        )
+    return 0
+
+
+def _collect_outcomes(args: argparse.Namespace) -> int:
+    from certification.collect.draws import OutcomeCounts, collect_outcomes
+
+    if args.pockets not in (37, 38) or args.dice not in (2, 3) or not 1 <= args.decks <= 8:
+        raise ValueError("--pockets must be 37 or 38, --dice 2 or 3, --decks 1..8")
+    counts = OutcomeCounts(shoes=args.shoes, decks=args.decks, rolls=args.rolls, dice=args.dice,
+                           spins=args.spins, pockets=args.pockets, deals=args.deals)  # fmt: skip
+    collect_outcomes(args.out, source=args.source, url=args.url, seed=args.seed, counts=counts)
+    return _test_outcomes(argparse.Namespace(directory=args.out, json=args.json))
+
+
+def _test_outcomes(args: argparse.Namespace) -> int:
+    """Exit 0 every family passed, 1 one failed; writes outcome-tests.json beside the files."""
+    import json
+
+    from certification.collect.tests import test_directory
+
+    result = test_directory(args.directory)
+    (args.directory / "outcome-tests.json").write_text(json.dumps(result, indent=1) + "\n")
+    if args.json:
+        sys.stdout.write(json.dumps(result, indent=1) + "\n")
+        return 0 if result["passed"] else 1
+    files = result["files"]
+    assert isinstance(files, dict)
+    for name, entry in files.items():
+        sys.stdout.write(f"{name}: {entry['records']:,} records, sha256 {entry['sha256']}\n")
+    tests = result["tests"]
+    assert isinstance(tests, list)
+    for t in tests:
+        if "-position-" in str(t["name"]):
+            continue  # each position is in outcome-tests.json; the family line says how many fail
+        p = "too few" if t["p_value"] is None else f"p {t['p_value']:.6f}"
+        verdict = "passed" if t["passed"] else "FAILED"
+        sys.stdout.write(f"{t['name']:<22} {verdict:<7} {p:<12} {t['description']}\n")
+    sys.stdout.write(("PASSED" if result["passed"] else "FAILED") + "\n")
+    return 0 if result["passed"] else 1

@@ -361,6 +361,7 @@ def _write_reports(
     external: ExternalReport | None,
 ) -> None:
     """Write ``report.json`` and ``report.html`` from the run's results."""
+    from certification.collect.files import sha256_file
     from certification.install.manifest import build_manifest
     from certification.report.html import render
     from certification.report.json_report import sp800_22_document
@@ -368,8 +369,11 @@ def _write_reports(
     out = options.out
     convergence, exact = _rtp_figures(options, games)
     software = build_manifest()  # the build that produced this report, named by one hash
+    data_files = {name: sha256_file(out / name) for name in ("data.bin", "raw.bin")
+                  if (out / name).exists()}  # fmt: skip
     doc: dict[str, Any] = {
         "run": options.identity(),
+        "data_sha256": data_files,
         "software": {
             "manifest_sha256": software.digest(),
             "files": len(software.files),

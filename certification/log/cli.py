@@ -36,7 +36,7 @@ StoreOpener = Callable[[Path], "StoredLog"]
 
 
 def register(parser: argparse.ArgumentParser, open_store: StoreOpener) -> None:
-    """Add ``verify|pubkey|anchor|export|recall``; ``open_store`` reads ``--store DIR``."""
+    """Add ``verify|pubkey|anchor|export|outcomes|recall``; ``open_store`` reads ``--store``."""
     parser.set_defaults(open_store=open_store)
     sub = parser.add_subparsers(dest="log_command", metavar="ACTION", required=True)
 
@@ -79,6 +79,15 @@ def register(parser: argparse.ArgumentParser, open_store: StoreOpener) -> None:
     e.add_argument("--store", type=Path, required=True)
     e.add_argument("--out", type=Path, help="file to write (default: standard output)")
     e.set_defaults(handler=_export)
+
+    o = sub.add_parser(
+        "outcomes",
+        help="write the log's outcomes (revealed shoes, rolls, wheel numbers) as collection "
+        "files for `croupier certify outcomes`",
+    )
+    o.add_argument("--store", type=Path, required=True)
+    o.add_argument("--out", type=Path, required=True, help="directory to write")
+    o.set_defaults(handler=_outcomes)
 
     r = sub.add_parser("recall", help="replay a game from the log and show it as played")
     r.add_argument("game", help="game id, e.g. baccarat-1-000042")
@@ -299,6 +308,22 @@ def _export(args: argparse.Namespace) -> int:
     else:
         args.out.write_bytes(data)
         print(f"wrote {len(lines)} records to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _outcomes(args: argparse.Namespace) -> int:
+    from certification.collect.from_log import write_logged
+
+    log = args.open_store(args.store)
+    try:
+        lines = log.lines()
+    finally:
+        log.close()
+    doc = write_logged(args.out, lines, str(args.store))
+    files = doc["files"]
+    assert isinstance(files, dict)
+    for name, entry in files.items():
+        print(f"wrote {args.out / name}: {entry['records']:,} outcomes, sha256 {entry['sha256']}")
     return 0
 
 
