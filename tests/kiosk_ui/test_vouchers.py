@@ -202,3 +202,27 @@ def test_the_audit_catches_a_voucher_paid_twice_behind_its_back(
         post_entries(tx, again, ts=1, log_seq=rec.seq, log_hash=rec.hash)
     with pytest.raises(AuditError, match=f"voucher {v.serial} is already closed"):
         rt.audit()
+
+
+def test_a_store_made_before_vouchers_opens_and_gets_the_table(tmp_path: Path) -> None:
+    """An older SQLite store has no vouchers table: it still opens, audits, and the
+    cashier makes the table."""
+    rt = Runtime(tmp_path / "old", synchronous="NORMAL", create=True)
+    _player(rt, 500)
+    with rt.db.transaction() as tx:
+        tx.execute("DROP TABLE vouchers")  # type: ignore[attr-defined]
+    rt.close()
+    from kiosk_ui.store.audit import audit_store
+
+    assert audit_store(tmp_path / "old")["vouchers"] == 0  # read-only, no table: fine
+    rt = Runtime(tmp_path / "old", synchronous="NORMAL")
+    try:
+        c = Cashier(rt, voucher_days=1)
+        with rt.db.read() as tx:
+            assert tx.vouchers.exists_table()
+        pid = rt.create_player("q")
+        rt.cash_in(pid, 300, "cage")
+        v = c.issue(pid, "k")
+        assert rt.audit()["vouchers"] == v.amount == 300
+    finally:
+        rt.close()
