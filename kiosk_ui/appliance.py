@@ -25,7 +25,9 @@ from firmware_bridge.roles import env_var, open_role, require_for_play
 from firmware_bridge.url import public_text
 from games import catalog
 from kiosk_ui.auth import Operators
+from kiosk_ui.errors import KioskError
 from kiosk_ui.settings import Settings
+from kiosk_ui.table.leasing import TableLeased
 from kiosk_ui.table.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
 from kiosk_ui.table.runtime import Runtime
 from kiosk_ui.table.seats import SeatRules
@@ -64,6 +66,8 @@ class Appliance:
         self.runtime = Runtime(
             settings.store,
             url=settings.store_url,
+            shared=settings.shared,
+            lease_seconds=settings.lease_seconds,
             synchronous=settings.synchronous,
             create=create,
             seat_rules=SeatRules(
@@ -98,8 +102,17 @@ class Appliance:
             if isinstance(dev, EventDevice):
                 self.devices[role] = dev
         self.lock = threading.RLock()
+        # tables another appliance of a shared store serves now: taken over when its
+        # lease expires (kiosk_ui/table/leasing.py)
+        self.standby: dict[str, tuple[str, str]] = {}
         self._open_tables()
         self.recoveries = self.runtime.recover()
+        self._adopter: threading.Thread | None = None
+        if self.standby:
+            self._adopter = threading.Thread(
+                target=self._adopt_loop, name="croupier-standby", daemon=True
+            )
+            self._adopter.start()
 
     # --- tables --------------------------------------------------------------
 
@@ -116,13 +129,39 @@ class Appliance:
         for table_id, variant, role in wanted:
             if table_id in self.runtime.tables:
                 continue
-            # A one-seat RNG game is per-player: everybody plays their own (issue 12, C11).
-            solo = role == "rng" and max(catalog.get_variant(variant).seats, 1) == 1
-            table = self.runtime.open_table(
-                table_id, variant, self._source_or_rng(role), per_player=solo
-            )
-            if role != "rng" and role not in self.devices:
-                table.suspend(f"device {role} unavailable: {self.device_errors.get(role, '')}")
+            try:
+                self._open_table(table_id, variant, role)
+            except TableLeased:
+                self.standby[table_id] = (variant, role)  # served by another appliance
+
+    def _open_table(self, table_id: str, variant: str, role: str) -> None:
+        # A one-seat RNG game is per-player: everybody plays their own (issue 12, C11).
+        solo = role == "rng" and max(catalog.get_variant(variant).seats, 1) == 1
+        table = self.runtime.open_table(
+            table_id, variant, self._source_or_rng(role), per_player=solo
+        )
+        if role != "rng" and role not in self.devices:
+            table.suspend(f"device {role} unavailable: {self.device_errors.get(role, '')}")
+
+    def _adopt_loop(self) -> None:
+        """Take over each standby table once its holder's lease has expired (the holder
+        died or was cut off), recovering the game it left open."""
+        every = self.settings.lease_seconds / 3
+        stop = self.runtime.leasing.stopped if self.runtime.leasing is not None else None
+        failures: tuple[type[Exception], ...] = (KioskError, *self.runtime.db.errors)
+        while stop is not None and not stop.wait(every) and self.standby:
+            for table_id, (variant, role) in sorted(self.standby.items()):
+                try:
+                    with self.lock:
+                        self._open_table(table_id, variant, role)
+                        self.recoveries += self.runtime.recover(only={table_id})
+                except TableLeased:
+                    continue
+                except failures as exc:
+                    log.warning("taking over table %s failed (tried again): %s", table_id, exc)
+                    continue
+                del self.standby[table_id]
+                log.warning("table %s taken over: its previous appliance's lease expired", table_id)
 
     def _source_or_rng(self, role: str) -> OutcomeSource:
         return self._source(role if role == "rng" or role in self.devices else "rng")

@@ -50,6 +50,8 @@ class TableSettings:
 class Settings:
     store: Path
     store_url: str | None = None  # [store] url: postgresql://... (None: SQLite in ``store``)
+    shared: bool = False  # [store] shared: other appliances write the same database
+    lease_seconds: float = 15.0  # [store] lease_seconds: a table's lease on a shared store
     synchronous: str = "FULL"
     anchor: Path | None = None  # [store] anchor: append-only file of signed tree heads
     rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields (validated)
@@ -95,6 +97,8 @@ class _Store(_Table):
     dir: str = Field(default="var/store", min_length=1)
     # the database: "" (SQLite in dir), sqlite:///PATH or postgresql://... (kiosk_ui.store.location)
     url: str = ""
+    shared: bool = False  # several appliances on one PostgreSQL store (kiosk_ui/table/leasing.py)
+    lease_seconds: float = Field(default=15.0, ge=1.0, le=600.0)
     synchronous: Literal["FULL", "NORMAL"] = "FULL"
     anchor: str | None = Field(default=None, min_length=1)  # a file outside the store
 
@@ -314,6 +318,8 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
     return Settings(
         store=store_dir,
         store_url=os.environ.get("CROUPIER_STORE_URL") or cfg.store.url or None,
+        shared=cfg.store.shared,
+        lease_seconds=cfg.store.lease_seconds,
         synchronous=cfg.store.synchronous,
         anchor=anchor,
         rng=dict(cfg.rng),

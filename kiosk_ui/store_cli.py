@@ -34,6 +34,7 @@ def _init(args: argparse.Namespace) -> int:
     from certification.install.seal import seal_install
     from certification.log.keys import KeyStore
     from kiosk_ui.errors import StoreError
+    from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
     from kiosk_ui.store import open_store
     from kiosk_ui.store.db import UnfinishedStore, store_exists
@@ -55,6 +56,7 @@ def _init(args: argparse.Namespace) -> int:
                 return 0
             raise StoreError(f"store {store} already exists: nothing created")
     Runtime(store, synchronous=settings.synchronous, create=True, url=url).close()
+    PlayerTokens(store)  # every key at once: a floor's appliances get copies of keys/
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
     sealed = seal_install(store)  # the build this store is made with: serve checks it

@@ -27,6 +27,7 @@ def open_store(
     synchronous: str = "FULL",
     create: bool = False,
     url: str | None = None,
+    shared: bool = False,
 ) -> Store:
     """Open the store at ``directory`` for writing (``create``: make one if there is none);
     its database is the one ``url`` or the directory names (:mod:`.location`)."""
@@ -36,7 +37,13 @@ def open_store(
     if where.postgres:
         from kiosk_ui.store.pg import PgDatabase
 
-        return PgDatabase(where, synchronous=synchronous, create=create)
+        return PgDatabase(where, synchronous=synchronous, create=create, shared=shared)
+    from kiosk_ui.errors import StoreError
     from kiosk_ui.store.db import Database
 
+    if shared:
+        raise StoreError(
+            f"store {where.directory}: only a PostgreSQL store is shared by appliances "
+            "([store] shared = true needs [store] url = postgresql://...)"
+        )
     return Database(where.directory, synchronous=synchronous, create=create)

@@ -45,9 +45,17 @@ class GroupCommit(Generic[T]):
     conn: T
     directory: Path
 
+    #: whether other appliances write this store too (:attr:`Store.shared`)
+    shared = False
+    appliance = ""
+
     def probe(self) -> None:
         """Prove the store writable after a fault (each backend's own way)."""
         raise NotImplementedError
+
+    def _begin(self) -> None:
+        """Start a group transaction (a shared store also takes its writer lock here)."""
+        self._execute(self.BEGIN, "begin")
 
     def _init_groups(self) -> None:
         """The group-commit state (shared by both backends: see :meth:`transaction`)."""
@@ -118,7 +126,7 @@ class GroupCommit(Generic[T]):
                 return
             self.health.refuse()  # while a fault is open, even a unit that would fit
             if not self._in_tx:
-                self._execute(self.BEGIN, "begin")
+                self._begin()
                 self._in_tx = True
                 self._group += 1
                 self._members = 0

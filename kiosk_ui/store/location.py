@@ -88,6 +88,29 @@ def public(url: str) -> str:
     return conninfo.make_conninfo("", **{k: str(v) for k, v in params.items() if v is not None})
 
 
+APPLIANCE_FILE = "appliance.id"
+
+
+def appliance_name(directory: Path) -> str:
+    """This appliance's name on a shared store: the host and a random id kept in the
+    store directory (made once), so a restarted appliance takes back its own leases at
+    once. Copy only ``keys/`` to provision another appliance, never this file."""
+    import socket
+    import uuid
+
+    path = directory / APPLIANCE_FILE
+    try:
+        ident = path.read_text().strip()
+    except FileNotFoundError:
+        ident = ""
+    if not ident:
+        ident = uuid.uuid4().hex[:12]
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(ident + "\n")
+        tmp.replace(path)
+    return f"{socket.gethostname()}/{ident}"
+
+
 def remember(location: Location) -> None:
     """Write the directory's ``database.url`` (a PostgreSQL store, at creation)."""
     if location.url is None or stored_url(location.directory) is not None:

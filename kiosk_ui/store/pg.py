@@ -25,7 +25,6 @@ import os
 import shlex
 import socket
 import sys
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,12 +42,13 @@ from kiosk_ui.store.db import (
     schema_mismatch,
 )
 from kiosk_ui.store.group import GroupCommit
-from kiosk_ui.store.location import URL_FILE, Location, public, remember
-from kiosk_ui.store.schema import SCHEMA, SCHEMA_VERSION, TABLES
+from kiosk_ui.store.location import URL_FILE, Location, appliance_name, public, remember
+from kiosk_ui.store.schema import LEASES_DDL, SCHEMA, SCHEMA_VERSION, TABLES
 from kiosk_ui.store.sql import Dialect, Rows, postgres_ddl, to_postgres
 from kiosk_ui.store.tx import Repositories
 
 LOCK_CLASS = 0x43525550  # "CRUP": the advisory lock's first key (its second: the schema)
+CHAIN_CLASS = LOCK_CLASS + 1  # a shared store's writer lock, held by one transaction at a time
 #: the server's durability per ``[store] synchronous`` (NORMAL: a crash of the server
 #: may lose the last commits, never consistency, as SQLite's NORMAL on power loss)
 SYNCHRONOUS = {"FULL": "on", "EXTRA": "on", "NORMAL": "off"}
@@ -129,7 +129,12 @@ class PgDatabase(GroupCommit[PgTx]):
     BEGIN = "BEGIN"
 
     def __init__(
-        self, location: Location, *, synchronous: str = "FULL", create: bool = False
+        self,
+        location: Location,
+        *,
+        synchronous: str = "FULL",
+        create: bool = False,
+        shared: bool = False,
     ) -> None:
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"unknown synchronous mode {synchronous!r}")
@@ -137,8 +142,14 @@ class PgDatabase(GroupCommit[PgTx]):
         self.directory = location.directory
         self.url = location.url
         self.synchronous = synchronous
+        self.shared = shared
         keys = self.directory / KEYS_DIR
-        if not create and not (self.directory / URL_FILE).exists():
+        # an appliance joins a floor's store with its keys and the database's URL
+        if (
+            not create
+            and not (self.directory / URL_FILE).exists()
+            and not keys_present(self.directory)
+        ):
             raise StoreError(f"no store at {self.directory}: create it with {INIT_HINT}")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -158,6 +169,9 @@ class PgDatabase(GroupCommit[PgTx]):
                     + f"\nINSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');"
                     + "\nCOMMIT;"
                 )
+            if shared:
+                self.conn.script(postgres_ddl(LEASES_DDL))
+                self.appliance = appliance_name(self.directory)
             remember(location)
         except StoreError:
             self._abandon()
@@ -166,7 +180,6 @@ class PgDatabase(GroupCommit[PgTx]):
             self._abandon()
             raise StoreError(f"cannot open store {self.directory}: {exc}") from None
         self._init_groups()
-        self._reconnect = threading.Lock()
 
     def _writer_connection(self) -> psycopg.Connection[Any]:
         """Connect and take the store's writer lock (refused, naming its holder)."""
@@ -176,18 +189,25 @@ class PgDatabase(GroupCommit[PgTx]):
                 "SELECT set_config('synchronous_commit', %s, false)",
                 (SYNCHRONOUS[self.synchronous],),
             )
+            # Alone: the lock exclusively. Shared: the lock in share mode (any number of
+            # shared appliances, never beside one that thinks it is alone).
+            take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
             row = pg.execute(
-                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema())), "
-                "hashtext(current_schema())",
+                f"SELECT {take}(%s, hashtext(current_schema())), hashtext(current_schema())",
                 (LOCK_CLASS,),
             ).fetchone()
             assert row is not None
             if not row[0]:
                 holder = self._holder(pg, int(row[1]))
+                why = (
+                    "a shared appliance waits for a store's only writer to stop"
+                    if self.shared
+                    else "one writer per store unless every writer shares it ([store] "
+                    "shared = true); croupier log verify and ledger audit may read it meanwhile"
+                )
                 raise StoreError(
                     f"store {self.directory} (database {public(self.url)}) is in use by "
-                    f"{holder}: one writer per store (croupier log verify and ledger audit "
-                    "may read it meanwhile)"
+                    f"{holder}: {why}"
                 )
         except BaseException:
             pg.close()
@@ -273,6 +293,18 @@ class PgDatabase(GroupCommit[PgTx]):
             except psycopg.Error as exc:
                 fault = self.health.report(exc, "probe") or StoreError(f"probe failed: {exc}")
                 raise fault from None
+
+    def _begin(self) -> None:
+        """BEGIN; on a shared store also take the writer lock for this transaction: the
+        appliances' groups are serialised, each sees the others' committed records
+        first (the LogBook follows the head: :meth:`kiosk_ui.table.logbook.LogBook.
+        transaction`), and a player's wallet is read and changed by one at a time."""
+        self._execute(self.BEGIN, "begin")
+        if self.shared:
+            self._execute(
+                f"SELECT pg_advisory_xact_lock({CHAIN_CLASS}, hashtext(current_schema()))",
+                "begin",
+            )
 
     def _abandon(self) -> None:
         self.conn.close()

@@ -189,6 +189,22 @@ class Vouchers(Protocol):
     def outstanding(self) -> tuple[int, int]: ...
 
 
+class Leases(Protocol):
+    """Which appliance serves each table of a shared store (:mod:`kiosk_ui.store.leases`)."""
+
+    def take(self, table: str, holder: str, now: int, until: int) -> str: ...
+
+    def expires(self, table: str) -> int | None: ...
+
+    def holds(self, table: str, holder: str, now: int) -> bool: ...
+
+    def renew(self, holder: str, tables: list[str], now: int, until: int) -> set[str]: ...
+
+    def release(self, holder: str) -> None: ...
+
+    def holders(self) -> dict[str, tuple[str, int]]: ...
+
+
 class Tx(Protocol):
     """One unit of work (opaque: callers use only its repositories)."""
 
@@ -222,6 +238,9 @@ class Tx(Protocol):
     @property
     def vouchers(self) -> Vouchers: ...
 
+    @property
+    def leases(self) -> Leases: ...
+
 
 class Store(Protocol):
     """A store directory opened for writing by this process (one writer per store).
@@ -248,6 +267,17 @@ class Store(Protocol):
 
     @property
     def errors(self) -> tuple[type[Exception], ...]: ...
+
+    @property
+    def shared(self) -> bool:
+        """Whether other appliances write this store too (its tables are leased: see
+        :mod:`kiosk_ui.store.leases`; the log head may move between this one's units)."""
+        ...
+
+    @property
+    def appliance(self) -> str:
+        """This appliance's name on a shared store (the holder of its leases)."""
+        ...
 
     def transaction(self, *, defer: bool = False) -> AbstractContextManager[Tx]: ...
 

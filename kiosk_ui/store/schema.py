@@ -105,6 +105,16 @@ CREATE TABLE IF NOT EXISTS operators (
 )
 
 
+# A shared store's table leases (kiosk_ui/store/leases.py): made by the PostgreSQL store
+# at every open of a shared store, so a store made before leases gains them then.
+LEASES_DDL = """
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    holder   TEXT NOT NULL,          -- the appliance serving the table
+    expires  INTEGER NOT NULL        -- microseconds since the epoch
+);
+"""
+
 VOUCHERS_DDL = """
 CREATE TABLE IF NOT EXISTS vouchers (
     serial    TEXT PRIMARY KEY,

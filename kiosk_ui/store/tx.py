@@ -20,6 +20,7 @@ from kiosk_ui.store.checkpoints import SqliteCheckpoints
 from kiosk_ui.store.game_seats import SqliteGameSeats
 from kiosk_ui.store.games import SqliteGames
 from kiosk_ui.store.idempotency import SqliteIdempotency
+from kiosk_ui.store.leases import SqliteLeases
 from kiosk_ui.store.ledger import SqliteLedger
 from kiosk_ui.store.log_records import SqliteLog
 from kiosk_ui.store.operators import SqliteOperators
@@ -47,6 +48,7 @@ class Repositories:
         self.idempotency = SqliteIdempotency(conn)
         self.operators = SqliteOperators(conn)
         self.vouchers = SqliteVouchers(conn)
+        self.leases = SqliteLeases(conn)  # shared stores only (kiosk_ui.store.leases)
 
 
 class SqliteTx(sqlite3.Connection, Repositories):

@@ -193,6 +193,8 @@ class LogBook:
         call :meth:`resync`."""
         try:
             with self.db.transaction(defer=defer) as tx:
+                if self.db.shared and not self._depth:
+                    self._follow(tx)
                 mark = self.writer.mark()
                 start = len(self._pending)
                 self._depth += 1
@@ -212,6 +214,14 @@ class LogBook:
             # truth (the other units of the group were rolled back too).
             self.resync()
             raise
+
+    def _follow(self, tx: Tx) -> None:
+        """On a shared store, take up the records other appliances committed since this
+        one's last unit (its unit holds the store's writer lock, so the head cannot move
+        again before it commits): the next record chains onto theirs and the next
+        checkpoint covers them."""
+        if tx.log.last_seq() != self.writer.head_seq:
+            self.resync()
 
     def resync(self) -> None:
         """Take the chain head, pending leaves and tree from what the database holds."""

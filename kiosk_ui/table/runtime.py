@@ -24,6 +24,7 @@ from kiosk_ui.errors import (
 from kiosk_ui.store import ledger, open_store
 from kiosk_ui.store.protocol import Store, Tx
 from kiosk_ui.table.answers import ActResult, dumps
+from kiosk_ui.table.leasing import LEASE_SECONDS, Leasing
 from kiosk_ui.table.logbook import LogBook
 from kiosk_ui.table.money import (
     Entry,
@@ -64,22 +65,44 @@ class Runtime:
         seat_rules: SeatRules | None = None,
         anchor: Path | None = None,
         url: str | None = None,
+        shared: bool = False,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         # create=False: the store must exist (croupier store init makes one); see open_store.
-        self.db: Store = open_store(store_dir, synchronous=synchronous, create=create, url=url)
+        self.db: Store = open_store(
+            store_dir, synchronous=synchronous, create=create, url=url, shared=shared
+        )
         try:  # the start-up integrity check: a tampered or rolled-back log is not served
             self.log = LogBook(self.db, checkpoint_every=checkpoint_every, anchor=anchor)
         except BaseException:
             self.db.close()  # release the store (its writer lock) for whoever comes next
             raise
         self.tables: dict[str, Table] = {}
+        # several appliances on one store: each serves the tables it leases
+        self.leasing = (
+            Leasing(self.db, self.log.clock, seconds=lease_seconds, lost=self._lease_lost)
+            if self.db.shared
+            else None
+        )
         self._known_players: set[str] = set()
         self.seat_rules = seat_rules or SeatRules.lab()
         self.seat_lock = threading.Lock()  # a seat limit is checked and taken as one step
 
     def close(self) -> None:
+        if self.leasing is not None:
+            self.leasing.close()
         self.log.close()
         self.db.close()
+
+    def check_lease(self, tx: Tx, table_id: str) -> None:
+        """On a shared store, refuse a unit for a table this appliance no longer leases."""
+        if self.leasing is not None:
+            self.leasing.check(tx, table_id)
+
+    def _lease_lost(self, table_id: str, reason: str) -> None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.suspended = reason  # not logged: the table is another appliance's now
 
     # --- players and wallets -------------------------------------------------
 
@@ -137,6 +160,8 @@ class Runtime:
         table = kind(self, table_id, variant, catalog.family_of(variant), source)
         table.per_player = per_player
         with self.log.transaction() as tx:
+            if self.leasing is not None:
+                self.leasing.take(tx, table_id)
             # A new progressive starts at its reset value, funded by the house; the
             # record says which meters it seeds and every meter's reset value (what a
             # win refills it to), so the audit derives both from the log.
@@ -237,7 +262,7 @@ class Runtime:
         """Fold a game's logged actions through a fresh engine; compare with logged events."""
         return replay_game(self._game_records(game))
 
-    def recover(self) -> list[Recovery]:
+    def recover(self, only: set[str] | None = None) -> list[Recovery]:
         """Resume or void every game left open by a crash (see kiosk_ui.table.table).
 
         The log decides, not the ``games.status`` column: a game the store calls open
@@ -245,13 +270,18 @@ class Runtime:
         reported (an operator alarm and a ``mismatch`` entry) and the status is put back
         from the log; it never gets a second game-end or settlement. A resumed game's
         stored shoe is checked against its commitment first; a changed shoe suspends
-        the table with an alarm instead of dealing from it.
+        the table with an alarm instead of dealing from it. ``only``: the games of
+        those tables (a table a shared store's appliance just took over).
         """
         with self.db.read() as tx:
             open_games = [tuple(row) for row in tx.games.unfinished()]
         done: list[Recovery] = self._unended_last_games()
         open_games += [(r.game, r.table, "open") for r in done]
         for game, table_id, status in sorted(open_games):
+            if (self.leasing is not None and table_id not in self.tables) or (
+                only is not None and table_id not in only
+            ):
+                continue  # another appliance's table (its own recovery's), or not asked for
             records = list(self._game_records(game))
             end = next((r for r in records if r["type"] == "game-end"), None)
             if end is not None:
@@ -296,7 +326,12 @@ class Runtime:
         from the log, then recovered like any open game. Only the last game of each
         table is looked at, so start-up stays fast on a large store."""
         with self.db.read() as tx:
-            unended = [row for row in tx.games.last_finished() if not tx.log.has_game_end(row.id)]
+            unended = [
+                row
+                for row in tx.games.last_finished()
+                if (self.leasing is None or row.table in self.tables)
+                and not tx.log.has_game_end(row.id)
+            ]
         out: list[Recovery] = []
         for game, table_id, status in unended:
             reason = (

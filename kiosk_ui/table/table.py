@@ -449,6 +449,7 @@ class Table(Seating):
         return replayed.engine
 
     def _start_game(self, conn: Tx) -> None:
+        self.rt.check_lease(conn, self.id)  # a shared store's table: still this appliance's
         number = self._games_started() + 1
         game = self.rt.game_id(self.id, number)
         engine = self.engine
@@ -491,6 +492,7 @@ class Table(Seating):
         info: Mapping[str, Any] | None = None,
     ) -> list[Event]:
         assert self.engine is not None and self.game is not None
+        self.rt.check_lease(conn, self.id)
         body = action.encode()
         if info:
             body["_draw"] = dict(info)

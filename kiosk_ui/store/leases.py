@@ -1,0 +1,81 @@
+"""Table leases on a shared store: which appliance serves (and writes for) each table.
+
+Several appliances on one PostgreSQL database (``[store] shared = true``) each serve
+their own tables. A table's lease (the ``leases`` row: holder, expiry in
+microseconds) is taken when an appliance opens the table, renewed by it while it runs,
+and taken over by another appliance only once it has expired (its holder died, or was
+cut off longer than the lease). Every unit of work that plays a table first checks,
+inside the same transaction, that the lease is still this appliance's
+(:meth:`SqliteLeases.holds`): a holder that lost its lease writes nothing more for
+that table, so two appliances never both append a table's records. The check runs
+under the store's writer lock (:mod:`kiosk_ui.store.pg`), so a takeover cannot slip
+between the check and the unit's records.
+"""
+
+from __future__ import annotations
+
+from kiosk_ui.store.sql import Conn
+
+
+class SqliteLeases:
+    """The leases repository of one connection (portable SQL; the table exists on
+    shared stores only: :data:`kiosk_ui.store.schema.LEASES_DDL`)."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+
+    def take(self, table: str, holder: str, now: int, until: int) -> str:
+        """Take ``table`` for ``holder`` until ``until`` if it is free, expired or already
+        ``holder``'s; return who holds it now (another holder: not taken)."""
+        row = self._conn.execute(
+            "INSERT INTO leases (table_id, holder, expires) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder, "
+            "expires = excluded.expires WHERE leases.expires < ? OR leases.holder = ? "
+            "RETURNING holder",
+            (table, holder, until, now, holder),
+        ).fetchone()
+        if row is not None:
+            return str(row[0])
+        held = self._conn.execute(
+            "SELECT holder, expires FROM leases WHERE table_id = ?", (table,)
+        ).fetchone()
+        return str(held[0])
+
+    def expires(self, table: str) -> int | None:
+        row = self._conn.execute(
+            "SELECT expires FROM leases WHERE table_id = ?", (table,)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def holds(self, table: str, holder: str, now: int) -> bool:
+        """Whether ``holder``'s lease on ``table`` is still good at ``now``."""
+        row = self._conn.execute(
+            "SELECT 1 FROM leases WHERE table_id = ? AND holder = ? AND expires >= ?",
+            (table, holder, now),
+        ).fetchone()
+        return row is not None
+
+    def renew(self, holder: str, tables: list[str], now: int, until: int) -> set[str]:
+        """Extend ``holder``'s unexpired leases among ``tables``; return those it still holds."""
+        if not tables:
+            return set()
+        marks = ", ".join("?" for _ in tables)
+        rows = self._conn.execute(
+            f"UPDATE leases SET expires = ? WHERE holder = ? AND expires >= ? "
+            f"AND table_id IN ({marks}) RETURNING table_id",
+            (until, holder, now, *tables),
+        ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def release(self, holder: str) -> None:
+        """Give up every lease of ``holder`` (a clean stop: the tables are free at once)."""
+        self._conn.execute("DELETE FROM leases WHERE holder = ?", (holder,))
+
+    def holders(self) -> dict[str, tuple[str, int]]:
+        """Every lease: table -> (holder, expiry), for the operator console."""
+        return {
+            str(t): (str(h), int(e))
+            for t, h, e in self._conn.execute("SELECT table_id, holder, expires FROM leases")
+        }

@@ -1,0 +1,157 @@
+"""Several appliances on one PostgreSQL store (a floor): one chain, shared wallets, leases.
+
+Each appliance is a Runtime of its own (its own store directory, the floor's signing
+keys copied into it) on one real PostgreSQL database with ``shared=True``. They
+append to one signed chain, one at a time (the store's writer lock per
+transaction), each serving the tables it leases; a player's wallet is the same row
+for all of them. The attacks: a second appliance opening a leased table, a frozen
+appliance writing after its lease was taken over, and one player's bets on two
+appliances at once trying to spend the same money twice.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from certification.log.keys import KeyStore
+from certification.log.verify import verify_lines
+from games.core.records import Deal, PlaceBet
+from kiosk_ui.errors import InsufficientFunds, TableError
+from kiosk_ui.store import log_records
+from kiosk_ui.store.audit import audit_store
+from kiosk_ui.table.autoplay import play_round
+from kiosk_ui.table.leasing import LeaseLost
+from kiosk_ui.table.runtime import Runtime
+from tests.kiosk_ui.pg_cluster import Cluster
+
+from .conftest import seeded_outcomes
+
+
+def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime]:
+    """``n`` appliances on one new database: the first makes the store, the others get
+    its signing keys (provisioned as an IT department copies a certificate)."""
+    first = tmp_path / "a0"
+    Runtime(first, create=True, url=url, shared=True).close()
+    out = []
+    for i in range(n):
+        d = tmp_path / f"a{i}"
+        if i:
+            shutil.copytree(first / "keys", d / "keys")
+        out.append(Runtime(d, url=url, shared=True, synchronous="NORMAL", lease_seconds=lease))
+    return out
+
+
+def verify_floor(store: Path) -> dict[str, int]:
+    report = audit_store(store)
+    conn = log_records.open_readonly(store)
+    try:
+        lines = log_records.lines(conn)
+    finally:
+        conn.close()
+    key = KeyStore(store).current()
+    assert key is not None
+    verify_lines(lines, [key.public])
+    return report
+
+
+def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluster: Cluster) -> None:
+    a, b = floor(tmp_path, pg_cluster.fresh_url(), 2)
+    try:
+        ann = a.create_player("Ann")
+        a.cash_in(ann, 100_000, operator="cage")
+        assert b.balance(ann) == 100_000  # the same wallet, seen from the other appliance
+        ta = a.open_table("bac-a", "baccarat-pinnacle", seeded_outcomes(1))
+        tb = b.open_table("bac-b", "baccarat-pinnacle", seeded_outcomes(2))
+        with pytest.raises(TableError, match="served by appliance"):
+            b.open_table("bac-a", "baccarat-pinnacle", seeded_outcomes(3))
+        ta.sit(0, ann)
+        tb.sit(0, ann)
+        for _ in range(5):  # interleaved: each appliance's records chain onto the other's
+            play_round(ta, 0)
+            play_round(tb, 0)
+        assert a.balance(ann) == b.balance(ann)
+        report = verify_floor(tmp_path / "a1")
+        assert report["games_settled"] == 10
+        assert report["player_credits"] == a.balance(ann)
+    finally:
+        b.close()
+        a.close()
+    assert verify_floor(tmp_path / "a0")["open_games"] == 0
+
+
+def test_an_appliance_that_lost_its_lease_writes_nothing_more(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    a, b = floor(tmp_path, pg_cluster.fresh_url(), 2, lease=1.0)
+    try:
+        ann = a.create_player("Ann")
+        a.cash_in(ann, 10_000, operator="cage")
+        ta = a.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(4))
+        ta.sit(0, ann)
+        play_round(ta, 0)
+        assert a.leasing is not None
+        a.leasing.stopped.set()  # appliance a freezes: it renews nothing from here on
+        a.leasing._thread.join()
+        time.sleep(1.2)  # past its lease
+        tb = b.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(5))  # taken over
+        tb.sit(0, ann)
+        with a.db.read() as tx:
+            head = tx.log.last_seq()
+        with pytest.raises(LeaseLost):  # a wakes up and tries to play its old table
+            ta.act(PlaceBet(seat=0, bet="banker", amount=500))
+        with pytest.raises(LeaseLost):
+            ta.act(Deal(seat=0))
+        with a.db.read() as tx:
+            assert tx.log.last_seq() == head  # not one record from the old holder
+        assert play_round(tb, 0) == "bac-1-000002"  # the new holder numbers after a's game
+        report = verify_floor(tmp_path / "a1")
+        assert report["games_settled"] == 2
+    finally:
+        b.close()
+        a.close()
+
+
+def test_one_players_bets_on_two_appliances_at_once_never_overdraw(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    appliances = floor(tmp_path, pg_cluster.fresh_url(), 2)
+    a, b = appliances
+    try:
+        ann = a.create_player("Ann")
+        a.cash_in(ann, 20_000, operator="cage")
+        tables = [rt.open_table(f"bac-{i}", "baccarat-pinnacle", seeded_outcomes(i))
+                  for i, rt in enumerate(appliances)]  # fmt: skip
+        accepted: list[int] = []
+        refused: list[int] = []
+        go = threading.Barrier(2)
+
+        def bettor(i: int) -> None:
+            table = tables[i]
+            table.sit(0, ann)
+            go.wait()
+            while True:  # stake $30 a time until the wallet says no
+                try:
+                    table.act(PlaceBet(seat=0, bet="tie", amount=3_000))
+                except InsufficientFunds:
+                    refused.append(i)
+                    return
+                accepted.append(i)
+
+        threads = [threading.Thread(target=bettor, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(accepted) == 6  # $200 holds six $30 stakes, never a seventh
+        assert a.balance(ann) == b.balance(ann) == 2_000
+        assert sorted(set(refused)) == [0, 1]
+        report = verify_floor(tmp_path / "a0")
+        assert report["player_credits"] == 2_000
+    finally:
+        b.close()
+        a.close()
