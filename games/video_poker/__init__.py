@@ -20,6 +20,7 @@ states (``context``).
 from __future__ import annotations
 
 from games.core.engine import NEW_TABLE, GameContext, Variant
+from games.video_poker.autohold import warm_up as _warm_rules
 from games.video_poker.autoplay import autoplay
 from games.video_poker.edges import house_edge
 from games.video_poker.engine import VideoPokerRound, new_round
@@ -38,4 +39,11 @@ def new_game(
     return new_round(variant, context)
 
 
-__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate"]
+def warm_up() -> None:
+    """Build what the machines' first auto-hold would otherwise wait on (the exact hold's
+    subset counts, seconds of CPU once per process); the machine page starts it."""
+    for variant in VARIANTS:
+        _warm_rules(variant.rules)
+
+
+__all__ = ["VARIANTS", "autoplay", "house_edge", "new_game", "simulate", "warm_up"]

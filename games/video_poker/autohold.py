@@ -19,10 +19,11 @@ cards left (:func:`games.video_poker.fruit.best_hold`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from games.core.cards import Card
-from games.video_poker.holds import best_hold, held
+from games.video_poker.holds import best_hold, held, warm
 from games.video_poker.pays import PayLine, PayTable
 from games.video_poker.rules import MysteryStop, VideoPokerRules
 
@@ -34,12 +35,25 @@ def paytable(rules: VideoPokerRules, stop: MysteryStop | None = None) -> PayTabl
     return PayTable(name="machine", wild="none", lines=lines)
 
 
+#: one builder of the subset counts at a time: a warm-up thread and a first deal that
+#: overlap compute them once, not twice (the build is seconds of CPU, then cached)
+_BUILDING = threading.Lock()
+
+
+def warm_up(rules: VideoPokerRules) -> None:
+    """Build the counts the first hold of ``rules`` would wait on (~3 s of CPU, once)."""
+    if rules.fruit is None:
+        with _BUILDING:
+            warm(paytable(rules))
+
+
 def draw_hold(
     cards: Sequence[Card], rules: VideoPokerRules, stop: MysteryStop | None, coins: int
 ) -> tuple[int, ...]:
     """Positions (0-based, dealt order) of the best hold of five dealt cards."""
-    mask, _value = best_hold(cards, paytable(rules, stop), coins)
+    with _BUILDING:
+        mask, _value = best_hold(cards, paytable(rules, stop), coins)
     return held(mask)
 
 
-__all__ = ["draw_hold", "paytable"]
+__all__ = ["draw_hold", "paytable", "warm_up"]

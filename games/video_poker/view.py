@@ -50,6 +50,12 @@ class FruitView(TypedDict):
     cherry_bonus: list[int]
 
 
+class MachineView(TypedDict):
+    deck_left: int
+    collected: list[str]
+    cherry: int
+
+
 class VideoPokerView(TypedDict):
     game: str
     machine: str
@@ -73,6 +79,7 @@ class VideoPokerView(TypedDict):
     shuffled: list[str]
     double_up: DoubleUpView | None
     fruit: FruitView | None
+    machines: dict[str, MachineView]  # the player's fruit machine states by "<value>x<coins>"
     settlements: list[JSON]
 
 
@@ -146,8 +153,20 @@ def build_view(r: VideoPokerRound) -> VideoPokerView:
         shuffled=list(r.shuffled),
         double_up=double,
         fruit=fruit_view,
+        machines={
+            k: MachineView(deck_left=sum(m.deck), collected=list(m.collected), cherry=m.cherry)
+            for k, m in sorted(r.machines.items())
+        },
         settlements=[s.encode() for s in r.settlements],
     )
 
 
-__all__ = ["DoubleUpView", "FruitView", "MysteryView", "PayRow", "VideoPokerView", "build_view"]
+__all__ = [
+    "DoubleUpView",
+    "FruitView",
+    "MachineView",
+    "MysteryView",
+    "PayRow",
+    "VideoPokerView",
+    "build_view",
+]

@@ -7,6 +7,7 @@ here, and nothing hidden is rendered server-side.
 from __future__ import annotations
 
 import re
+import threading
 from importlib import resources
 
 from fastapi import APIRouter
@@ -39,6 +40,26 @@ def room(table_id: str) -> HTMLResponse:
     """A poker room's page (player against player); it reads the table from its address."""
     del table_id
     return _page("poker_room.html")
+
+
+_WARMING: list[threading.Thread] = []
+
+
+@router.get("/video_poker/{table_id}")
+def video_poker(table_id: str) -> HTMLResponse:
+    """A video poker machine (issue 16): its own page, the table's id read from the address.
+
+    The first page served starts building the exact auto-hold's counts in the background
+    (seconds of CPU, once per process), so the player's first deal need not wait for all
+    of it.
+    """
+    del table_id
+    if not _WARMING:
+        from games.video_poker import warm_up
+
+        _WARMING.append(threading.Thread(target=warm_up, name="video-poker-warm-up", daemon=True))
+        _WARMING[0].start()
+    return _page("video_poker.html")
 
 
 @router.get("/history")

@@ -125,8 +125,9 @@ def check_result_and_history(page: Page, table: str) -> int:
     return net
 
 
-# a poker room (player against player) has its own page: test_poker_room.py here
-@pytest.mark.parametrize("family", sorted(set(catalog.families()) - {"poker_room"}))
+# a poker room (player against player) has its own page: test_poker_room.py here; video
+# poker machines too: test_video_poker.py
+@pytest.mark.parametrize("family", sorted(set(catalog.families()) - {"poker_room", "video_poker"}))
 def test_a_new_player_plays_a_full_round(page: Page, family: str) -> None:
     plan = plan_for(family)
     page.goto("/")
