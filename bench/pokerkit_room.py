@@ -47,7 +47,7 @@ from pokerkit import (
 
 from games.core.cards import Card
 from games.core.engine import NeedKind, Variant
-from games.core.records import DealCard, Decide, StartPosition
+from games.core.records import Action, DealCard, Decide, StartPosition
 from games.poker_room.engine import PokerRoomRound
 from games.poker_room.events import HandStart, PotAwarded, PotFormed
 from games.poker_room.flow import after, from_seat
@@ -134,6 +134,7 @@ class PeerHand:
         self.board_fed = 0
         self.burns_fed = 0
         self.showdown_pots: list[tuple[int, tuple[int, ...]]] = []
+        self.ops: list[tuple[str, Any]] = []  # every call made, to replay it alone
 
     def feed(
         self, dealt: Mapping[int, Sequence[Card]], board: Sequence[Card], burns: Sequence[Card]
@@ -148,10 +149,12 @@ class PeerHand:
                         for p in st.pots
                     ]
                 st.show_or_muck_hole_cards(True)
+                self.ops.append(("show", None))
             elif st.can_burn_card():
                 if self.burns_fed >= len(burns):
                     return
                 st.burn_card(pk_card(burns[self.burns_fed]))
+                self.ops.append(("burn", pk_card(burns[self.burns_fed])))
                 self.burns_fed += 1
             elif st.can_deal_hole():
                 seat = self.seats[st.hole_dealee_index]  # type: ignore[index]
@@ -159,6 +162,7 @@ class PeerHand:
                 if self.fed[seat] >= len(have):
                     return
                 st.deal_hole(pk_card(have[self.fed[seat]]))
+                self.ops.append(("hole", pk_card(have[self.fed[seat]])))
                 self.fed[seat] += 1
             elif st.can_deal_board():
                 count = st.board_dealing_count or 0
@@ -166,6 +170,7 @@ class PeerHand:
                     return
                 cards = board[self.board_fed : self.board_fed + count]
                 st.deal_board([pk_card(c) for c in cards])
+                self.ops.append(("board", [pk_card(c) for c in cards]))
                 self.board_fed += count
             else:
                 return
@@ -201,6 +206,7 @@ class PeerHand:
     def act(self, name: str, to: int) -> None:
         """Play one of :meth:`options`."""
         st = self.state
+        self.ops.append((name, to))
         if name == "fold":
             st.fold()
         elif name in ("check", "call"):
@@ -247,6 +253,8 @@ class Script:
     board: list[Card] = field(default_factory=list)
     burns: list[Card] = field(default_factory=list)
     order: tuple[int, ...] = ()  # pokerkit's player order
+    log: list[Action] = field(default_factory=list)  # every action our engine took
+    peer_ops: list[tuple[str, Any]] = field(default_factory=list)  # pokerkit's calls
 
 
 @dataclass
@@ -298,17 +306,21 @@ def lockstep(
     options both offer; raises AssertionError where they differ beyond a named rule."""
     script = Script(variant, dict(stacks), button_position, list(deck))
     r = PokerRoomRound(variant, variant.seats, button=None)
-    events: list[Any] = list(r.apply(HandStart(stacks=tuple(sorted(stacks.items())))))
+    start = HandStart(stacks=tuple(sorted(stacks.items())))
+    script.log.append(start)
+    events: list[Any] = list(r.apply(start))
     cards = iter(deck)
     peer: PeerHand | None = None
     outcome = Outcome(compared=True)
     while True:
         while (need := r.needs()) is not None:
             if need.kind is NeedKind.POSITION:
-                events += r.apply(StartPosition(position=button_position))
+                script.log.append(StartPosition(position=button_position))
+                events += r.apply(script.log[-1])
                 continue
             card = next(cards)
-            events += r.apply(DealCard(card=card))
+            script.log.append(DealCard(card=card))
+            events += r.apply(script.log[-1])
             if need.target == "burn":
                 script.burns.append(card)
             elif need.target == "board":
@@ -340,10 +352,12 @@ def lockstep(
             both = sorted(mine)
         name, to = both[choose(both)]
         script.actions.append((seat, name, to))
-        events += r.apply(Decide(seat=seat, decision=name, arg=str(to)))
+        script.log.append(Decide(seat=seat, decision=name, arg=str(to)))
+        events += r.apply(script.log[-1])
         if outcome.compared:
             peer.act(name, to)
     assert peer is not None
+    script.peer_ops = peer.ops
     outcome.mine_stacks = dict(r.chips.stack)
     outcome.mine_pots = [(e.amount, e.eligible) for e in events if isinstance(e, PotFormed)]
     outcome.mine_awards = [{} for _ in outcome.mine_pots]
@@ -362,4 +376,36 @@ def lockstep(
     return script, outcome
 
 
-__all__ = ["Outcome", "PeerHand", "Script", "lockstep", "new_state", "pk_card", "streets"]
+def replay_peer(rules: RoomRules, stacks: Sequence[int], ops: Sequence[tuple[str, Any]]) -> State:
+    """pokerkit alone through a hand's recorded calls (the bench's peer run)."""
+    st = new_state(rules, stacks)
+    for op, arg in ops:
+        if op == "hole":
+            st.deal_hole(arg)
+        elif op == "burn":
+            st.burn_card(arg)
+        elif op == "board":
+            st.deal_board(arg)
+        elif op == "show":
+            st.show_or_muck_hole_cards(True)
+        elif op == "fold":
+            st.fold()
+        elif op in ("check", "call"):
+            st.check_or_call()
+        elif op == "bring-in":
+            st.post_bring_in()
+        else:
+            st.complete_bet_or_raise_to(arg)
+    return st
+
+
+__all__ = [
+    "Outcome",
+    "PeerHand",
+    "Script",
+    "lockstep",
+    "new_state",
+    "pk_card",
+    "replay_peer",
+    "streets",
+]

@@ -40,6 +40,13 @@ class Chips:
         self.bet = dict.fromkeys(self.seats, 0)  # this round
         self.total = dict.fromkeys(self.seats, 0)  # this hand (net of uncalled returns)
         self.folded: set[int] = set()
+        self._live = list(self.seats)
+        self.top = 0  # the largest bet this round
+
+    def fold(self, seat: int) -> None:
+        """The seat is out of the hand."""
+        self.folded.add(seat)
+        self._live.remove(seat)
 
     def put(self, seat: int, amount: int) -> int:
         """Move ``amount`` (at most the stack) from the seat's stack into its bet."""
@@ -47,6 +54,8 @@ class Chips:
         self.stack[seat] -= amount
         self.bet[seat] += amount
         self.total[seat] += amount
+        if self.bet[seat] > self.top:
+            self.top = self.bet[seat]
         return amount
 
     def put_dead(self, seat: int, amount: int) -> int:
@@ -58,13 +67,8 @@ class Chips:
 
     @property
     def live(self) -> list[int]:
-        """Seats still in the hand (not folded), in seat order."""
-        return [s for s in self.seats if s not in self.folded]
-
-    @property
-    def top(self) -> int:
-        """The largest bet this round."""
-        return max(self.bet.values())
+        """Seats still in the hand (not folded), in seat order (do not change it)."""
+        return self._live
 
     def uncalled(self) -> tuple[int, int] | None:
         """(seat, amount) of the part of this round's top bet nobody matched, taken back."""
@@ -73,6 +77,7 @@ class Chips:
             return None
         seat, extra = ranked[0], self.bet[ranked[0]] - self.bet[ranked[1]]
         self.bet[seat] -= extra
+        self.top = self.bet[seat]
         self.total[seat] -= extra
         self.stack[seat] += extra
         return seat, extra
@@ -80,6 +85,7 @@ class Chips:
     def end_round(self) -> None:
         """The round's bets go into the pot."""
         self.bet = dict.fromkeys(self.seats, 0)
+        self.top = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,17 +130,17 @@ class Street:
         self.short: list[int] = []  # consecutive short all-in increments
         self.acted: set[int] = set()
         self.aggressor: int | None = None
-        self.actors = deque(s for s in self.order if self._may_act(s))
+        self._options: tuple[int, list[Option]] | None = None  # the acting seat's, cached
+        totals = sorted(chips.bet[s] + chips.stack[s] for s in chips.live)
+        second = totals[-2] if len(totals) > 1 else 0
+        self.actors = deque(
+            s
+            for s in self.order
+            if s not in chips.folded and chips.stack[s] and second - chips.bet[s] > 0
+        )
         lone = len(self.actors) == 1 and chips.bet[self.actors[0]] >= chips.top
         if lone or len(chips.live) <= 1:
             self.actors.clear()
-
-    def _may_act(self, seat: int) -> bool:
-        c = self.chips
-        if seat in c.folded or not c.stack[seat]:
-            return False
-        totals = sorted(c.bet[s] + c.stack[s] for s in c.live)
-        return len(totals) > 1 and totals[-2] - c.bet[seat] > 0
 
     @property
     def to_act(self) -> int | None:
@@ -173,6 +179,14 @@ class Street:
         """Everything ``seat`` may do now, with its amounts (empty when not its turn)."""
         if self.to_act != seat:
             return []
+        cached = self._options
+        if cached is not None and cached[0] == seat:
+            return cached[1]
+        out = self._list(seat)
+        self._options = (seat, out)
+        return out
+
+    def _list(self, seat: int) -> list[Option]:
         c = self.chips
         bet = c.bet[seat]
         if self.bring_in:
@@ -197,10 +211,11 @@ class Street:
             amounts = ", ".join(str(o.to) for o in legal)
             raise IllegalAction(f"{name}: say the amount ({amounts} cents)")
         option = legal[0]
+        self._options = None
         self.actors.popleft()
         self.acted.add(seat)
         if name == "fold":
-            self.chips.folded.add(seat)
+            self.chips.fold(seat)
         elif name in ("check", "call", "bring-in"):
             self.chips.put(seat, option.add)
             self.bring_in = 0

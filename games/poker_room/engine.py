@@ -34,6 +34,7 @@ when too few cards remain (the room's ``common_card`` rule).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -74,6 +75,13 @@ class Slot:
 
     target: str  # "seat<N>", "board", "burn"
     up: bool
+    seat: int = -1  # N of "seat<N>"
+
+
+@functools.cache
+def _need(slot: Slot) -> Need:
+    """The need for one slot's card (one object per kind of slot)."""
+    return Need(kind=NeedKind.CARD, target=slot.target, hidden=not slot.up)
 
 
 class PokerRoomRound(Round[RoomRules]):
@@ -122,8 +130,7 @@ class PokerRoomRound(Round[RoomRules]):
         if self.phase == flow.RoomPhase.BUTTON:
             return Need(kind=NeedKind.POSITION, count=len(self.seats_in), target="button")
         if self.phase == flow.RoomPhase.DEALING and self.slots:
-            slot = self.slots[0]
-            return Need(kind=NeedKind.CARD, target=slot.target, hidden=not slot.up)
+            return _need(self.slots[0])
         return None
 
     def options(self, seat: int) -> list[Option]:
@@ -220,9 +227,12 @@ class PokerRoomRound(Round[RoomRules]):
     # --- cards ---------------------------------------------------------------------------
 
     def verify_deal_card(self, action: DealCard) -> None:
-        self.check_dealt_card(action, "a poker room deals from a 52-card deck, no joker")
-        if self.phase != flow.RoomPhase.DEALING:
+        if action.seat is not None:
+            raise IllegalAction("cards come from the card source, not from a seat")
+        if self.phase != flow.RoomPhase.DEALING or not self.slots:
             raise IllegalAction("no card is wanted now")
+        if action.card.is_joker:
+            raise IllegalAction("a poker room deals from a 52-card deck, no joker")
         if action.card in self.seen:
             raise IllegalAction(f"{action.card} is already dealt this hand")
 
@@ -238,7 +248,7 @@ class PokerRoomRound(Round[RoomRules]):
             self.board.append(card)
             events.append(CardShown(card=card, hand="board", to="all"))
         else:
-            seat = int(slot.target[4:])
+            seat = slot.seat
             self.cards.setdefault(seat, []).append((card, slot.up))
             to = "all" if slot.up else str(seat)
             events.append(CardShown(card=card, hand=slot.target, to=to))

@@ -136,7 +136,7 @@ def blinds(r: PokerRoomRound, posts: Mapping[int, str]) -> list[tuple[int, int, 
 def _slot(target: str, up: bool) -> Slot:
     from games.poker_room.engine import Slot
 
-    return Slot(target, up)
+    return Slot(target, up, int(target[4:]) if target.startswith("seat") else -1)
 
 
 def hole_slots(r: PokerRoomRound) -> list[Slot]:

@@ -11,14 +11,14 @@ The rake (a rake table) comes out of the main pot first, then the side pots in o
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from games.core.cards import Card
 from games.core.money import format_cents
 from games.core.records import CardShown, Event, RoundOver
-from games.poker.omaha import rank_omaha
-from games.poker.rank5 import describe
-from games.poker.rank7 import rank_best
+from games.poker.omaha import rank_omaha_indices
+from games.poker.rank5 import describe, rank_indices
 from games.poker_room.events import HandResult, HandShown, PotAwarded, PotFormed, Raked
 from games.poker_room.pots import Pot, side_pots, split
 
@@ -33,11 +33,16 @@ def hand_of(r: PokerRoomRound, seat: int) -> list[Card]:
 
 def rank_of(r: PokerRoomRound, seat: int) -> int:
     """The seat's best hand: hold'em any five of seven, Omaha exactly two hole and three
-    board, stud the best five of its cards."""
-    own = hand_of(r, seat)
+    board, stud the best five of its cards (the engine has refused any card twice)."""
+    own = [c.index for c, _ in r.cards.get(seat, [])]
+    board = [c.index for c in r.board]
     if r.rules.game == "omaha":
-        return rank_omaha(own, r.board)
-    return rank_best([*own, *r.board])
+        return rank_omaha_indices(own, board)
+    return rank_indices([*own, *board])
+
+
+#: hand names by rank (a few thousand at most)
+name_of = functools.cache(describe)
 
 
 def show_order(r: PokerRoomRound) -> list[int]:
@@ -108,8 +113,8 @@ def finish(r: PokerRoomRound) -> list[Event]:
             own = [c for c, up in r.cards.get(seat, []) if not up]
             events += [CardShown(card=c, hand=f"seat{seat}", to="all") for c in own]
             text = " ".join(str(c) for c in hand_of(r, seat))
-            events.append(HandShown(seat=seat, cards=text, hand=describe(ranks[seat])))
-            r.result.append(f"seat {seat} shows {text}: {describe(ranks[seat])}")
+            events.append(HandShown(seat=seat, cards=text, hand=name_of(ranks[seat])))
+            r.result.append(f"seat {seat} shows {text}: {name_of(ranks[seat])}")
     won = dict.fromkeys(r.seats_in, 0)
     for n, (pot, amount) in enumerate(zip(pots, amounts, strict=True)):
         if len(pot.eligible) == 1 or not ranks:
@@ -121,7 +126,7 @@ def finish(r: PokerRoomRound) -> list[Event]:
         for seat, got in shares.items():
             chips.stack[seat] += got
             won[seat] += got
-            name = describe(ranks[seat]) if ranks else "uncontested"
+            name = name_of(ranks[seat]) if ranks else "uncontested"
             events.append(PotAwarded(pot=n, seat=seat, amount=got, hand=name))
             r.result.append(f"seat {seat} wins {format_cents(got)} from pot {n} ({name})")
     r.phase = RoomPhase.OVER

@@ -43,8 +43,9 @@ def bring_in_seat(door: Mapping[int, Sequence[Card]]) -> int:
 
 def high_board(up: Mapping[int, Sequence[Card]]) -> int:
     """The seat with the best up cards; a tie goes to the first seat from the dealer's left."""
-    best = max(board_key(cards) for cards in up.values())
-    return min(s for s, cards in up.items() if board_key(cards) == best)
+    keys = {s: board_key(cards) for s, cards in up.items()}
+    best = max(keys.values())
+    return min(s for s, key in keys.items() if key == best)
 
 
 def open_pair(up: Mapping[int, Sequence[Card]]) -> bool:
