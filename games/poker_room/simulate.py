@@ -4,6 +4,10 @@ only, never used for play; the cards come from NumPy's generator, not the table'
 Every seat starts each hand with the maximum buy-in and plays :mod:`games.poker_room.
 autoplay` (check or call), so every hand is dealt to the end. The one figure is the
 ``collection``: the house's take per player per hand, per unit of the lower limit.
+
+>>> from games.poker_room import VARIANTS
+>>> round(simulate(VARIANTS[2], 20, 1).bets["collection"].mean, 3)  # $1 a seat, $2 limit
+-0.5
 """
 
 from __future__ import annotations
@@ -11,36 +15,27 @@ from __future__ import annotations
 import numpy as np
 
 from games.core.cards import Card
-from games.core.engine import NeedKind, Variant
+from games.core.engine import Variant
 from games.core.figures import SimulationResult
-from games.core.records import DealCard, StartPosition
+from games.core.records import Decide
 from games.poker_room.autoplay import autoplay
 from games.poker_room.engine import PokerRoomRound
-from games.poker_room.events import HandStart
 from games.poker_room.rules import RoomRules
+from games.poker_room.script import ScriptedHand
 from games.sim import bet_statistics
 
 
 def play_hand(variant: Variant[RoomRules], players: int, deck: list[int]) -> PokerRoomRound:
     """One hand of ``players`` scripted players dealt from ``deck`` (card indices)."""
-    r = PokerRoomRound(variant, variant.seats, button=None)
-    stack = variant.rules.max_buy_in
-    r.apply(HandStart(stacks=tuple((s, stack) for s in range(players))))
-    cards = iter(deck)
-    while not r.is_over:
-        need = r.needs()
-        if need is not None:
-            if need.kind is NeedKind.POSITION:
-                r.apply(StartPosition(position=1))
-            else:
-                r.apply(DealCard(card=Card.from_index(next(cards))))
-            continue
-        seat = r.to_act
+    stacks = dict.fromkeys(range(players), variant.rules.max_buy_in)
+    h = ScriptedHand(variant, stacks, deck=[Card.from_index(i) for i in deck])
+    while not h.round.is_over:
+        seat = h.round.to_act
         assert seat is not None
-        action = autoplay(r, seat)
-        assert action is not None
-        r.apply(action)
-    return r
+        action = autoplay(h.round, seat)
+        assert isinstance(action, Decide)
+        h.act(seat, action.decision)
+    return h.round
 
 
 def simulate(variant: Variant[RoomRules], rounds: int, seed: int) -> SimulationResult:
