@@ -46,8 +46,8 @@ def collection_edge(variant: Variant[RoomRules]) -> HouseEdge:
     return HouseEdge(
         edge=Fraction(0),
         exact=True,
-        method="player against player: no house edge applies",
-        note=f"player against player: the house wins no pot; its take is the collection: {words}",
+        method="not applicable (player against player)",
+        note=f"the house wins no pot; its take is the collection: {words}",
     )
 
 
