@@ -59,7 +59,7 @@ class Room(Table):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._ended_at = 0.0  # monotonic time the last hand ended (the pause runs from it)
+        self._ended_at = 0.0  # when the table was first seen ready to deal (the pause's start)
         self.hand_pause = HAND_PAUSE
         # this table session's first hand (the hand history export: one file a session)
         self.first_game = self.rt.games_started(self.id) + 1
@@ -195,17 +195,16 @@ class Room(Table):
         }
 
     def hand_due(self, now: float) -> bool:
-        """Whether the next hand should start now (the last is over, the pause ran out,
-        two players or more are ready, the table plays)."""
+        """Whether the next hand should start now: no hand in play, two players or more
+        ready, the table plays, and the dealer's pause has run since all that held (so
+        players sitting down together are dealt in together)."""
         with self.lock:
-            if self.suspended or (self.engine is not None and not self.engine.is_over):
+            playing = self.engine is not None and not self.engine.is_over
+            if self.suspended or playing or len(self.ready()) < 2:
+                self._ended_at = 0.0
                 return False
-            if self.game is not None and self.engine is not None:
-                # the last hand is over: the pause runs from when it was seen over
-                self._ended_at = self._ended_at or now
-                if now - self._ended_at < self.hand_pause:
-                    return False
-            return len(self.ready()) >= 2
+            self._ended_at = self._ended_at or now
+            return now - self._ended_at >= self.hand_pause
 
     def start_hand(self, *, defer: bool = False) -> ActResult:
         """Start the next hand: a new game, each dealt-in seat's stack told to the engine
