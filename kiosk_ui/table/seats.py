@@ -26,7 +26,8 @@ from collections.abc import Container
 from dataclasses import dataclass
 
 from games.core.engine import Engine
-from games.core.records import Action, Deal
+from games.core.records import Action, Deal, Decide
+from kiosk_ui.table.player_deal import DEAL_CARD
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,8 +60,11 @@ def default_action(engine: Engine, seat: int, *, deals: bool) -> Action | None:
     the open game, whose bets are closed by a deal (the dealer's "no more bets" when
     nobody deals). Betting itself never times out.
     """
-    if engine.is_over or engine.needs() is not None:
+    if engine.is_over:
         return None
+    if engine.needs() is not None:  # a card to come: the seat's own, if it deals (page 000)
+        dealing = DEAL_CARD in engine.legal_actions(seat)
+        return Decide(seat=seat, decision=DEAL_CARD) if dealing else None
     decided = _passive(engine, seat)
     if decided is not None:
         return decided

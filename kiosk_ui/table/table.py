@@ -30,6 +30,7 @@ from games import catalog
 from games.catalog import Family
 from games.core.capabilities import KnowsPlayers
 from games.core.engine import Engine, Variant
+from games.core.errors import IllegalAction
 from games.core.records import (
     Action,
     BetPlaced,
@@ -42,20 +43,22 @@ from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
-from kiosk_ui.table.faults import resume_store
 from kiosk_ui.table.money import MONEY_EVENTS, check_collection, collection_due, post_event
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource, draw_info
-from kiosk_ui.table.seating import Seating, logged_seats
+from kiosk_ui.table.player_deal import dealing_seat, is_deal_request, with_seat
+from kiosk_ui.table.seating import logged_seats
 from kiosk_ui.table.seats import unattended
+from kiosk_ui.table.suspension import Suspension
 
 if TYPE_CHECKING:
     from certification.log.chain import StoredRecord
     from kiosk_ui.table.runtime import Runtime
 
 
-class Table(Seating):
+class Table(Suspension):
     """One table: its game's engine and outcome source, and every write (its seats:
-    :class:`~kiosk_ui.table.seating.Seating`)."""
+    :class:`~kiosk_ui.table.seating.Seating`; suspend and resume:
+    :class:`~kiosk_ui.table.suspension.Suspension`)."""
 
     money_events: tuple[type[Event], ...] = MONEY_EVENTS  # a poker room has its own
     room = False  # a poker room (kiosk_ui.table.room): player against player
@@ -190,6 +193,9 @@ class Table(Seating):
                             self._start_game(conn)
                         assert self.engine is not None and self.game is not None
                         self._pass_unattended(conn)
+                        if is_deal_request(action):  # a player deals: one card, then wait
+                            events += self._deal_next(conn, seat)
+                            continue
                         self.engine.verify(action)
                         if isinstance(action, Deal):
                             self._check_collection(conn, self.engine)
@@ -276,91 +282,6 @@ class Table(Seating):
                     self._rebuild()
                     raise
         return [e.encode() for e in out]
-
-    def suspend(self, reason: str, *, alarm: str | None = None) -> None:
-        """Stop the table (its game, if any, stays open for the operator to resume or
-        void). ``alarm`` names an integrity alarm (e.g. ``shoe-commitment``): it is
-        logged as an ``operator-alarm`` record (with the game it is about) before the
-        suspension.
-
-        A per-player table stops with every player's game (a fault in one player's game
-        stops them all: they share the source). Seats with nothing on the open game's
-        layout are freed (nobody can play there now); seats with stakes are kept for the
-        resume or the void."""
-        if self.parent is not None:
-            if alarm is not None:
-                with self.lock, self.rt.log.transaction() as conn:
-                    self._log_alarm(conn, alarm, reason)
-            self.parent.suspend(reason)
-            return
-        with self.lock:
-            self.suspended = reason
-            games = list(self.games_of.values())
-        self._suspend_own(reason, log=True, alarm=alarm)
-        for mine in games:
-            mine._suspend_own(reason, log=mine.game is not None)
-
-    def _log_alarm(self, conn: Tx, alarm: str, reason: str) -> None:
-        self.rt.log.append(
-            conn,
-            "runtime",
-            "operator-alarm",
-            {"table": self.id, "alarm": alarm, "message": reason},
-            self.game or "",
-        )
-
-    def _suspend_own(self, reason: str, *, log: bool, alarm: str | None = None) -> None:
-        with self.lock:
-            self.suspended = reason
-            if log:
-                with self.rt.log.transaction() as conn:
-                    if alarm is not None:
-                        self._log_alarm(conn, alarm, reason)
-                    self.rt.log.append(
-                        conn,
-                        "runtime",
-                        "table-suspended",
-                        {"table": self.id, "reason": reason},
-                        self.game or "",
-                    )
-                    if self.game:
-                        conn.games.set_status(self.game, "suspended")
-            self._free_unstaked()
-            self._clock.clear()
-
-    def resume(self, operator: str) -> None:
-        """Restart the table (every player's game of a per-player table); the seats kept
-        through the suspension stay, and their action clocks start afresh. After a store
-        fault, resume the store first (every table of it reopens, see
-        :func:`kiosk_ui.table.faults.resume_store`)."""
-        if self.parent is not None:
-            self.parent.resume(operator)
-            return
-        if self.rt.db.health.fault is not None:
-            resume_store(self.rt, operator)  # outside the table lock: it rebuilds every table
-            if self._suspended is None:
-                return
-        with self.lock:
-            games = list(self.games_of.values())
-        self._resume_own(operator, log=True)
-        for mine in games:
-            mine._resume_own(operator, log=mine.game is not None)
-
-    def _resume_own(self, operator: str, *, log: bool) -> None:
-        with self.lock:
-            if log:
-                with self.rt.log.transaction() as conn:
-                    self.rt.log.append(
-                        conn,
-                        f"operator:{operator}",
-                        "table-resumed",
-                        {"table": self.id},
-                        self.game or "",
-                    )
-                    if self.game:
-                        conn.games.set_status(self.game, "open")
-            self.suspended = None
-            self._clock.clear()
 
     # --- internals -----------------------------------------------------------
 
@@ -537,11 +458,24 @@ class Table(Seating):
         assert self.engine is not None and self.game is not None
         events: list[Event] = []
         while (need := self.engine.needs()) is not None:
+            if dealing_seat(self.engine, self.seats) is not None:
+                return events  # the seat dealing is asked for each card (player_deal.py)
             action, info = self.source.supply(conn, self.game, need)
             events += self._apply(conn, action, self.source.name, draw_info(need, info))
         if self.engine.is_over:
             self._finish(conn)
         return events
+
+    def _deal_next(self, conn: Tx, seat: int) -> list[Event]:
+        """The next card from the source, as ``seat``'s own deal (it must be dealing now)."""
+        assert self.engine is not None and self.game is not None
+        need = self.engine.needs()
+        if need is None or self.source.blocking or dealing_seat(self.engine, [seat]) != seat:
+            raise IllegalAction(f"seat {seat} has no card to deal now")
+        action, info = self.source.supply(conn, self.game, need)
+        dealt = with_seat(action, seat)
+        events = self._apply(conn, dealt, self.source.name, draw_info(need, info))
+        return events + self._drive(conn)
 
     def _finish(self, conn: Tx) -> None:
         assert self.game is not None

@@ -267,6 +267,7 @@ function statusLine() {
   if (v.suspended) return SUSPENDED_TEXT;
   if (S.waiting) return S.waiting;
   const next = st.next_card_to || st.waiting_for_card;
+  if (next && legal().includes('deal-card')) return `Your deal: click the shoe for the next card (to the ${next})`;
   if (next && S.meta.source !== 'rng' && !S.meta.source.startsWith('rng')) return `Waiting for card from the shoe (to ${next})…`;
   if (next) return `Dealing to ${next}…`;
   if (roundOver()) return Object.keys(myBets()).length && !v.over ? '' : 'Place your bets';

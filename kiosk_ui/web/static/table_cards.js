@@ -2,12 +2,34 @@
 // poker families use: every list of cards in the view, the limits as spots).
 'use strict';
 
+/** Page 000, "Player as Dealer": the shoe the player is given, clicked for each card; the
+ * card it gives moves to the hand that needs it (the view's next_card_to). */
+function baccaratShoe(st) {
+  if (!legal().includes('deal-card')) return null;
+  const to = st.next_card_to === 'banker' ? 'Banker' : 'Player';
+  return el('button', { class: 'shoe', id: 'shoe', dataset: { to: st.next_card_to || '' },
+    'aria-label': `deal the next card, to the ${to}`, onclick: () => act({ kind: 'decide', decision: 'deal-card' }) },
+  el('span', { class: 'shoe-body', 'aria-hidden': 'true' }, card(null)), el('span', { class: 'shoe-label', text: `Deal the next card · to the ${to}` }));
+}
+
+/** The hand's newest card slides in from the shoe when it was just dealt. */
+function markDealt(box, name, list) {
+  S.dealtSeen = S.dealtSeen || {};
+  const key = `${S.game}:${name}`;
+  const before = S.dealtSeen[key] || 0;
+  S.dealtSeen[key] = (list || []).length;
+  if ((list || []).length > before) box.querySelectorAll('svg.card').forEach((c, i) => { if (i >= before) c.classList.add('dealt-in'); });
+  return box;
+}
+
 R.baccarat = {
   felt(st) {
     const out = [];
     out.push(el('div', { class: 'hands two' },
-      handBox('Player', st.player, st.player_score, { name: 'player', active: st.next_card_to === 'player' }),
-      handBox('Banker', st.banker, st.banker_score, { name: 'banker', active: st.next_card_to === 'banker' })));
+      markDealt(handBox('Player', st.player, st.player_score, { name: 'player', active: st.next_card_to === 'player' }), 'player', st.player),
+      markDealt(handBox('Banker', st.banker, st.banker_score, { name: 'banker', active: st.next_card_to === 'banker' }), 'banker', st.banker)));
+    const shoe = baccaratShoe(st);
+    if (shoe) out.push(shoe);
     if (st.bank_seat !== null && st.bank_seat !== undefined) out.push(el('p', { class: 'small', text: `Seat ${st.bank_seat + 1} holds the bank this hand.` }));
     return out;
   },

@@ -302,3 +302,35 @@ def test_history_names_games_in_local_time_and_draws_the_recall(page: Page) -> N
     spun = page.request.get(f"/api/history/{hist[0]['game']}").json()["picture"]["wheel"]
     expect(page.locator("#recall-picture .wheel-number")).to_have_text(spun[0])
     assert_player_words(page.locator("main").inner_text(), page.request.get("/api/me").json()["id"])
+
+
+# --- point 2: baccarat, the player as dealer ------------------------------------------
+
+
+def test_baccarat_player_deals_each_card_from_the_shoe(page: Page) -> None:
+    """Point 2, page 000: "the player is given the shoe and clicks it for each card", even
+    at an RNG table: the runtime waits for each click and the card goes to its hand."""
+    open_table(page, "baccarat-pinnacle")
+    page.get_by_role("button", name="Me").click()
+    idle(page)
+    place(page, "player")
+    page.click("#deal")
+    idle(page)
+    hands = page.locator('.hand[data-hand="player"] svg.card, .hand[data-hand="banker"] svg.card')
+    expect(hands).to_have_count(0)  # nothing dealt before the player's first click
+    expect(page.locator("#status")).to_contain_text("Your deal")
+    clicks = 0
+    while page.evaluate("document.body.dataset.over") != "true":
+        to = page.locator("#shoe").get_attribute("data-to")
+        before = page.locator(f'.hand[data-hand="{to}"] svg.card').count()
+        page.click("#shoe")
+        idle(page)
+        clicks += 1
+        expect(page.locator(f'.hand[data-hand="{to}"] svg.card')).to_have_count(before + 1)
+        assert clicks <= 6
+    assert 4 <= clicks == hands.count()
+    expect(page.locator("#shoe")).to_have_count(0)
+    game = page.request.get("/api/history").json()[0]["game"]
+    recall = page.request.get(f"/api/history/{game}").json()
+    assert recall["matches"]
+    assert "every card dealt is the committed shoe's" in recall["commitment"]["detail"]
