@@ -75,6 +75,7 @@ class Appliance:
                 floor=settings.seats_floor,
                 idle_seconds=settings.seat_idle_seconds,
                 action_seconds=settings.action_seconds,
+                hand_pause=settings.hand_pause_seconds,
             ),
             anchor=settings.anchor,
         )

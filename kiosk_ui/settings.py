@@ -68,6 +68,7 @@ class Settings:
     seats_floor: int = 4  # [seats] floor: seats one player may hold at all tables together
     seat_idle_seconds: float = 300.0  # [seats] idle_seconds: an unused seat is freed after
     action_seconds: float = 30.0  # [seats] action_seconds: the clock on a shared game's decision
+    hand_pause_seconds: float = 3.0  # [seats] hand_pause_seconds: a poker room deals after it
     max_body_bytes: int = 64 * 1024  # [http] max_body_bytes: larger request bodies are 413
     kiosk_name: str = "kiosk-1"  # [kiosk] name: a terminal's name when its page gives none
     voucher_days: int = 30  # [kiosk] voucher_days: a cash-out voucher expires after
@@ -148,6 +149,7 @@ class _Seats(_Table):
     floor: int = Field(default=4, ge=1, le=100)
     idle_seconds: float = Field(default=300.0, ge=0.05, le=86_400)
     action_seconds: float = Field(default=30.0, ge=0.05, le=86_400)
+    hand_pause_seconds: float = Field(default=3.0, ge=0.0, le=3_600)
 
 
 class _Http(_Table):
@@ -336,6 +338,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         seats_floor=cfg.seats.floor,
         seat_idle_seconds=cfg.seats.idle_seconds,
         action_seconds=cfg.seats.action_seconds,
+        hand_pause_seconds=cfg.seats.hand_pause_seconds,
         max_body_bytes=cfg.http.max_body_bytes,
         kiosk_name=cfg.kiosk.name,
         voucher_days=cfg.kiosk.voucher_days,

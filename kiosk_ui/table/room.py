@@ -46,9 +46,6 @@ from kiosk_ui.table.table import Table
 if TYPE_CHECKING:
     from certification.log.chain import StoredRecord
 
-#: seconds between the end of a hand and the start of the next (the dealer's pace)
-HAND_PAUSE = 3.0
-
 
 class Room(Table):
     """A poker room table (player against player): stacks, pot, revenue, hands that
@@ -60,7 +57,7 @@ class Room(Table):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._ended_at = 0.0  # when the table was first seen ready to deal (the pause's start)
-        self.hand_pause = HAND_PAUSE
+        self.hand_pause = self.rt.seat_rules.hand_pause  # the dealer's pace ([seats])
         # this table session's first hand (the hand history export: one file a session)
         self.first_game = self.rt.games_started(self.id) + 1
 

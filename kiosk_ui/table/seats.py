@@ -38,6 +38,7 @@ class SeatRules:
     floor: int = 4  # seats one player may hold at all shared tables together
     idle_seconds: float = 300.0  # a seat with nothing on the layout is freed after this
     action_seconds: float = 30.0  # the clock on every decision a shared game waits on
+    hand_pause: float = 3.0  # a poker room's pause before it deals the next hand
 
     @classmethod
     def lab(cls) -> SeatRules:
