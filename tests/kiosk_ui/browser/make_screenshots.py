@@ -36,6 +36,8 @@ STAGED: dict[str, list[tuple[str, int]]] = {
 }  # fmt: skip
 START = {"craps": "roll", "sicbo": "roll", "roulette": "spin"}
 MAIN_SPOTS = ("ante", "main", "bet", "banker", "pass", "red", "big")
+# Families with a page of their own (the lobby's Play opens it); the others use /table/.
+OWN_PAGE = {"video_poker": "/video_poker/", "poker_room": "/room/"}
 
 
 def settings(store: Path) -> Any:
@@ -103,17 +105,25 @@ def shoot(page: Any, base: str, table: dict[str, Any], sizes: list[str], out: Pa
     for each size: it says which in ``data-viewport``)."""
     page.context.clear_cookies()  # a new player: no seat or round held from another picture
     page.set_viewport_size(SIZES[sizes[0]])
-    page.goto(f"{base}/table/{table['id']}")
-    page.locator("#title").filter(has_not_text="…").wait_for()
-    page.wait_for_selector(".spot")
-    idle(page)
-    stage(page, table)
+    own = OWN_PAGE.get(table["family"])
+    page.goto(f"{base}{own or '/table/'}{table['id']}")
+    if own:  # another page's own controls: shown as they open
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1500)
+    else:
+        page.locator("#title").filter(has_not_text="…").wait_for()
+        page.wait_for_selector(".spot")
+        idle(page)
+        stage(page, table)
     paths = []
     for size in sizes:
         page.set_viewport_size(SIZES[size])
         w, h = SIZES[size].values()
-        page.locator(f"body[data-viewport='{w}x{h}']").wait_for(state="attached")
-        idle(page)
+        if own:
+            page.wait_for_timeout(500)
+        else:
+            page.locator(f"body[data-viewport='{w}x{h}']").wait_for(state="attached")
+            idle(page)
         page.evaluate("() => window.scrollTo(0, 0)")
         path = out / f"{table['id']}-{size}.png"
         page.screenshot(path=str(path))
