@@ -7,8 +7,8 @@ It serves the app on 127.0.0.1 (port 0, tmp store, simulated devices, one RNG ta
 variant), opens the lobby, then every table at the kiosk sizes (1920x1080 landscape,
 1080x1920 portrait): chips on a spot and the round started, so the bets, the chips and
 the decisions are what a player sees there. Each shot is the screen, not the whole page:
-what is not in it would need scrolling. docs/kiosk.md links them (``--index`` rewrites
-docs/screenshots/README.md, the list of every table's pair).
+what is not in it would need scrolling. A full run into docs/screenshots also rewrites the
+table of them in docs/kiosk.md (between its screenshots markers).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ SIZES = {
     "portrait": {"width": 1080, "height": 1920},
     "phone": {"width": 375, "height": 812},
 }
+SIZE_NAMES = {"landscape": "1920x1080", "portrait": "1080x1920", "phone": "375 px phone"}
 # What each drawn table has on it for its picture: (spot, chip) in order, then the start.
 STAGED: dict[str, list[tuple[str, int]]] = {
     "craps": [("pass", 2500), ("field", 500)],
@@ -131,21 +132,32 @@ def shoot(page: Any, base: str, table: dict[str, Any], sizes: list[str], out: Pa
     return paths
 
 
+BEGIN = "<!-- screenshots: made by make_screenshots.py, do not edit by hand -->"
+END = "<!-- /screenshots -->"
+
+
 def index(tables: list[dict[str, Any]], sizes: list[str]) -> str:
+    """The table of every table's pictures, as docs/kiosk.md shows it."""
     lines = [
-        "# Every table at the kiosk sizes",
-        "",
-        "Made by `make screenshots` (tests/kiosk_ui/browser/make_screenshots.py): each table with",
-        "chips on a spot and its round started, at 1920x1080 (landscape) and 1080x1920 (portrait),",
-        "the screen only (what is not in the picture needs scrolling).",
-        "",
-        "| Table | " + " | ".join(sizes) + " |",
+        BEGIN,
+        "| Table | " + " | ".join(SIZE_NAMES[s] for s in sizes) + " |",
         "|---|" + "---|" * len(sizes),
     ]
     for t in tables:
-        cells = " | ".join(f"[{s}]({t['id']}-{s}.png)" for s in sizes)
-        lines.append(f"| {t['title']} (`{t['id']}`) | {cells} |")
-    return "\n".join(lines) + "\n"
+        cells = " | ".join(f"[{SIZE_NAMES[s]}](screenshots/{t['id']}-{s}.png)" for s in sizes)
+        lines.append(f"| {t['title']} | {cells} |")
+    return "\n".join([*lines, END])
+
+
+def link(doc: Path, block: str) -> None:
+    """Put the pictures' table into the doc between its markers (or at its end)."""
+    text = doc.read_text(encoding="utf-8")
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    doc.write_text(text, encoding="utf-8")
 
 
 def main() -> int:
@@ -186,8 +198,8 @@ def main() -> int:
         chosen = [t for t in tables if args.only is None or t["id"] in args.only]
         for table in chosen:
             written += shoot(page, base, table, args.sizes, args.out)
-        if args.only is None:
-            (args.out / "README.md").write_text(index(chosen, args.sizes), encoding="utf-8")
+        if args.only is None and args.out.resolve() == (ROOT / "docs" / "screenshots").resolve():
+            link(ROOT / "docs" / "kiosk.md", index(chosen, args.sizes))
         browser.close()
     server.should_exit = True
     print(f"wrote {len(written)} screenshots in {args.out}")

@@ -23,6 +23,8 @@ pytestmark = pytest.mark.browser
 SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920), "phone": (375, 812)}
 MAIN_SPOTS = ("ante", "main", "bet", "banker", "pass", "red", "big")
 START = {"craps": "roll", "sicbo": "roll", "roulette": "spin"}
+# Families whose tables have a page of their own (not table.html): their pages' owners size them.
+OWN_PAGE = {"video_poker", "poker_room"}
 
 # Boxes of what must be on screen: [selector, left, top, right, bottom] for each visible one.
 BOXES = """sels => sels.flatMap(sel => [...document.querySelectorAll(sel)]
@@ -135,7 +137,9 @@ def tables_of(page: Page, families: set[str] | None = None) -> list[dict[str, An
     return [
         t
         for t in tables
-        if (families is None or t["family"] in families) and t["source"].startswith("rng")
+        if (families is None or t["family"] in families)
+        and t["source"].startswith("rng")
+        and t["family"] not in OWN_PAGE
     ]
 
 
