@@ -11,7 +11,9 @@ expectations by chi-square (or a normal test for serial correlation):
   deal), 13 x 13 cells against the exact without-replacement joint law;
 * ``dice-faces``, ``dice-sums`` (two dice, 2..12), ``dice-serial`` (lag-1 correlation of
   consecutive totals), ``sicbo-sums`` (three dice, 3..18);
-* ``roulette-single`` and ``roulette-double`` (37 and 38 pockets) and their serial correlation.
+* ``roulette-single`` and ``roulette-double`` (37 and 38 pockets) and their serial correlation;
+* ``video-poker-deals``, ``fruit-deals``, ``mystery-reel``: the video poker machines' deals
+  and reel (:mod:`certification.video_poker_deals`).
 
 The return-to-player check runs every game family that ``games.catalog.families()`` lists:
 each bet's simulated mean return (``simulate``) must lie within z standard errors of the
@@ -407,7 +409,7 @@ def run_game_checks(
 
     variants = rtp_variants(game)
     report = GameReport()
-    bar = Progress(3 + len(variants), "games")
+    bar = Progress(4 + len(variants), "games")
     bar.enabled = bar.enabled and progress
     with bar:
         report.checks += card_checks(shuffles(rng, samples))
@@ -415,6 +417,10 @@ def run_game_checks(
         report.checks += dice_checks(rng, samples)
         bar.advance()
         report.checks += roulette_checks(rng, samples)
+        bar.advance()
+        from certification.video_poker_deals import video_poker_checks
+
+        report.checks += video_poker_checks(rng, samples)  # issue 16: the machines' deals
         bar.advance()
         report.rtp, report.skipped = rtp_checks(
             game, rounds, seed, confidence, on_variant=lambda _v: bar.advance()

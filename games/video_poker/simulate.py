@@ -19,11 +19,15 @@ import random
 import time
 from collections import Counter
 from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from games.core.engine import Variant
-from games.core.figures import SimulationResult
+from games.core.figures import SimulationResult, SimulationRun
+from games.core.shipped import entry, shipped_run, write_runs
 from games.sim import bet_statistics
 from games.video_poker import fruit
 from games.video_poker.analyser import SCALE, best_of, colex, hold_counts, subset_counts
@@ -167,6 +171,34 @@ def simulate(
     return SimulationResult(variant=variant.id, rounds=rounds, seed=seed, bets=bets)
 
 
+# --- the shipped long run (games/video_poker/data/simulated.json) ------------------------
+
+DATA = "games.video_poker.data"
+SHIP_SEED = 20261201
+BUILT_BY = "python -m games.video_poker.simulate --hands 10000000 --write-data"
+
+
+def figure_rules(rules: VideoPokerRules, coins: int) -> dict[str, Any]:
+    """What the long-run figure depends on, as plain data (the shipped run's key)."""
+    fr = rules.fruit
+    assert fr is not None
+    return {
+        "coins": coins,
+        "lines": {line.hand: line.pays[coins - 1] for line in rules.lines},
+        "deck": dict(fr.deck),
+        "shuffle_at": fr.shuffle_at,
+        "fruit_collect": dict(fr.fruit_collect),
+        "fruit_bonus": fr.fruit_bonus[coins - 1],
+        "cherry_hits": fr.cherry_hits,
+        "cherry_bonus": fr.cherry_bonus[coins - 1],
+    }
+
+
+def long_run(variant: Variant[VideoPokerRules], coins: int) -> SimulationRun | None:
+    """The shipped long run of ``variant`` at ``coins``, if made under today's rules."""
+    return shipped_run(DATA, f"{variant.id}@{coins}", figure_rules(variant.rules, coins))
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m games.video_poker.simulate``: the long-run European Slot Poker return."""
     from games.video_poker.rules import load_packaged
@@ -174,21 +206,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=main.__doc__)
     p.add_argument("--machine", default="european_slot_poker")
     p.add_argument("--hands", type=int, default=10_000_000)
-    p.add_argument("--coins", type=int, default=0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--coins", type=int, nargs="+", default=[1, 10])
+    p.add_argument("--seed", type=int, default=SHIP_SEED)
+    p.add_argument("--write-data", action="store_true", help="ship the runs in data/")
     a = p.parse_args(argv)
     variant = load_packaged(a.machine)
-    start = time.perf_counter()
-    result = simulate(variant, a.hands, a.seed, a.coins)
-    took = time.perf_counter() - start
-    for bet, sim in result.bets.items():
-        shown = 1 + sim.mean if bet == "main" else sim.mean
-        print(
-            f"{variant.id} {bet}: return {shown:.4%} over {sim.rounds:,} hands, "
-            f"99.9% interval [{shown - sim.mean + sim.ci_low:.4%}, "
-            f"{shown - sim.mean + sim.ci_high:.4%}] "
-            f"(seed {a.seed}, {a.coins or variant.rules.max_coins} coins, {took:.0f} s)"
-        )
+    runs: dict[str, dict[str, Any]] = {}
+    for coins in a.coins:
+        start = time.perf_counter()
+        result = simulate(variant, a.hands, a.seed, coins)
+        took = time.perf_counter() - start
+        for bet, sim in result.bets.items():
+            shown = 1 + sim.mean if bet == "main" else sim.mean
+            low, high = shown - sim.mean + sim.ci_low, shown - sim.mean + sim.ci_high
+            print(
+                f"{variant.id} {bet}: return {shown:.4%} over {sim.rounds:,} hands, 99.9% "
+                f"interval [{low:.4%}, {high:.4%}] (seed {a.seed}, {coins} coins, {took:.0f} s)"
+            )
+        run = SimulationRun.of(result.bets["main"], a.seed, BUILT_BY)
+        runs[f"{variant.id}@{coins}"] = entry(run, figure_rules(variant.rules, coins))
+    if a.write_data:
+        where = Path(str(resources.files(DATA)))
+        print(f"wrote {write_runs(where, runs)}")
     return 0
 
 

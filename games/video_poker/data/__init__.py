@@ -1,0 +1,1 @@
+"""Computed figures shipped with the family (not pay tables): the long-run simulation."""
