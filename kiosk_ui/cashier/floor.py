@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiosk_ui.cashier.alarms import Alarm, Alarms
 from kiosk_ui.cashier.vouchers import Cashier
+from kiosk_ui.table.room import Room
 
 if TYPE_CHECKING:
     from kiosk_ui.appliance import Appliance
@@ -119,12 +120,15 @@ class Floor:
     def in_play(self, player: str) -> bool:
         """Whether ``player`` has stakes on the layout of an open game (their own at a
         per-player table, or a seat's at a shared one): their session must not end, or
-        what those bets win would land in a wallet nobody holds."""
+        what those bets win would land in a wallet nobody holds. A poker room seat with
+        chips counts too: its stack goes back to the wallet when the seat is freed."""
         for table in self.appliance.tables():
             own = table.games_of.get(player)
             for t in (table, own) if own is not None else (table,):
                 held = [s for s, p in list(t.seats.items()) if p == player]
                 if any(t.in_game(s) for s in held):
+                    return True
+                if held and isinstance(t, Room) and t.stack(player) > 0:
                     return True
         return False
 

@@ -317,3 +317,16 @@ def test_a_guessed_operator_password_is_throttled(client: TestClient) -> None:
     ]
     r = client.post("/api/operator/login", json={"user": "olga", "password": "olga's passphrase"})
     assert codes == [401] * 5 and r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+def test_chips_at_a_poker_room_keep_the_session_at_idle(tmp_path: Path) -> None:
+    """A player seated at a poker room with chips keeps the session: the stack comes back
+    to this wallet when the seat is freed."""
+    app = create_app(settings_for(tmp_path / "s", kiosk={"at_idle": "voucher"}))
+    with TestClient(app) as c:
+        ann = player(c)
+        room = "/api/rooms/poker-room-holdem-2-4"
+        r = c.post(f"{room}/buy-in", json={"seat": 1, "amount": 4_000}, headers=ann)
+        assert r.status_code == 200, r.text
+        r = c.post("/api/session/idle", json={}, headers=ann)
+        assert r.json()["in_play"] and not r.json()["session_ended"]
