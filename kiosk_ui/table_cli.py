@@ -45,6 +45,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     a.add_argument("--quiet", action="store_true", help="print only the summary")
     a.set_defaults(handler=_autoplay)
+    h = sub.add_parser(
+        "hands",
+        help="a poker room's hands as PokerStars-style text hand histories, one file a session",
+    )
+    h.add_argument("--store", type=Path, required=True, help="store directory (read only)")
+    h.add_argument("--table", required=True, help="the poker room table's id")
+    h.add_argument("--out", type=Path, required=True, help="directory for the session files")
+    h.add_argument("--player", help="a player id: only their hands, with their hole cards")
+    h.set_defaults(handler=_hands)
 
 
 def _autoplay(args: argparse.Namespace) -> int:
@@ -113,4 +122,30 @@ def _autoplay(args: argparse.Namespace) -> int:
     finally:
         rt.close()
         stack.close()
+    return 0
+
+
+def _hands(args: argparse.Namespace) -> int:
+    """Write ``<table>-session-<n>.txt`` for each session of the table that dealt hands."""
+    from kiosk_ui.store.reader import open_reader
+    from kiosk_ui.table.hand_history import hands_text, iter_lines, session_games, session_players
+
+    reader = open_reader(args.store)
+    try:
+        records = iter_lines(line for chunk in reader.chunks() for line in chunk)
+        sessions = session_games(records, args.table)
+        if not sessions:
+            raise ValueError(f"table {args.table!r} was never opened in the log of {args.store}")
+        names = {p: reader.player_name(p) or p for p in session_players(sessions)}
+    finally:
+        reader.close()
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for n, games in enumerate(sessions, 1):
+        text = hands_text(games, names, args.player)
+        if text:
+            (args.out / f"{args.table}-session-{n}.txt").write_text(text, encoding="utf-8")
+            written += 1
+    hands = sum(len(g) for g in sessions)
+    print(f"{args.table}: {written} session file(s) in {args.out} ({hands} hands in the log)")
     return 0

@@ -100,12 +100,31 @@ def _describe(ev: dict[str, Any]) -> str | None:
         )
     if kind == "collection-charged":
         return f"seat {ev['seat']} pays the collection, {format_cents(ev['amount'])}"
+    room = _describe_room(ev)
+    if room is not None:
+        return room
     if kind == "card-shown":
         return f"{ev['hand']}: {ev['card']}"
     if kind == "message":
         return str(ev["text"])
     if kind == "round-over":
         return f"round over{': ' + ev['summary'] if ev.get('summary') else ''}"
+    return None
+
+
+def _describe_room(ev: dict[str, Any]) -> str | None:
+    """A poker room's chips (player against player): into the pot, back, won, raked."""
+    kind = ev.get("kind")
+    if kind == "chips-in":
+        return f"seat {ev['seat']} puts {format_cents(ev['amount'])} in the pot ({ev['what']})"
+    if kind == "uncalled-returned":
+        return f"seat {ev['seat']} takes back {format_cents(ev['amount'])} nobody called"
+    if kind == "hand-shown":
+        return f"seat {ev['seat']} shows {ev['cards']}: {ev['hand']}"
+    if kind == "pot-awarded":
+        return f"seat {ev['seat']} wins {format_cents(ev['amount'])} from pot {ev['pot']}"
+    if kind == "raked":
+        return f"the rake: {format_cents(ev['amount'])} from pot {ev['pot']}"
     return None
 
 

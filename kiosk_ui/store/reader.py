@@ -27,6 +27,10 @@ class StoreReader(SqliteLog):
     def stored_shoes(self) -> Mapping[str, StoredShoe]:
         return self._tx.shoes.every()
 
+    def player_name(self, player: str) -> str | None:
+        """A player's name (a poker room's hand history names its players)."""
+        return self._tx.players.name_of(player)
+
     def close(self) -> None:
         self._tx.close()  # type: ignore[union-attr]
 

@@ -231,6 +231,8 @@ def _card(h: _Hand, ev: dict[str, Any], hero: set[int]) -> None:
         h.street += 1
         h.street_bet, h.high = {}, 0
         h.dealt_since_action = True
+        if h.game == "stud":  # its line even when no card of it is the viewer's to see
+            h.lines.append(_street_line(h))
     if target == "board":
         h.board.append(card)
         if len(h.board) >= 3:
@@ -392,6 +394,11 @@ def session_games(
             if rec["type"] == "game-end":
                 sessions[-1].append(games.pop(game))
     return sessions
+
+
+def session_players(sessions: Iterable[Iterable[list[dict[str, Any]]]]) -> set[str]:
+    """Every player seated in the sessions' hands (whose names a history needs)."""
+    return {p for games in sessions for records in games for p in _players(records).values()}
 
 
 def hands_text(

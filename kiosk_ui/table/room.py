@@ -239,6 +239,9 @@ class Room(Table):
         events: list[Event] = []
         for action in hand_start_actions(engine, players):
             events += self._apply(conn, action, "runtime")
+        assert self.game is not None
+        for seat in sorted(players):  # every seat dealt in has the hand in its history
+            conn.seats.add(self.game, seat, self.player_at(seat), 0, 0)
         events += self._drive(conn)
         return events
 

@@ -5,11 +5,13 @@ back), and the ledger audit over all of it, forgeries included."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from certification.log.replay import render_recall
 from games.core.records import Decide
 from kiosk_ui.errors import AuditError, InsufficientFunds, SeatError
 from kiosk_ui.store import ledger
@@ -19,6 +21,7 @@ from kiosk_ui.table.runtime import Runtime
 from kiosk_ui.table.seats import SeatRules
 from tests.kiosk_ui.conftest import seeded_outcomes
 
+CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 HOLDEM = "poker-room-holdem-2-4"  # $2/$4, buy-in $20 - $100, 10% rake up to $4
 PLAYERS = ("ann", "bo", "cy")
 
@@ -221,3 +224,28 @@ def test_the_audit_names_a_forged_pot_or_stack_posting(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(AuditError, match=f"ledger transaction {txn} \\(pot-won\\) differs"):
         audit_store(store)
+
+
+def test_every_hand_is_in_each_players_history_and_recall(runtime: Runtime) -> None:
+    room = _room(runtime)
+    _seat_all(room)
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None
+    folder = engine.to_act  # type: ignore[attr-defined]
+    room.act(Decide(seat=folder, decision="fold"))  # folds with nothing in the pot
+    _play_out(room)
+    game = room.game
+    records = list(runtime._game_records(game or ""))
+    folded = {r["body"]["card"] for r in records if r["body"].get("to") == str(folder)}
+    assert len(folded) == 2
+    for seat, player in enumerate(PLAYERS):
+        (row,) = runtime.history(player)
+        assert row["game"] == game and row["status"] == "settled"
+        rep = runtime.replay(game or "")
+        assert rep is not None and rep.matches
+        shown = set(CARD.findall(render_recall(rep, {seat * 3})))
+        if seat * 3 != folder:
+            assert not shown & folded  # a folded hand stays private
+        else:
+            assert folded <= shown  # its own cards, to its player
