@@ -231,7 +231,11 @@ function followAlarms() {
   alarmStream.addEventListener('alarm', ev => { const m = JSON.parse(ev.data); ALARMS.set(m.alarm.id, m.alarm); renderAlarms(); });
   alarmStream.addEventListener('error', () => {
     $('alarm-live').textContent = 'reconnecting…'; $('alarm-live').className = 'alarm-live small warn';
-    if ($('console').hidden && alarmStream) { alarmStream.close(); alarmStream = null; }
+    if ($('console').hidden && alarmStream) { alarmStream.close(); alarmStream = null; return; }
+    // Refused (the session ended): the browser gives up; see whether we are still signed in.
+    if (alarmStream && alarmStream.readyState === EventSource.CLOSED) {
+      setTimeout(() => guarded(async () => { await api('GET', '/api/operator/me'); followAlarms(); }), 3000);
+    }
   });
 }
 

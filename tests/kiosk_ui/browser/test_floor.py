@@ -165,6 +165,14 @@ def test_admin_changes_an_operators_role(page: Page, operator_password: str) -> 
     expect(tp.locator("#p-operators")).to_be_hidden()
     r = tp.request.post("/api/operator/operators/admin/role", data={"role": "auditor"})
     assert r.status == 403
+    # the admin disables tom: his open console falls back to the sign-in form by itself
+    expect(tp.locator("#alarm-live")).to_contain_text("live")
+    page.locator('#operators tr[data-user="tom"]').get_by_role("button", name="Disable").click()
+    expect(page.locator("#notice")).to_contain_text("tom disabled")
+    page.request.post("/api/players", data={"name": "caller"})
+    page.request.post("/api/attendant", data={"where": "lobby"})  # an event on the stream
+    expect(tp.locator("#login")).to_be_visible(timeout=20_000)
+    expect(tp.locator("#console")).to_be_hidden()
     tom.close()
 
 
