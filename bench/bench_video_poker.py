@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,13 +36,18 @@ sys.path.insert(0, str(ROOT))
 from bench._common import machine  # noqa: E402
 from games.core.cards import DECK  # noqa: E402
 from games.video_poker import analyser, holds  # noqa: E402
+from games.video_poker.autohold import paytable  # noqa: E402
 from games.video_poker.brute import enumerate_hold_values  # noqa: E402
+from games.video_poker.exact import slot_figures  # noqa: E402
+from games.video_poker.hands import fruit_line  # noqa: E402
+from games.video_poker.mystery import mystery_return, stop_table  # noqa: E402
 from games.video_poker.pays import (  # noqa: E402
     DEUCES_WILD_FULL_PAY,
     JACKS_OR_BETTER_8_5,
     JACKS_OR_BETTER_9_6,
     PayTable,
 )
+from games.video_poker.rules import load_packaged  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "video_poker.md"
 PUBLISHED = {
@@ -57,13 +63,15 @@ def _clear() -> None:
     analyser.subset_counts.cache_clear()
 
 
-def full_analysis(table: PayTable, repeats: int) -> tuple[float, dict[str, float], str]:
-    """Median cold seconds of one table's whole analysis, its stages, and the return."""
+def full_analysis(table: PayTable, repeats: int) -> tuple[float, float, dict[str, float], str]:
+    """Median cold seconds (wall, CPU) of one table's whole analysis, its stages, the return."""
     totals: list[float] = []
+    cpu: list[float] = []
     stages: dict[str, list[float]] = {"suit classes": [], "subset counts": [], "deals x holds": []}
     ret = ""
     for _ in range(repeats):
         _clear()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         analyser.suit_classes()
         t1 = time.perf_counter()
@@ -72,10 +80,12 @@ def full_analysis(table: PayTable, repeats: int) -> tuple[float, dict[str, float
         a = analyser.analyse(table, 5)
         t3 = time.perf_counter()
         totals.append(t3 - t0)
+        cpu.append(time.process_time() - c0)
         for key, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2), strict=True):
             stages[key].append(dt)
         ret = f"{float(a.expected_return) * 100:.4f}%"
-    return statistics.median(totals), {k: statistics.median(v) for k, v in stages.items()}, ret
+    stage = {k: statistics.median(v) for k, v in stages.items()}
+    return statistics.median(totals), statistics.median(cpu), stage, ret
 
 
 def plain_per_deal(table: PayTable, deals: int) -> float:
@@ -104,6 +114,65 @@ def single_hand(table: PayTable, n: int) -> tuple[float, float]:
     return statistics.median(times), times[int(0.99 * (len(times) - 1))]
 
 
+def pct(x: Fraction | float) -> str:
+    """A return as a percentage, four places."""
+    return f"{float(x) * 100:.4f}%"
+
+
+def mystery_lines() -> list[str]:
+    """The shipped Mystery reel: each stop with its own holds and with the base table's."""
+    rules = load_packaged("mystery_bonus").rules
+    base = paytable(rules)
+    coins = rules.max_coins
+    t0 = time.perf_counter()
+    got = mystery_return(base, rules.mystery, coins)
+    seconds = time.perf_counter() - t0
+    base_best = analyser.analyse(base, coins).best
+    out = [
+        "",
+        f"Mystery Bonus Poker, the shipped reel (paytables/mystery_bonus.toml), {coins} coins: "
+        f"one full analysis per stop, {seconds:.1f} s for the {len(rules.mystery)} stops "
+        "(subset counts shared):\n",
+        "| stop | weight | return, holds for the stop | return, base table's holds |",
+        "|---|---:|---:|---:|",
+    ]
+    fixed_sum = 0.0
+    for stop, ret in zip(rules.mystery, got.per_stop, strict=True):
+        table = stop_table(base, stop)
+        fixed = analyser.analyse(table, coins, holds=base_best).expected_return
+        fixed_sum += stop.weight * float(fixed)
+        out.append(f"| {stop.label} | {stop.weight} | {pct(ret)} | {pct(fixed)} |")
+    out.append(
+        f"| **the reel** | {rules.reel_weight} | **{pct(got.expected_return)}** "
+        f"| {pct(fixed_sum / rules.reel_weight)} |"
+    )
+    return out
+
+
+def slot_lines() -> list[str]:
+    """European Slot Poker's exact figures at 1 and at the maximum coins."""
+    rules = load_packaged("european_slot_poker").rules
+    assert rules.fruit is not None
+    out = [
+        "",
+        "European Slot Poker (paytables/european_slot_poker.toml), exact, a hand from a fresh "
+        "141-card deck under best holds (the long run with the kept deck is the simulation's):\n",
+        "| coins | time | hand | Cherry Bonus | Fruit Bonus | hand + bonuses "
+        "| double-up, per unit | all into the double-up |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for coins in (1, rules.max_coins):
+        t0 = time.perf_counter()
+        f = slot_figures(rules.fruit, rules.table(), coins, fruit_line)
+        seconds = time.perf_counter() - t0
+        out.append(
+            f"| {coins} | {seconds:.1f} s | {pct(f.hand_return)} | {pct(f.cherry)} "
+            f"| {pct(f.fruit)} | {pct(f.with_bonuses)} | {float(f.double_up):.6f} "
+            f"| {pct(f.with_double_up)} |"
+        )
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=3)
@@ -117,21 +186,22 @@ def main() -> int:
         f"--repeats {args.repeats} --plain-deals {args.plain_deals} --hands {args.hands}`  ",
         f"Machine: {host}\n",
         "Full analysis, 5 coins: all 2,598,960 deals x 32 holds over the 134,459 suit classes, "
-        f"cold (every table rebuilt), median of {args.repeats}. The plain loop enumerates every "
-        "draw of every hold of a deal (2,598,960 final hands classified per deal, NumPy within "
-        f"the deal); it was run on {args.plain_deals} sampled suit-class deals and its median "
-        "per deal **extrapolated** to the 134,459 the analyser covers.\n",
-        "| table | analysis (cold) | suit classes | subset counts | deals x holds "
+        f"cold (every table rebuilt), median of {args.repeats}; wall seconds (the stages too) "
+        "and the process's CPU seconds, which the machine's load does not inflate. The plain "
+        "loop enumerates every draw of every hold of a deal (2,598,960 final hands classified "
+        f"per deal, NumPy within the deal); it was run on {args.plain_deals} sampled suit-class "
+        "deals and its median per deal **extrapolated** to the 134,459 the analyser covers.\n",
+        "| table | analysis (cold, wall) | CPU | suit classes | subset counts | deals x holds "
         "| plain loop, 1 deal | plain loop, extrapolated | ratio | return | published |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     classes = 134_459
     for table in (JACKS_OR_BETTER_9_6, JACKS_OR_BETTER_8_5, DEUCES_WILD_FULL_PAY):
-        total, stages, ret = full_analysis(table, args.repeats)
+        total, cpu, stages, ret = full_analysis(table, args.repeats)
         per_deal = plain_per_deal(table, args.plain_deals)
         plain = per_deal * classes
         lines.append(
-            f"| {table.name} | {total:.1f} s | {stages['suit classes']:.1f} s "
+            f"| {table.name} | {total:.1f} s | {cpu:.1f} s | {stages['suit classes']:.1f} s "
             f"| {stages['subset counts']:.1f} s | {stages['deals x holds']:.1f} s "
             f"| {per_deal:.2f} s | {plain / 3600:.1f} h | {plain / total:,.0f}x "
             f"| {ret} | {PUBLISHED[table.name]} |"
@@ -150,6 +220,8 @@ def main() -> int:
         "",
         "Building the counts once (`holds.warm`, at machine start-up) takes the suit-free part "
         "of the cold figure above (hand classes and subset counts, about 3 s).",
+        *mystery_lines(),
+        *slot_lines(),
     ]
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT}")

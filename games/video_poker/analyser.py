@@ -57,8 +57,6 @@ DRAWS: tuple[int, ...] = tuple(comb(47, 5 - k) for k in range(6))
 DRAW_LCM = lcm(*DRAWS)
 #: C(n, k) for n < 53, k < 6: the combinatorial number system
 BIN: I64 = np.array([[comb(n, k) for k in range(6)] for n in range(53)], dtype=np.int64)
-#: the 24 ways to rename the four suits
-SUIT_PERMS: I64 = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 POSITIONS: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i in range(5) if m >> i & 1) for m in range(32)
@@ -106,12 +104,16 @@ def hand_classes(wild: Wild) -> npt.NDArray[np.int8]:
 
 @functools.cache
 def suit_classes() -> tuple[I64, I64]:
-    """One (ascending) hand per suit class (134,459) and how many deals each stands for."""
+    """One (ascending) hand per suit class (134,459) and how many deals each stands for.
+
+    Renaming suits permutes a hand's four 13-bit suit masks, so the masks sorted and
+    packed are one key per class.
+    """
     c = all_hands()
-    key = np.full(c.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
-    for perm in SUIT_PERMS:
-        mask = (np.int64(1) << ((c & ~3) | perm[c & 3])).sum(axis=1)
-        np.minimum(key, mask, out=key)
+    rank_bit = np.int64(1) << (c >> 2)
+    masks = np.stack([np.where(c & 3 == s, rank_bit, 0).sum(axis=1) for s in range(4)], axis=1)
+    masks.sort(axis=1)
+    key = (masks << (13 * np.arange(4, dtype=np.int64))).sum(axis=1)
     _, first, weight = np.unique(key, return_index=True, return_counts=True)
     return c[first], weight.astype(np.int64)
 
