@@ -14,6 +14,8 @@ In one run:
   in the file), and the ratio;
 * one deal's best hold (:func:`games.video_poker.holds.best_hold`), median over
   ``--hands`` random deals with the counts built, beside the plain enumeration of one deal;
+  and one European Slot Poker deal's best hold over the cards left
+  (:func:`games.video_poker.slot_exact.best_symbol_hold`) beside ``fruit.best_hold``;
 * the figures of the variants (Mystery Bonus averaged over its reel, European Slot
   Poker's first hand from a fresh deck and the double-up), from games/video_poker/exact.py.
 
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import machine  # noqa: E402
 from games.core.cards import DECK  # noqa: E402
-from games.video_poker import analyser, holds  # noqa: E402
+from games.video_poker import analyser, fruit, holds  # noqa: E402
 from games.video_poker.autohold import paytable  # noqa: E402
 from games.video_poker.brute import enumerate_hold_values  # noqa: E402
 from games.video_poker.exact import slot_figures  # noqa: E402
@@ -47,7 +49,8 @@ from games.video_poker.pays import (  # noqa: E402
     JACKS_OR_BETTER_9_6,
     PayTable,
 )
-from games.video_poker.rules import load_packaged  # noqa: E402
+from games.video_poker.rules import SYMBOLS, load_packaged  # noqa: E402
+from games.video_poker.slot_exact import best_symbol_hold  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "video_poker.md"
 PUBLISHED = {
@@ -149,6 +152,35 @@ def mystery_lines() -> list[str]:
     return out
 
 
+def fruit_hold_lines(n: int) -> list[str]:
+    """One fruit deal's best hold over the cards left: the analysis beside fruit.best_hold."""
+    rules = load_packaged("european_slot_poker").rules
+    assert rules.fruit is not None
+    pays = {line.hand: line.pays[-1] for line in rules.lines}
+    rnd = random.Random(7)
+    fast: list[float] = []
+    plain: list[float] = []
+    for _ in range(n):
+        deck = list(rules.fruit.counts())
+        cards: list[str] = []
+        for k in range(rnd.randrange(100) + 5):
+            i = rnd.choices(range(len(SYMBOLS)), weights=deck)[0]
+            deck[i] -= 1
+            if k < 5:
+                cards.append(SYMBOLS[i])
+        t0 = time.perf_counter()
+        best_symbol_hold(cards, deck, pays, SYMBOLS, fruit_line)
+        fast.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        fruit.best_hold(cards, tuple(deck), pays)
+        plain.append(time.perf_counter() - t0)
+    a, b = statistics.median(fast), statistics.median(plain)
+    return [
+        f"| fruit deal, cards left (`slot_exact.best_symbol_hold`, {n} deals from partly used "
+        f"decks) | {a * 1e3:.3f} ms | - | {b * 1e3:,.1f} ms (`fruit.best_hold`) | {b / a:,.0f}x |",
+    ]
+
+
 def slot_lines() -> list[str]:
     """European Slot Poker's exact figures at 1 and at the maximum coins."""
     rules = load_packaged("european_slot_poker").rules
@@ -217,6 +249,7 @@ def main() -> int:
         "|---|---:|---:|---:|---:|",
         f"| best_hold | {med * 1e3:.3f} ms | {p99 * 1e3:.3f} ms | {plain_one * 1e3:,.0f} ms "
         f"| {plain_one / med:,.0f}x |",
+        *fruit_hold_lines(200),
         "",
         "Building the counts once (`holds.warm`, at machine start-up) takes the suit-free part "
         "of the cold figure above (hand classes and subset counts, about 3 s).",

@@ -188,6 +188,46 @@ def first_hand(
     )
 
 
+@functools.cache
+def _pays5(
+    symbols: tuple[str, ...], pays: tuple[tuple[str, int], ...], line_of: LineOf
+) -> tuple[I64, list[str | None]]:
+    """The pay and line of every 5-multiset of ``symbols`` (cached per table)."""
+    wild = symbols.index(WILD) if WILD in symbols else None
+    line5 = [_line(m, wild, line_of) for m in multisets(5, len(symbols))]
+    table = dict(pays)
+    pay5 = np.array([table.get(line, 0) if line else 0 for line in line5], dtype=np.int64)
+    return pay5, line5
+
+
+def best_symbol_hold(
+    cards: Sequence[str],
+    left: Sequence[int],
+    pays: Mapping[str, int],
+    symbols: Sequence[str],
+    line_of: LineOf,
+) -> tuple[tuple[int, ...], Fraction]:
+    """The machine's auto-hold on the fruit deck: positions to keep and their value.
+
+    ``left`` counts the cards left in the deck (after the deal), in ``symbols`` order;
+    the value is exact over every draw from them. Ties: more cards kept, then symbols
+    earlier in ``symbols``; of the cards of a kept symbol, the first dealt.
+    """
+    syms = tuple(symbols)
+    if len(cards) != 5 or any(c not in syms for c in cards):
+        raise ValueError(f"a fruit deal is five cards of {list(syms)}")
+    if len(left) != len(syms) or any(n < 0 for n in left):
+        raise ValueError("the cards left need one count of at least 0 per symbol")
+    deal = tuple(sum(1 for c in cards if c == s) for s in syms)
+    pay5, _ = _pays5(syms, tuple(sorted(pays.items())), line_of)
+    holds = hold_values(deal, left, pay5)
+    best = max(holds, key=lambda h: (holds[h][0], _preferred(h)))
+    keep: list[int] = []
+    for s, n in zip(syms, best, strict=True):
+        keep += [i for i, c in enumerate(cards) if c == s][:n]
+    return tuple(sorted(keep)), holds[best][0]
+
+
 def _line(m: tuple[int, ...], wild: int | None, line_of: LineOf) -> str | None:
     jokers = m[wild] if wild is not None else 0
     groups = tuple(sorted((c for i, c in enumerate(m) if i != wild and c), reverse=True))

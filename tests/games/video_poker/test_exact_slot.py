@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from games.video_poker import hands
+from games.video_poker import fruit, hands
 from games.video_poker.double_up_exact import best_value, step
 from games.video_poker.exact import slot_figures, slot_house_edges
-from games.video_poker.rules import load_packaged
+from games.video_poker.rules import SYMBOLS, load_packaged
 from games.video_poker.slot_bonus import cherry_share, fruit_share, hands_to_collect
-from games.video_poker.slot_exact import first_hand
+from games.video_poker.slot_exact import best_symbol_hold, first_hand
 from kiosk_ui.cli import main
 
 
@@ -182,3 +183,26 @@ def test_house_edge_prints_the_fruit_machines_exact_figures(
     assert Fraction(bets["double-up"]["house_edge"]) == 1 - want.double_up
     assert all(b["exact"] and b["kind"] == "exact" for b in bets.values())
     assert "fresh" in bets["first-hand"]["note"]  # says what the exact figure is of
+
+
+def test_fruit_auto_hold_value_equals_the_machines_enumeration() -> None:
+    """best_symbol_hold against fruit.best_hold (pure enumeration) on partly used decks."""
+    rules = load_packaged("european_slot_poker").rules
+    assert rules.fruit is not None
+    pays = {line.hand: line.pays[-1] for line in rules.lines}
+    rnd = random.Random(141)
+    for _ in range(25):
+        deck = list(rules.fruit.counts())
+        cards = []
+        for n in range(rnd.randrange(60) + 5):
+            i = rnd.choices(range(len(SYMBOLS)), weights=deck)[0]
+            deck[i] -= 1
+            if n < 5:
+                cards.append(SYMBOLS[i])
+        keep, value = best_symbol_hold(cards, deck, pays, SYMBOLS, hands.fruit_line)
+        assert value == fruit.best_hold(cards, tuple(deck), pays)[1]
+        assert value == fruit.hold_value([cards[i] for i in keep], tuple(deck), pays)
+    with pytest.raises(ValueError, match="five cards of"):
+        best_symbol_hold(["plum"] * 4, deck, pays, SYMBOLS, hands.fruit_line)
+    with pytest.raises(ValueError, match="one count"):
+        best_symbol_hold(["plum"] * 5, deck[:-1], pays, SYMBOLS, hands.fruit_line)
