@@ -72,9 +72,17 @@
     }
     const board = $('board');
     board.replaceChildren(...(st.board || []).map(c => card(c)));
-    const pots = $('pots');
-    pots.replaceChildren(...(st.pots || []).map((p, k) =>
-      el('div', { class: 'room-pot', dataset: { pot: String(k) }, text: `${k ? 'Side pot ' + k : 'Pot'} ${money(p.amount)}` })));
+    $('pots').replaceChildren(...potBoxes(st));
+  }
+
+  /** The pot(s) in the middle: the engine's main and side pots once a player is all in;
+   *  otherwise one pot of the chips already pulled in (the bets in front stay in front). */
+  function potBoxes(st) {
+    const seats = st.seats || [];
+    const box = (k, amount) => el('div', { class: 'room-pot', dataset: { pot: String(k) }, text: `${k ? 'Side pot ' + k : 'Pot'} ${money(amount)}` });
+    if (seats.some(s => s.all_in) && (st.pots || []).length > 1) return st.pots.map((p, k) => box(k, p.amount));
+    const middle = seats.reduce((sum, s) => sum + s.committed - (view.over ? 0 : s.bet), 0);
+    return middle > 0 && !view.over ? [box(0, middle)] : [];
   }
 
   function option(o, all) {
@@ -104,7 +112,7 @@
       if (!(view.players || []).some(p => p.seat === i) || i === view.seat) open.push(i);
     }
     sel.replaceChildren(...open.map(i => el('option', { value: String(i), text: String(i + 1), selected: i === view.seat })));
-    if (!seated && open.includes(Number(keep))) sel.value = keep;
+    if (!seated && keep !== '' && open.includes(Number(keep))) sel.value = keep;
     if (!$('buy-amount').value) $('buy-amount').value = String(view.room.buy_in.minimum / 100);
     $('sit-out').hidden = !seated || view.sitting_out;
     $('come-back').hidden = !seated || !view.sitting_out;
@@ -116,7 +124,7 @@
 
   function renderStatus() {
     const st = view.state || {};
-    $('phase').textContent = view.over ? 'hand over' : (st.phase || 'waiting');
+    $('phase').textContent = !view.state ? 'waiting' : view.over ? 'hand over' : (st.phase || 'waiting');
     let text = '';
     if (!view.state || view.over) {
       const ready = (view.players || []).filter(p => !p.sitting_out && p.stack > 0).length;
