@@ -127,7 +127,7 @@ def shoot(page: Any, base: str, table: dict[str, Any], sizes: list[str], out: Pa
             idle(page)
         page.evaluate("() => window.scrollTo(0, 0)")
         path = out / f"{table['id']}-{size}.png"
-        page.screenshot(path=str(path))
+        page.screenshot(path=str(path), full_page=size == "phone")  # a phone scrolls down
         paths.append(path)
     return paths
 
