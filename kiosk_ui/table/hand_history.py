@@ -375,14 +375,14 @@ def session_games(
     records: Iterable[dict[str, Any]], table: str
 ) -> list[list[list[dict[str, Any]]]]:
     """Every table session of ``table`` (from one ``table-open`` to the next) as its
-    finished games' records, in log order."""
+    finished games' records, in log order (a hand open at a restart is of the session it
+    ended in)."""
     sessions: list[list[list[dict[str, Any]]]] = []
     games: dict[str, list[dict[str, Any]]] = {}
     for rec in records:
         body = rec.get("body", {})
         if rec["type"] == "table-open" and body.get("table") == table:
-            sessions.append([])
-            games = {}
+            sessions.append([])  # a hand a restart resumed ends in (and is of) this session
             continue
         if not sessions:
             continue

@@ -245,6 +245,12 @@ class Room(Table):
         events += self._drive(conn)
         return events
 
+    def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
+        """A hand open at a restart resumes here: it is of this table session."""
+        super().restore(game, engine, seats)
+        number = int(game.rsplit("-", 1)[1])
+        self.first_game = min(self.first_game, number)
+
     def clock_left(self, seat: int, now: float | None = None) -> float | None:
         """Seconds left on ``seat``'s action clock (None when it is not asked to act)."""
         held = self._clock.get(seat)

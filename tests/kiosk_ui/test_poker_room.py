@@ -16,6 +16,7 @@ from games.core.records import Decide
 from kiosk_ui.errors import AuditError, InsufficientFunds, SeatError
 from kiosk_ui.store import ledger
 from kiosk_ui.store.audit import audit_store
+from kiosk_ui.table.hand_history import session_hands
 from kiosk_ui.table.room import Room
 from kiosk_ui.table.runtime import Runtime
 from kiosk_ui.table.seats import SeatRules
@@ -173,6 +174,7 @@ def test_a_crashed_hand_resumes_exactly_from_the_log(tmp_path: Path) -> None:
         _play_out(again)
         assert again.engine is not None and again.engine.is_over
         rt2.audit()
+        assert session_hands(rt2, "room").count("PokerStars Hand #") == 1  # of this session
     finally:
         rt2.close()
 
