@@ -53,6 +53,7 @@ from kiosk_ui.errors import (
 from kiosk_ui.settings import SettingsError
 from kiosk_ui.store.db import UnfinishedStore
 from kiosk_ui.store.faults import is_io_error
+from kiosk_ui.table.leasing import LeaseLost, TableLeased
 from kiosk_ui.table.outcomes import OutcomeFault, ShoeTampered
 from kiosk_ui.web.schemas import ErrorResponse
 
@@ -94,6 +95,8 @@ KIOSK_ERRORS: Final[tuple[type[KioskError], ...]] = (
     VoucherThrottled,
     NoSuchAlarm,
     SettingsError,
+    TableLeased,
+    LeaseLost,
 )
 
 #: error type -> (HTTP status, code): the one place an error's answer is decided
