@@ -21,14 +21,28 @@ from games.video_poker.exact import slot_figures, slot_house_edges, table_return
 from games.video_poker.hands import fruit_line
 from games.video_poker.mystery import mystery_return
 from games.video_poker.rules import VideoPokerRules
+from games.video_poker.simulate import long_run
 
 
 def house_edge(variant: Variant[VideoPokerRules]) -> dict[str, HouseEdge]:
-    """The house edges at the maximum coins (the fruit machine's: exact from a fresh deck)."""
+    """The house edges at the maximum coins (the fruit machine's: exact from a fresh deck,
+    and ``main``, the simulated long run with the persistent deck)."""
     rules = variant.rules
     coins = rules.max_coins
     if rules.fruit is not None:
-        return slot_house_edges(slot_figures(rules.fruit, rules.table(), coins, fruit_line))
+        out = slot_house_edges(slot_figures(rules.fruit, rules.table(), coins, fruit_line))
+        run = long_run(variant, coins)
+        if run is not None:  # the shipped run of today's rules (data/simulated.json)
+            out["main"] = HouseEdge(
+                edge=run.edge,
+                exact=False,
+                method="the long run of 2,000 machines x 5,000 hands, each with its "
+                "persistent deck and the page's shuffle rules",
+                note=f"{coins} coins; the Fruit and Cherry Bonuses included; every win collected",
+                strategy="the best hold of each dealt hand's symbols on a full deck",
+                simulation=run,
+            )
+        return out
     table = paytable(rules)
     strategy = "the machine's auto-hold: the exact best hold of every deal"
     if rules.mystery:

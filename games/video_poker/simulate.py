@@ -32,6 +32,7 @@ from games.sim import bet_statistics
 from games.video_poker import fruit
 from games.video_poker.analyser import SCALE, best_of, colex, hold_counts, subset_counts
 from games.video_poker.autohold import paytable
+from games.video_poker.fruit_floor import floor_tallies
 from games.video_poker.hands import fruit_hand
 from games.video_poker.rules import SYMBOLS, MysteryStop, VideoPokerRules
 
@@ -154,12 +155,9 @@ def simulate(
     if rules.fruit is None:
         tally = draw_tally(rules, coins, rounds, seed)
     else:
-        player = FruitPlayer(rules, coins, seed)
-        for _ in range(rounds):
-            line, fb, cb = player.hand()
-            tally[line + fb + cb] += 1
-            fruit_tally[fb] += 1
-            cherry_tally[cb] += 1
+        pays = tuple(sorted((line.hand, line.pays[coins - 1]) for line in rules.lines))
+        table = fruit_table(rules.fruit.counts(), pays)
+        tally, fruit_tally, cherry_tally = floor_tallies(rules, coins, rounds, seed, table)
     bets = {"main": bet_statistics(rounds, [(c / coins - 1, n) for c, n in tally.items()])}
     if rules.fruit is not None:
         bets["fruit-bonus"] = bet_statistics(

@@ -272,3 +272,30 @@ def test_bad_tables_are_one_line_errors() -> None:
     text, _ = packaged("games.video_poker", "mystery_bonus")
     with pytest.raises(PaytableError, match="raise"):
         loads(text.replace('raise = "flush"', 'raise = "five-aces"'), "x.toml")
+
+
+def test_the_shipped_long_run_is_of_todays_table() -> None:
+    from games.video_poker import house_edge
+
+    edges = house_edge(ESP)
+    main = edges["main"]
+    assert not main.exact and main.simulation is not None
+    assert main.simulation.rounds >= 10_000_000
+    assert main.simulation.low <= main.edge <= main.simulation.high
+
+
+def test_the_floor_of_machines_plays_as_one_machine() -> None:
+    """The vectorised long run (2,000 machines at once) and the one-player reference play
+    the same rules: their returns over 20,000 hands agree within their errors."""
+    from collections import Counter
+
+    from games.sim import bet_statistics
+    from games.video_poker.simulate import FruitPlayer, simulate
+
+    player, tally = FruitPlayer(ESP.rules, 1, seed=3), Counter[int]()
+    for _ in range(20_000):
+        tally[sum(player.hand())] += 1
+    one = bet_statistics(20_000, [(c - 1.0, n) for c, n in tally.items()])
+    floor = simulate(ESP, 20_000, seed=4, coins=1).bets["main"]
+    spread = (one.std_error**2 + floor.std_error**2) ** 0.5
+    assert abs(one.mean - floor.mean) < 4 * spread
