@@ -46,9 +46,10 @@ from games.video_poker import fruit
 from games.video_poker.autohold import draw_hold
 from games.video_poker.carry import FruitCarry, Machine, machine_key
 from games.video_poker.double_up import DoubleUp
-from games.video_poker.hands import draw_hand, fruit_hand
+from games.video_poker.hands import draw_hand, fruit_hand, fruit_line
 from games.video_poker.phases import Phase
-from games.video_poker.rules import MysteryStop, VideoPokerRules, denomination_of
+from games.video_poker.rules import SYMBOLS, MysteryStop, VideoPokerRules, denomination_of
+from games.video_poker.slot_exact import best_symbol_hold
 from games.video_poker.view import VideoPokerView, build_view
 
 
@@ -277,7 +278,7 @@ class VideoPokerRound(DoubleUp, BookBets, Round[VideoPokerRules]):
 
     def _auto_hold(self) -> tuple[int, ...]:
         if self.is_fruit:
-            return fruit.best_hold(self.cards, self._deck, self.pays())[0]
+            return best_symbol_hold(self.cards, self._deck, self.pays(), SYMBOLS, fruit_line)[0]
         cards = [Card.parse(c) for c in self.cards]
         return draw_hold(cards, self.rules, self.stop, self.coins)
 
