@@ -95,14 +95,14 @@ class Room(Table):
             if took:
                 Table.sit(self, seat, player)  # the seat limits apply
             try:
-                if self.in_game(seat):
-                    raise SeatError("chips are added between hands: wait for this hand to end")
                 have = self.stack(player)
-                after = have + amount
                 if amount == 0:  # back with the chips left here, whatever they come to
-                    if have == 0:
+                    if have == 0 and not self.in_game(seat):
                         raise SeatError(f"you have no chips at table {self.id}: buy in")
                     return have
+                if self.in_game(seat):
+                    raise SeatError("chips are added between hands: wait for this hand to end")
+                after = have + amount
                 if after > high:
                     raise SeatError(
                         f"the maximum buy-in at table {self.id} is {_dollars(high)}: you have "

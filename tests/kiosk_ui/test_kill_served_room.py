@@ -1,0 +1,178 @@
+"""Crash safety of a served poker room (issue 15): SIGKILL `croupier serve` mid-hand.
+
+Three players at one hold'em table send their decisions (`POST /api/rooms/room/decide`)
+through the event loop's group commit; the server is killed at a random instant, often
+with chips in the pot. After every kill: every decision a player was answered for is in
+the signed log in the order it was answered, the ledger audits to the cent (stacks, pot
+and revenue derived from the log), and the log verifies. On the restart the hand open at
+the kill resumes from the log (or is voided, every committed chip back to its stack);
+the players sit back down with the chips they left there and play on.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from certification.log.keys import KeyStore
+from certification.log.verify import verify_lines
+from kiosk_ui.store import log_records
+from kiosk_ui.store.audit import audit_store
+from tests.kiosk_ui.test_kill_served import post, serve
+
+KILLS = 6
+PLAYERS = 3
+Answered = list[tuple[str, int, str]]  # (game, seat, decision) in the order answered
+
+
+def config(tmp_path: Path) -> Path:
+    lines = [
+        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        "[demo]\nenabled = true\ncredit = 10000000",
+        '[operator]\nuser = "admin"\npassword = "kill-test-password"',
+        "[lobby]\nall_variants = false",
+        # a short action clock ticks the seat clock often (a quarter of it): the next hand is
+        # dealt at once, so most kills land in a hand
+        "[seats]\naction_seconds = 2.0\nidle_seconds = 3600.0\nhand_pause_seconds = 0.0",
+        '[[tables]]\nid = "room"\nvariant = "poker-room-holdem-2-4"',
+    ]
+    path = tmp_path / "kiosk.toml"
+    path.write_text("\n\n".join(lines) + "\n")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(path)]
+    subprocess.run(init, check=True, capture_output=True)
+    return path
+
+
+def get(port: int, path: str, token: str) -> tuple[int, dict[str, Any]]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers={"x-player-token": token})
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def players_act(port: int, tokens: list[str], answered: Answered, stop: threading.Event) -> None:
+    """The player whose turn it is checks or calls, until the server goes away."""
+    while not stop.is_set():
+        try:
+            status, view = get(port, "/api/rooms/room", tokens[0])
+            state = view.get("state") if status == 200 else None
+            if not state or view["over"] or state["to_act"] is None:
+                time.sleep(0.02)
+                continue
+            seat = int(state["to_act"])
+            _, mine = get(port, "/api/rooms/room", tokens[seat])
+            names = [o["name"] for o in mine["state"]["options"]]
+            choice = next((d for d in ("check", "call") if d in names), None)
+            if choice is None:
+                continue
+            status, body = post(port, "/api/rooms/room/decide", {"decision": choice}, tokens[seat])
+        except (OSError, http.client.HTTPException, json.JSONDecodeError):
+            return  # killed under us: this decision was never answered
+        if status == 200:
+            answered.append((body["game"], seat, choice))
+
+
+def sit_down(port: int, tokens: list[str]) -> None:
+    """Each player takes its seat: with the chips left at the table, else a buy-in."""
+    for seat, token in enumerate(tokens):
+        status, _ = post(port, "/api/rooms/room/buy-in", {"seat": seat, "amount": 0}, token)
+        if status != 200:
+            status, body = post(
+                port, "/api/rooms/room/buy-in", {"seat": seat, "amount": 4_000}, token
+            )
+            assert status == 200, body
+
+
+def check(store: Path, answered: Answered) -> int:
+    """The books and the log after a kill; returns the chips in the pot (a hand open)."""
+    report = audit_store(store)
+    assert report["total"] == 0 and report["house"] == 0
+    conn = log_records.open_readonly(store)
+    try:
+        lines = log_records.lines(conn)
+        (pot,) = conn.execute(
+            "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'pot'"
+        ).fetchone()
+    finally:
+        conn.close()
+    key = KeyStore(store).current()
+    assert key is not None
+    verify_lines(lines, [key.public])
+    logged: dict[str, list[tuple[int, str]]] = {}
+    for line in lines:
+        rec = json.loads(line)
+        body = rec["body"]
+        if (
+            rec["type"] == "action"
+            and body.get("kind") == "decide"
+            and rec["source"].startswith("seat:")
+        ):
+            logged.setdefault(rec["game"], []).append((int(body["seat"]), body["decision"]))
+    mine: dict[str, list[tuple[int, str]]] = {}
+    for game, seat, decision in answered:
+        mine.setdefault(game, []).append((seat, decision))
+    for game, decisions in mine.items():
+        got = logged.get(game, [])
+        assert got[: len(decisions)] == decisions, f"{game}: answered {decisions}, logged {got}"
+    return int(pot)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_sigkill_of_a_served_poker_room_loses_no_answered_decision(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    store = tmp_path / "store"
+    rnd = random.Random("served-room-kill")
+    answered: Answered = []
+    tokens: list[str] = []
+    pots = []
+    for kill in range(KILLS):
+        proc, port = serve(cfg)
+        threads: list[threading.Thread] = []
+        stop = threading.Event()
+        try:
+            if not tokens:  # players and their tokens outlive restarts
+                for i in range(PLAYERS):
+                    status, body = post(port, "/api/players", {"name": f"p{i}"})
+                    assert status == 201
+                    tokens.append(body["token"])
+            sit_down(port, tokens)
+            before = len(answered)
+            threads = [threading.Thread(target=players_act, args=(port, tokens, answered, stop))]
+            threads[0].start()
+            time.sleep(rnd.uniform(1.5, 3.0))
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            assert proc.stdout is not None
+            proc.stdout.close()
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+        assert len(answered) > before, f"kill {kill}: no decision was answered before it"
+        pots.append(check(store, answered))
+    proc, port = serve(cfg)  # the last restart recovers the hand the last kill left open
+    try:
+        status, _ = get(port, "/api/rooms/room", tokens[0])
+        assert status == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        assert proc.stdout is not None
+        proc.stdout.close()
+    check(store, answered)
+    assert any(pots), "no kill landed with chips in the pot"
