@@ -68,6 +68,7 @@ class Appliance:
             url=settings.store_url,
             shared=settings.shared,
             lease_seconds=settings.lease_seconds,
+            worker=settings.worker,
             synchronous=settings.synchronous,
             create=create,
             seat_rules=SeatRules(
@@ -127,8 +128,12 @@ class Appliance:
         if self.settings.all_variants:
             wanted += [(v.id, v.id, "rng") for v in catalog.variants().values()]
         wanted += [(t.id, t.variant, t.source) for t in self.settings.tables]
-        for table_id, variant, role in wanted:
+        workers, worker = self.settings.workers, self.settings.worker
+        for k, (table_id, variant, role) in enumerate(wanted):
             if table_id in self.runtime.tables:
+                continue
+            if worker is not None and k % workers != worker:
+                self.standby[table_id] = (variant, role)  # another worker's share
                 continue
             try:
                 self._open_table(table_id, variant, role)

@@ -87,8 +87,10 @@ class Operators:
         self._ensure_disabled_column()
 
     def _ensure_disabled_column(self) -> None:
-        """Stores made before operators could be disabled get the column (default: no)."""
-        with self.rt.db.read() as tx:
+        """Stores made before operators could be disabled get the column (default: no).
+        In a unit of work: the workers or appliances of a shared store check and add it
+        one at a time (under the store's writer lock)."""
+        with self.rt.db.transaction() as tx:
             tx.operators.ensure_disabled_column()
 
     def bootstrap(self, user: str, password: str) -> str | None:
@@ -100,7 +102,10 @@ class Operators:
         generated = None
         if not password:
             generated = password = secrets.token_urlsafe(12)
-        self.add(user, password, "admin", by="bootstrap")
+        try:
+            self.add(user, password, "admin", by="bootstrap")
+        except AlreadyExists:  # another worker or appliance of a shared store made it first
+            return None
         return generated
 
     @staticmethod

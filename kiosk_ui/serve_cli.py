@@ -31,6 +31,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--url", help="the store's database: sqlite:///PATH or postgresql://... (overrides)"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes serving the store, each its share of the tables on port + I "
+        "(default: [serve] workers, 1)",
+    )
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)  # set by --workers
     parser.set_defaults(handler=_serve)
 
 
@@ -52,6 +59,15 @@ def _serve(args: argparse.Namespace) -> int:
         settings = dataclasses.replace(settings, store=args.store)
     if args.url is not None:
         settings = dataclasses.replace(settings, store_url=args.url)
+    workers = args.workers if args.workers is not None else settings.workers
+    if workers < 1 or (args.worker is not None and not 0 <= args.worker < workers):
+        raise ValueError("--workers must be at least 1 (and --worker one of them)")
+    if workers > 1 and args.worker is None:
+        from kiosk_ui.workers import supervise
+
+        return supervise(args, workers)
+    if args.worker is not None:  # one of --workers: the store shared with the others
+        settings = dataclasses.replace(settings, shared=True, workers=workers, worker=args.worker)
     refuse_simulators(settings)  # before listening: a refusal is one line and exit 2
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -63,7 +79,12 @@ def _serve(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
 
     def ready(generated_password: str | None) -> None:
-        print(f"Croupier serving on http://{shown}:{port}/", flush=True)
+        who = (
+            f" (worker {settings.worker} of {settings.workers})"
+            if settings.worker is not None
+            else ""
+        )
+        print(f"Croupier serving on http://{shown}:{port}/{who}", flush=True)
         print(f"  operator console: http://{shown}:{port}/operator   status: /status")
         print(f"  store: {settings.store}   config: {settings.source_file}")
         if generated_password:

@@ -52,6 +52,8 @@ class Settings:
     store_url: str | None = None  # [store] url: postgresql://... (None: SQLite in ``store``)
     shared: bool = False  # [store] shared: other appliances write the same database
     lease_seconds: float = 15.0  # [store] lease_seconds: a table's lease on a shared store
+    workers: int = 1  # [serve] workers: processes serving the store (serve --workers)
+    worker: int | None = None  # which of them this process is (None: the only one)
     synchronous: str = "FULL"
     anchor: Path | None = None  # [store] anchor: append-only file of signed tree heads
     rng: dict[str, Any] = field(default_factory=dict)  # rng.RngConfig fields (validated)
@@ -127,6 +129,11 @@ class _Operator(_Table):
         return value
 
 
+class _Serve(_Table):
+    # processes serving the store (serve --workers): each its share of the tables
+    workers: int = Field(default=1, ge=1, le=64)
+
+
 class _Lobby(_Table):
     all_variants: bool = False
     time_zone: str = Field(default="UTC", min_length=1, max_length=64)
@@ -184,6 +191,7 @@ class _Config(_Table):
     demo: _Demo = Field(default_factory=_Demo)
     operator: _Operator = Field(default_factory=_Operator)
     lobby: _Lobby = Field(default_factory=_Lobby)
+    serve: _Serve = Field(default_factory=_Serve)
     seats: _Seats = Field(default_factory=_Seats)
     http: _Http = Field(default_factory=_Http)
     kiosk: _Kiosk = Field(default_factory=_Kiosk)
@@ -322,6 +330,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         store_url=os.environ.get("CROUPIER_STORE_URL") or cfg.store.url or None,
         shared=cfg.store.shared,
         lease_seconds=cfg.store.lease_seconds,
+        workers=cfg.serve.workers,
         synchronous=cfg.store.synchronous,
         anchor=anchor,
         rng=dict(cfg.rng),

@@ -28,6 +28,7 @@ def open_store(
     create: bool = False,
     url: str | None = None,
     shared: bool = False,
+    worker: int | None = None,
 ) -> Store:
     """Open the store at ``directory`` for writing (``create``: make one if there is none);
     its database is the one ``url`` or the directory names (:mod:`.location`)."""
@@ -37,13 +38,18 @@ def open_store(
     if where.postgres:
         from kiosk_ui.store.pg import PgDatabase
 
-        return PgDatabase(where, synchronous=synchronous, create=create, shared=shared)
+        return PgDatabase(
+            where, synchronous=synchronous, create=create, shared=shared, worker=worker
+        )
     from kiosk_ui.errors import StoreError
     from kiosk_ui.store.db import Database
 
-    if shared:
+    if shared and worker is None:
         raise StoreError(
-            f"store {where.directory}: only a PostgreSQL store is shared by appliances "
-            "([store] shared = true needs [store] url = postgresql://...)"
+            f"store {where.directory}: a SQLite store is shared only by the workers of one "
+            "appliance (serve --workers); appliances share a PostgreSQL store "
+            "([store] url = postgresql://...)"
         )
-    return Database(where.directory, synchronous=synchronous, create=create)
+    return Database(
+        where.directory, synchronous=synchronous, create=create, shared=shared, worker=worker
+    )

@@ -39,7 +39,8 @@ from pathlib import Path
 from kiosk_ui.errors import StoreError
 from kiosk_ui.store.faults import StoreHealth
 from kiosk_ui.store.group import GroupCommit
-from kiosk_ui.store.schema import DB_NAME, SCHEMA, SCHEMA_VERSION, TABLES
+from kiosk_ui.store.location import appliance_name
+from kiosk_ui.store.schema import DB_NAME, LEASES_DDL, SCHEMA, SCHEMA_VERSION, TABLES
 from kiosk_ui.store.tx import SqliteTx
 
 LOCK_NAME = "croupier.lock"  # held (flock) by the one process writing the store
@@ -86,11 +87,12 @@ class StoreLock:
     kernel releases it when the process dies, so a stale file never blocks.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, shared: bool = False) -> None:
+        # shared: the workers of one appliance (serve --workers) hold it together
         self.path = directory / LOCK_NAME
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self._fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except OSError:
             holder = _holder_text(self.path)
             os.close(self._fd)
@@ -98,6 +100,8 @@ class StoreLock:
                 f"store {directory} is in use by {holder}: one writer per store "
                 f"(croupier log verify and ledger audit may read it meanwhile)"
             ) from None
+        if shared:
+            return  # the lock file names the store's only writer, not its workers
         info = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
@@ -136,7 +140,13 @@ class Database(GroupCommit[SqliteTx]):
     BEGIN = "BEGIN IMMEDIATE"
 
     def __init__(
-        self, directory: str | Path, *, synchronous: str = "FULL", create: bool = False
+        self,
+        directory: str | Path,
+        *,
+        synchronous: str = "FULL",
+        create: bool = False,
+        shared: bool = False,
+        worker: int | None = None,
     ) -> None:
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"unknown synchronous mode {synchronous!r}")
@@ -155,9 +165,12 @@ class Database(GroupCommit[SqliteTx]):
             )
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            self._store_lock = StoreLock(self.directory)
+            self._store_lock = StoreLock(self.directory, shared=shared)
         except OSError as exc:
             raise StoreError(f"cannot open store {directory}: {exc}") from None
+        # shared: the workers of one appliance write it by turns (BEGIN IMMEDIATE is the
+        # writer lock across processes; see kiosk_ui.store.leases)
+        self.shared = shared
         try:
             self.conn = sqlite3.connect(
                 db_file,
@@ -181,6 +194,12 @@ class Database(GroupCommit[SqliteTx]):
                     + f"\nINSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');"
                     + "\nCOMMIT;"
                 )
+            if shared:
+                self._writer_fd = os.open(
+                    self.directory / "croupier.writer", os.O_RDWR | os.O_CREAT, 0o600
+                )
+                self.conn.executescript(LEASES_DDL)
+                self.appliance = appliance_name(self.directory, worker)
         except StoreError:
             self._abandon()
             raise
@@ -189,6 +208,23 @@ class Database(GroupCommit[SqliteTx]):
             raise StoreError(f"cannot open store {directory}: {exc}") from None
         self._init_groups()
         self._checkpointer = _Checkpointer(self.directory / DB_NAME, synchronous, self.health)
+
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE; the workers of a shared store first queue on an exclusive
+        ``flock`` of their own (``croupier.writer``): the kernel wakes the next waiter
+        the moment a group ends, where SQLite's busy handler would poll with sleeps of up
+        to 100 ms. Released when the group ends (:meth:`_ended`)."""
+        if self.shared:
+            fcntl.flock(self._writer_fd, fcntl.LOCK_EX)
+        try:
+            self._execute(self.BEGIN, "begin")
+        except BaseException:
+            self._ended()
+            raise
+
+    def _ended(self) -> None:
+        if self.shared:
+            fcntl.flock(self._writer_fd, fcntl.LOCK_UN)
 
     def probe(self) -> None:
         """Prove the store writable after a fault: write and fsync :data:`PROBE_BYTES` in
@@ -275,6 +311,8 @@ class Database(GroupCommit[SqliteTx]):
         self._checkpointer.stop()
         with self.lock:
             self.conn.close()
+            if self.shared:
+                os.close(self._writer_fd)
         self._store_lock.release()
 
 

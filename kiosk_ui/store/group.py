@@ -194,8 +194,12 @@ class GroupCommit(Generic[T]):
             else StoreError(f"commit failed: the transaction was lost: {error}")
         )
         self._in_tx = False
+        self._ended()
         self._committed = group
         self._cond.notify_all()
+
+    def _ended(self) -> None:
+        """A group transaction ended (committed or not): a backend's hook."""
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -241,6 +245,7 @@ class GroupCommit(Generic[T]):
             )
         finally:
             self._in_tx = False
+            self._ended()
             self._committed = group
             self._cond.notify_all()
 

@@ -91,10 +91,11 @@ def public(url: str) -> str:
 APPLIANCE_FILE = "appliance.id"
 
 
-def appliance_name(directory: Path) -> str:
+def appliance_name(directory: Path, worker: int | None = None) -> str:
     """This appliance's name on a shared store: the host and a random id kept in the
     store directory (made once), so a restarted appliance takes back its own leases at
-    once. Copy only ``keys/`` to provision another appliance, never this file."""
+    once (``worker``: one of its ``serve --workers`` processes, each a holder of its
+    own). Copy only ``keys/`` to provision another appliance, never this file."""
     import socket
     import uuid
 
@@ -108,7 +109,8 @@ def appliance_name(directory: Path) -> str:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(ident + "\n")
         tmp.replace(path)
-    return f"{socket.gethostname()}/{ident}"
+    name = f"{socket.gethostname()}/{ident}"
+    return name if worker is None else f"{name}/worker-{worker}"
 
 
 def remember(location: Location) -> None:

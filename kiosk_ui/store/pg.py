@@ -135,6 +135,7 @@ class PgDatabase(GroupCommit[PgTx]):
         synchronous: str = "FULL",
         create: bool = False,
         shared: bool = False,
+        worker: int | None = None,
     ) -> None:
         if synchronous not in SYNCHRONOUS:
             raise StoreError(f"unknown synchronous mode {synchronous!r}")
@@ -153,7 +154,7 @@ class PgDatabase(GroupCommit[PgTx]):
             raise StoreError(f"no store at {self.directory}: create it with {INIT_HINT}")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            self._store_lock = StoreLock(self.directory)
+            self._store_lock = StoreLock(self.directory, shared=shared)
         except OSError as exc:
             raise StoreError(f"cannot open store {self.directory}: {exc}") from None
         try:
@@ -171,7 +172,7 @@ class PgDatabase(GroupCommit[PgTx]):
                 )
             if shared:
                 self.conn.script(postgres_ddl(LEASES_DDL))
-                self.appliance = appliance_name(self.directory)
+                self.appliance = appliance_name(self.directory, worker)
             remember(location)
         except StoreError:
             self._abandon()

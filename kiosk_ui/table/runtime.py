@@ -67,11 +67,13 @@ class Runtime:
         url: str | None = None,
         shared: bool = False,
         lease_seconds: float = LEASE_SECONDS,
+        worker: int | None = None,
     ) -> None:
         # create=False: the store must exist (croupier store init makes one); see open_store.
         self.db: Store = open_store(
-            store_dir, synchronous=synchronous, create=create, url=url, shared=shared
-        )
+            store_dir, synchronous=synchronous, create=create, url=url, shared=shared,
+            worker=worker,
+        )  # fmt: skip
         try:  # the start-up integrity check: a tampered or rolled-back log is not served
             self.log = LogBook(self.db, checkpoint_every=checkpoint_every, anchor=anchor)
         except BaseException:

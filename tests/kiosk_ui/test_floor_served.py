@@ -14,6 +14,7 @@ import http.client
 import json
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -121,3 +122,103 @@ def test_one_player_on_two_served_appliances_and_a_takeover(
     report = audit_store(tmp_path / "b")
     assert report["games_settled"] == 2 * ROUNDS + 1
     assert report["open_games"] == 0
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (the supervisor's workers)."""
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(x) for x in text.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
+    tmp_path: Path,
+) -> None:
+    """``serve --workers 2`` on the embedded store: each worker serves its share of the
+    tables on its own port, one player plays on both, the books audit; a worker killed
+    with a bet on the layout is started again by the supervisor, and its table (taken
+    over by the other worker once its lease expired, or back with it) deals that game."""
+    cfg = tmp_path / "kiosk.toml"
+    lines = [
+        f'[store]\ndir = "{tmp_path / "store"}"\nlease_seconds = 2',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        "[demo]\nenabled = true\ncredit = 1000000",
+        '[operator]\nuser = "admin"\npassword = "workers-test-password"',
+        "[lobby]\nall_variants = false",
+        *(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)),
+    ]
+    cfg.write_text("\n\n".join(lines) + "\n")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
+    subprocess.run(init, check=True, capture_output=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        base = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+           str(cfg), "--workers", "2"]  # fmt: skip
+    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for port in (base, base + 1):
+            listening(port)
+        status, body = post(base, "/api/players", {"name": "Ann"})
+        assert status == 201
+        token = str(body["token"])
+        nets: list[int] = []
+        for table, port in (("bac-0", base), ("bac-1", base + 1), ("bac-2", base)):
+            rounds(port, table, token, nets, 2)
+        status, _ = post(base, "/api/tables/bac-1/round", {"bets": {"banker": 500}}, token)
+        assert status == 404  # bac-1 is worker 1's: worker 0 does not serve it
+        # A bet on worker 1's table, then worker 1 dies before the deal.
+        status, _ = post(
+            base + 1,
+            "/api/tables/bac-3/actions",
+            {"kind": "place-bet", "bet": "banker", "amount": 700},
+            token,
+        )
+        assert status == 200
+        (victim,) = [c for c in children(sup.pid) if str(base + 1) in
+                     Path(f"/proc/{c}/cmdline").read_text()]  # fmt: skip
+        subprocess.run(["kill", "-KILL", str(victim)], check=True)
+        listening(base + 1, after=victim)  # the supervisor started it again
+        # Whoever has bac-3 now (worker 0 once the lease expired, or worker 1 back in
+        # time) deals the game the dead worker left open, with its bet.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            answers = [
+                post(port, "/api/tables/bac-3/actions", {"kind": "deal"}, token)
+                for port in (base, base + 1)
+            ]
+            done = [body for status, body in answers if status == 200]
+            if done:
+                break
+            time.sleep(0.3)
+        assert len(done) == 1 and done[0]["over"], answers
+        balance = me(base, token)["balance"]
+        assert balance == me(base + 1, token)["balance"]
+    finally:
+        sup.send_signal(signal.SIGTERM)
+        try:
+            sup.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            sup.kill()
+    report = audit_store(tmp_path / "store")
+    assert report["games_settled"] == 7
+    assert report["open_games"] == 0
+
+
+def listening(port: int, after: int | None = None) -> None:
+    """Wait until ``port`` takes connections (``after``: from a process other than that
+    killed one, i.e. its restart)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if after is not None and Path(f"/proc/{after}").exists():
+            time.sleep(0.1)
+            continue
+        try:
+            status, _ = post(port, "/api/health", {})
+            if status in (200, 405):
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"nothing served on port {port}")

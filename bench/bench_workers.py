@@ -1,0 +1,228 @@
+"""``croupier serve --workers N``: settled rounds/s with 1 and 2 workers, on each backend.
+
+Each scenario starts ``croupier serve --workers W`` (W = 1, 2) on a fresh store, SQLite
+(the store directory's file, ``synchronous=FULL``) or PostgreSQL (a fresh schema on a
+throwaway server started here from Debian's binaries, as the tests do), one
+baccarat-pinnacle table per terminal. Terminal k plays table bac-k on the worker that
+leases it (worker k mod W, listening on the base port + k mod W). The load is
+bench/bench_kiosk.py's: N asyncio terminals in this process, each with its own player,
+a $1 banker bet then Deal over keep-alive HTTP/1.1 on loopback; settled rounds/s and
+request p50/p99 over a fixed window after a warm-up. Side by side in the same run: the
+bare uvicorn peer (bench_kiosk's no-work app) as 1 and 2 processes, the HTTP ceiling
+of this machine and client. The ratio 2 workers / 1 worker is per backend and
+terminal count; the load generator's CPU (this process, user + system over the
+window) and the whole machine's busy cores (/proc/stat) say how much of the 2 cores
+the load itself takes.
+
+Run: .venv/bin/python bench/bench_workers.py [--seconds 8] [--terminals 50 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from bench._common import machine  # noqa: E402
+from bench.bench_kiosk import PEER_APP, Stats, config, pct, terminal  # noqa: E402
+
+PYTHON = Path(sys.executable)
+
+
+def free_ports(n: int) -> int:
+    """A base port with ``n`` consecutive free ports after it."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = s.getsockname()[1]
+        if base + n >= 65535:
+            continue
+        try:
+            socks = []
+            for i in range(n):
+                t = socket.socket()
+                socks.append(t)
+                t.bind(("127.0.0.1", base + i))
+            return base
+        except OSError:
+            continue
+        finally:
+            for t in socks:
+                t.close()
+    raise RuntimeError("no free ports")
+
+
+def wait_ports(base: int, n: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 180
+    for i in range(n):
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited ({proc.returncode})")
+            try:
+                socket.create_connection(("127.0.0.1", base + i), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("server did not listen") from None
+                time.sleep(0.2)
+
+
+def busy_cores() -> tuple[float, float]:
+    """(busy, total) jiffies of all cores so far (/proc/stat)."""
+    f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = f[3] + f[4]
+    return float(sum(f) - idle), float(sum(f))
+
+
+@dataclass
+class Row:
+    kind: str
+    workers: int
+    terminals: int
+    rounds_s: float
+    req_p50: float
+    req_p99: float
+    errors: int
+    load_cores: float  # this process's CPU over the window, in cores
+    busy: float  # the machine's busy cores over the window
+
+
+async def load(base: int, workers: int, terminals: int, seconds: float, peer: bool) -> Row:
+    stats = Stats()
+    now = time.perf_counter()
+    start, stop = now + 2.0, now + 2.0 + seconds
+    sample: dict[str, tuple[float, float, float]] = {}
+
+    async def window() -> None:
+        await asyncio.sleep(start - time.perf_counter())
+        sample["a"] = (time.process_time(), *busy_cores())
+        await asyncio.sleep(stop - time.perf_counter())
+        sample["b"] = (time.process_time(), *busy_cores())
+
+    await asyncio.gather(
+        window(),
+        *(
+            terminal("127.0.0.1", base + k % workers, f"bac-{k}", stats, start, stop, peer)
+            for k in range(terminals)
+        ),
+    )
+    (c0, b0, t0), (c1, b1, t1) = sample["a"], sample["b"]
+    cores = os.cpu_count() or 1
+    return Row(
+        "", workers, terminals, stats.rounds / seconds, pct(stats.request_ms, 50),
+        pct(stats.request_ms, 99), stats.errors, (c1 - c0) / seconds,
+        cores * (b1 - b0) / (t1 - t0) if t1 > t0 else float("nan"),
+    )  # fmt: skip
+
+
+def run(kind: str, workers: int, terminals: int, seconds: float, tmp: Path, url: str) -> Row:
+    base = free_ports(workers)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
+    os.sync()
+    if kind == "peer":
+        script = tmp / "peer_app.py"
+        script.write_text(PEER_APP.replace('("127.0.0.1", 0)', '("127.0.0.1", int(sys.argv[1]))'))
+        procs = [
+            subprocess.Popen([str(PYTHON), str(script), str(base + i)], env=env,
+                             stdout=subprocess.DEVNULL)
+            for i in range(workers)
+        ]  # fmt: skip
+    else:
+        store = tmp / f"store-{kind}-{workers}-{terminals}"
+        conf = config(store, terminals, "FULL")
+        if kind == "postgresql":
+            text = conf.read_text().replace("[store]\n", f'[store]\nurl = "{url}"\n', 1)
+            conf.write_text(text)
+        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--config", str(conf)]
+        subprocess.run(init, check=True, capture_output=True, env=env, cwd=ROOT)
+        cmd = [str(PYTHON), "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+               str(conf), "--workers", str(workers)]  # fmt: skip
+        procs = [subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)]
+    try:
+        for i, p in enumerate(procs):
+            wait_ports(base + (i if kind == "peer" else 0), 1 if kind == "peer" else workers, p)
+        row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer"))
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    row.kind = kind
+    return row
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=8.0, help="measured window per scenario")
+    p.add_argument("--terminals", type=int, nargs="+", default=[50, 200])
+    p.add_argument("--out", type=Path, default=HERE / "results" / "workers.md")
+    args = p.parse_args()
+    from tests.kiosk_ui import pg_cluster
+
+    cluster = pg_cluster.start()
+    rows: list[Row] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-workers-") as d:
+            for n in args.terminals:
+                for kind in ("peer", "sqlite", "postgresql"):
+                    for w in (1, 2):
+                        url = cluster.fresh_url() if kind == "postgresql" else ""
+                        row = run(kind, w, n, args.seconds, Path(d), url)
+                        rows.append(row)
+                        print(f"{kind:10s} {w} workers {n:4d} terminals: {row.rounds_s:8.1f} "
+                              f"rounds/s p99 {row.req_p99:6.1f} ms load {row.load_cores:.2f} "
+                              f"busy {row.busy:.2f} errors {row.errors}", flush=True)  # fmt: skip
+                        shutil.rmtree(Path(d) / f"store-{kind}-{w}-{n}", ignore_errors=True)
+    finally:
+        cluster.stop()
+    write(rows, args)
+    return 0
+
+
+def write(rows: list[Row], args: argparse.Namespace) -> None:
+    one = {(r.kind, r.terminals): r.rounds_s for r in rows if r.workers == 1}
+    out = [
+        "## Every core serving: `croupier serve --workers N` (bench/bench_workers.py)\n",
+        f"Command: `.venv/bin/python bench/bench_workers.py --seconds {args.seconds:g} "
+        f"--terminals {' '.join(map(str, args.terminals))}`  ",
+        f"Machine: {machine()}; Python {platform.python_version()}; servers, PostgreSQL and "
+        "the load on the same 2 cores, loopback.\n",
+        "A round is a $1 banker bet then Deal (two requests) by one terminal with its own",
+        "player and table; terminal k plays on worker k mod N. `peer`: bench_kiosk's bare",
+        "uvicorn app as 1 or 2 processes. 2/1 = rounds/s with 2 workers over 1 worker.",
+        "load cores: the load generator's CPU over the window; busy: the machine's busy cores",
+        "(of 2; other work on the shared machine included).\n",
+        "| server | workers | terminals | settled rounds/s | 2/1 | request p50 ms | "
+        "request p99 ms | load cores | busy cores | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        ratio = r.rounds_s / one[(r.kind, r.terminals)] if r.workers == 2 else 1.0
+        out.append(
+            f"| {r.kind} | {r.workers} | {r.terminals} | {r.rounds_s:.0f} | {ratio:.2f} | "
+            f"{r.req_p50:.1f} | {r.req_p99:.1f} | {r.load_cores:.2f} | {r.busy:.2f} | "
+            f"{r.errors} |"
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(out) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""``croupier serve --workers N``: N processes serving one store, so every core serves.
+
+Python runs one request at a time per process, so a 2-core appliance serves with
+both cores only from two processes. Each worker is a ``croupier serve`` of its own
+(``--worker I``) on the same store, opened shared (``[store] shared``: SQLite for the
+workers of one appliance, PostgreSQL for a floor), listening on the base port + I.
+The tables are partitioned: the configured tables are dealt round-robin, worker I
+leasing tables I, I + N, I + 2N, ... (:mod:`kiosk_ui.table.leasing`), and standing by
+for the others, so a worker that dies has its tables taken over by the survivors
+once its leases expire. Partitioned rather than any-worker-any-table: a table's game,
+seats and action clock live in one process's memory, and a second copy elsewhere
+would have to be rebuilt from the log at every request; partitioning also keeps a
+table's WebSocket feed in the process that makes its events. The store's writer lock
+still serialises the appends to the one signed chain (docs/deploy.md has what that
+costs). This supervisor starts the workers, names each one's address, passes
+SIGINT/SIGTERM on to them, and stops them all if one fails to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+
+from kiosk_ui.errors import KioskError
+
+
+def worker_command(args: argparse.Namespace, index: int, workers: int) -> list[str]:
+    """The ``croupier serve`` command line of worker ``index``."""
+    port = args.port + index if args.port else 0
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--host", args.host, "--port", str(port)]
+    for flag in ("config", "store", "url"):
+        value = getattr(args, flag)
+        if value is not None:
+            cmd += [f"--{flag}", str(value)]
+    return [*cmd, "--workers", str(workers), "--worker", str(index)]
+
+
+START_SECONDS = 30.0  # a worker that stops sooner failed to start: every worker stops
+
+
+def supervise(args: argparse.Namespace, workers: int) -> int:
+    """Run ``workers`` worker processes until a signal stops them. A worker that dies
+    after it started is started again (it takes its own leases back at once: its
+    holder name is the same); one that refuses to start (exit status 2 within
+    :data:`START_SECONDS`: a refused store, a port in use) stops every worker."""
+    procs = [subprocess.Popen(worker_command(args, i, workers)) for i in range(workers)]
+    started = [time.monotonic()] * workers
+    stopping: list[int] = []
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        stopping.append(signum)
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    failed = 0
+    try:
+        while any(p.poll() is None for p in procs):
+            for i, p in enumerate(procs):
+                if p.poll() is None or stopping or failed:
+                    continue
+                if p.returncode == 2 and time.monotonic() - started[i] < START_SECONDS:
+                    failed = p.returncode or 1
+                    stop(signal.SIGTERM, None)
+                else:
+                    print(f"croupier: worker {i} stopped ({p.returncode}): starting it again")
+                    procs[i] = subprocess.Popen(worker_command(args, i, workers))
+                    started[i] = time.monotonic()
+            time.sleep(0.2)
+    finally:
+        for p in procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    if failed:
+        raise KioskError(f"a worker stopped with status {failed}: every worker was stopped")
+    return 0
