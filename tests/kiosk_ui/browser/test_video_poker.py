@@ -82,6 +82,10 @@ def test_a_hand_dealt_holds_changed_drawn_and_paid(page: Page) -> None:
         expect(page.locator("#message")).to_contain_text(f"paid {money(paid)}")
     else:
         expect(page.locator("#message")).to_contain_text("No win")
+    page.click("#vp-cash-out")  # the machine's Cash Out: the floor's voucher for the credits
+    expect(page.locator("#cashout-dialog")).to_be_visible()
+    expect(page.locator("#cashout-amount")).to_have_text(money(START - 50 + paid))
+    page.click("#cashout-dialog button:has-text('Cancel')")
     page.goto("/history")
     page.locator("#games tbody tr").first.click()
     held = " ".join(map(str, mine))
