@@ -152,6 +152,15 @@ def test_nothing_hidden_leaves_the_server_and_only_the_engine_decides(
             assert not folded_cards & set(CARD.findall(hands)), "a folded hand was shown"
     observer_view = client.get(f"/api/rooms/{TABLE}", headers=observer).json()
     assert observer_view["seat"] is None and observer_view["state"]["options"] == []
+    assert client.get(f"/api/operator/rooms/{TABLE}/hands").status_code == 401
+    login = {"user": "admin", "password": "correct horse"}
+    token = client.post("/api/operator/login", json=login).json()["token"]
+    every = client.get(
+        f"/api/operator/rooms/{TABLE}/hands", headers={"authorization": f"Bearer {token}"}
+    )
+    assert every.status_code == 200 and every.text.startswith("PokerStars Hand #")
+    assert "Dealt to" not in every.text  # the operator's file shows what the table showed
+    assert not set(CARD.findall(every.text)) & folded_cards
 
 
 def _options(client: TestClient, who: dict[str, str]) -> list[dict[str, Any]]:
@@ -170,6 +179,13 @@ def test_buy_in_and_leave_over_http_move_the_wallet(client: TestClient) -> None:
     r = client.post(f"/api/rooms/{TABLE}/buy-in", json={"seat": 4, "amount": 4_000}, headers=ann)
     assert r.json()["stack"] == 4_000
     assert client.get("/api/me", headers=ann).json()["balance"] == 96_000
+    r = client.post(f"/api/rooms/{TABLE}/sit-out", headers=ann)
+    assert r.json()["sitting_out"] is True
+    view = client.get(f"/api/rooms/{TABLE}", headers=ann).json()
+    assert view["sitting_out"] and view["players"][0]["sitting_out"]
+    r = client.post(f"/api/rooms/{TABLE}/return", headers=ann)
+    assert r.json()["sitting_out"] is False
+    assert not client.get(f"/api/rooms/{TABLE}", headers=ann).json()["sitting_out"]
     r = client.post(f"/api/rooms/{TABLE}/leave", headers=ann)
     assert r.json()["freed"] == "now" and r.json()["balance"] == 100_000
     r = client.post(f"/api/tables/{TABLE}/sit?seat=4", headers=ann)
