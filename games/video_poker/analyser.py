@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
@@ -41,6 +42,7 @@ from math import comb, lcm
 import numpy as np
 import numpy.typing as npt
 
+from games.core.cards import Card
 from games.poker.batch import combinations_array
 from games.video_poker.classes import Wild, classify, line_of_class
 from games.video_poker.pays import PayTable
@@ -202,6 +204,18 @@ class Analysis:
         """Coins returned per coin bet, under best holds."""
         total = int((self.weights * self.value).sum(dtype=np.int64))
         return Fraction(total, DEALS * DRAW_LCM * self.coins)
+
+    def table_rows(self) -> Iterator[tuple[str, str, int, Fraction]]:
+        """The best-hold table: each suit class's deal, the cards it keeps, deals, value.
+
+        Cards read ``"As Ks Qs Js 3c"`` (ascending index); the value is in coins.
+        """
+        for hand, weight, mask, value in zip(
+            self.hands, self.weights, self.best, self.value, strict=True
+        ):
+            cards = [Card.from_index(int(c)) for c in hand]
+            kept = " ".join(str(cards[i]) for i in POSITIONS[int(mask)]) or "-"
+            yield " ".join(str(c) for c in cards), kept, int(weight), Fraction(int(value), DRAW_LCM)
 
     def probabilities(self) -> dict[str, Fraction]:
         """The probability of finishing on each line (``"nothing"``: no line pays)."""

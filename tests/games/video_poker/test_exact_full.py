@@ -105,3 +105,11 @@ def test_house_edge_prints_the_draw_machines_exact_returns(
     row = json.loads(capsys.readouterr().out)["bets"]["main"]
     assert row["exact"] and row["kind"] == "exact"
     assert f"{float(Fraction(row['house_edge'])):.6f}" == decimal
+
+
+def test_best_hold_table_reads_as_cards_kept() -> None:
+    rows = {deal: (kept, n, v) for deal, kept, n, v in analyse(JACKS_OR_BETTER_9_6, 5).table_rows()}
+    assert len(rows) == 134_459
+    assert sum(n for _, n, _ in rows.values()) == DEALS
+    royal = next(k for k in rows if k.endswith("Tc Jc Qc Kc Ac"))  # the class of any royal
+    assert rows[royal] == ("Tc Jc Qc Kc Ac", 4, Fraction(4000))
