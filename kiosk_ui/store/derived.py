@@ -216,56 +216,9 @@ class _Deriver:
             g.seats[int(body["seat"])] = str(body["player"])
             return []
         if type_ == "event":
-            ev = _money_event(body)
-            seat = getattr(ev, "seat", None)
-            if ev is None or (seat is None and not g.room):  # a room's rake is the pot's
-                return []
-            holder = g.seats.get(seat) if seat is not None else ""
-            if holder is None:
-                raise ValueError(f"seat {seat} has no player in the log")
-            g.outstanding.apply(ev)
-            if g.room:
-                return room_event_entries(ev, table=g.table, player=holder)
-            assert seat is not None
-            meter_balance, reset = 0, 0
-            if isinstance(ev, JackpotWin):
-                meter_balance = self.balances.get(ledger.jackpot(ev.meter), 0)
-                reset = self.resets.get(g.table, {}).get(ev.meter, 0)
-            out = event_entries(
-                ev, table=g.table, player=holder, meter_balance=meter_balance, reset=reset
-            )
-            if isinstance(ev, JackpotWin):
-                g.awards[(seat, ev.meter)] = sum(
-                    p.amount for p in out[0].postings if p.account == ledger.wallet(holder)
-                )
-            return out
+            return self._event(g, body)
         if type_ == "game-void":
-            left = {f"{s}:{b}": a for (s, b), a in sorted(g.outstanding.stakes.items()) if a}
-            if dict(body.get("stakes", {})) != left:
-                raise ValueError(f"it returns {body.get('stakes')} but the game's bets left {left}")
-            out = []
-            for (seat, bet), amount in sorted(g.outstanding.stakes.items()):
-                if amount > 0:
-                    player = g.seats.get(seat)
-                    if player is None:
-                        raise ValueError(f"seat {seat} has no player in the log")
-                    returns = room_void_entry if g.room else void_entry
-                    out.append(returns(g.table, player, seat, bet, amount, ""))
-            fees = g.outstanding.fees_text()
-            if dict(body.get("collection", {})) != fees:
-                raise ValueError(
-                    f"it returns collection {body.get('collection')} but {fees} was paid"
-                )
-            for seat, fee in sorted(g.outstanding.fees.items()):
-                player = g.seats.get(seat)
-                if player is None:
-                    raise ValueError(f"seat {seat} has no player in the log")
-                if g.room:
-                    out.append(room_void_fee_entry(g.table, player, seat, fee, ""))
-                else:
-                    out.append(void_collection_entry(player, seat, fee, ""))
-            g.outstanding = Outstanding()
-            return out
+            return self._void(g, body)
         if type_ == "jackpot-paid":
             key = (int(body["seat"]), str(body["meter"]))
             paid = g.awards.pop(key, None)
@@ -275,6 +228,59 @@ class _Deriver:
         if type_ == "game-end":
             del self.games[game]
         return []
+
+    def _event(self, g: _Game, body: dict[str, Any]) -> list[Entry]:
+        """An engine event's transactions (a poker room's by the room's rules)."""
+        ev = _money_event(body)
+        seat = getattr(ev, "seat", None)
+        if ev is None or (seat is None and not g.room):  # a room's rake is the pot's
+            return []
+        holder = g.seats.get(seat) if seat is not None else ""
+        if holder is None:
+            raise ValueError(f"seat {seat} has no player in the log")
+        g.outstanding.apply(ev)
+        if g.room:
+            return room_event_entries(ev, table=g.table, player=holder)
+        assert seat is not None
+        meter_balance, reset = 0, 0
+        if isinstance(ev, JackpotWin):
+            meter_balance = self.balances.get(ledger.jackpot(ev.meter), 0)
+            reset = self.resets.get(g.table, {}).get(ev.meter, 0)
+        out = event_entries(
+            ev, table=g.table, player=holder, meter_balance=meter_balance, reset=reset
+        )
+        if isinstance(ev, JackpotWin):
+            g.awards[(seat, ev.meter)] = sum(
+                p.amount for p in out[0].postings if p.account == ledger.wallet(holder)
+            )
+        return out
+
+    def _void(self, g: _Game, body: dict[str, Any]) -> list[Entry]:
+        """A game-void: the stakes and fees its own events left must be what it returns."""
+        left = {f"{s}:{b}": a for (s, b), a in sorted(g.outstanding.stakes.items()) if a}
+        if dict(body.get("stakes", {})) != left:
+            raise ValueError(f"it returns {body.get('stakes')} but the game's bets left {left}")
+        out = []
+        for (seat, bet), amount in sorted(g.outstanding.stakes.items()):
+            if amount > 0:
+                player = g.seats.get(seat)
+                if player is None:
+                    raise ValueError(f"seat {seat} has no player in the log")
+                returns = room_void_entry if g.room else void_entry
+                out.append(returns(g.table, player, seat, bet, amount, ""))
+        fees = g.outstanding.fees_text()
+        if dict(body.get("collection", {})) != fees:
+            raise ValueError(f"it returns collection {body.get('collection')} but {fees} was paid")
+        for seat, fee in sorted(g.outstanding.fees.items()):
+            player = g.seats.get(seat)
+            if player is None:
+                raise ValueError(f"seat {seat} has no player in the log")
+            if g.room:
+                out.append(room_void_fee_entry(g.table, player, seat, fee, ""))
+            else:
+                out.append(void_collection_entry(player, seat, fee, ""))
+        g.outstanding = Outstanding()
+        return out
 
     def apply(self, entries: list[Entry]) -> None:
         for e in entries:
