@@ -42,6 +42,7 @@ ON_SCREEN = [
     "#undo",
     "#clear",
 ]
+WIDTHS = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 # Every control a finger must hit, with its size.
 TARGETS = """() => [...document.querySelectorAll(
     'button, a[href], select, summary, input, [role=button]')]
@@ -82,9 +83,7 @@ def check(page: Page, table: str, size: str, moment: str) -> list[str]:
     where = f"{table} {size} {moment}"
     bad: list[str] = []
     if size == "phone":
-        sw, cw = page.evaluate(
-            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-        )
+        sw, cw = page.evaluate(WIDTHS)
         if sw > cw:
             bad.append(f"{where}: page {sw} px wide in a {cw} px screen")
     else:
@@ -161,3 +160,36 @@ def test_every_other_table_fits_every_size(page: Page) -> None:
     assert others
     found = sweep(page, others)
     assert not found, "\n".join(found)
+
+
+def test_the_machines_and_rooms_fit_every_size(page: Page) -> None:
+    """Video poker machines and poker rooms have pages of their own: the same three sizes,
+    every button of the page on the screen at the kiosk sizes, nothing wider than a phone,
+    every control 44 px (touch.css, which those pages load too)."""
+    page.goto("/")
+    page.wait_for_selector(".tile")
+    tables = [t for t in page.request.get("/api/tables").json() if t["family"] in OWN_PAGE]
+    assert {t["family"] for t in tables} == OWN_PAGE
+    bad: list[str] = []
+    for t in tables:
+        page.context.clear_cookies()
+        path = "/video_poker/" if t["family"] == "video_poker" else "/room/"
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.goto(path + t["id"])
+        expect(page.locator("main button").first).to_be_visible()
+        for size, (w, h) in SIZES.items():
+            page.set_viewport_size({"width": w, "height": h})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            where = f"{t['id']} {size}"
+            if size == "phone":
+                sw, cw = page.evaluate(WIDTHS)
+                if sw > cw:
+                    bad.append(f"{where}: page {sw} px wide in a {cw} px screen")
+            else:
+                for name, left, top, right, bottom in page.evaluate(BOXES, ["main button"]):
+                    if left < -0.5 or top < -0.5 or right > w + 0.5 or bottom > h + 0.5:
+                        bad.append(f"{where}: {name} at ({left:.0f},{top:.0f}) off the screen")
+            for name, tw, th in page.evaluate(TARGETS):
+                if tw < 43.5 or th < 43.5:
+                    bad.append(f"{where}: control {name!r} is {tw:.0f}x{th:.0f} px")
+    assert not bad, "\n".join(bad)
