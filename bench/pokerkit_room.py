@@ -11,12 +11,12 @@ imports it. pokerkit is configured to the page where it can be:
 * stud: the ante, a bring-in of half the lower limit (pokerkit's bring-in is a
   parameter), the bring-in may complete, the low door card by suit, then the high board,
   burns before 4th to 7th street (pokerkit's), the cap of four.
-* a pot split pays equal shares in whole chips (pokerkit's ``divmod``, set to the table's
-  chip); pokerkit gives all odd chips to the first winner in its seat order.
+* a pot split pays equal shares to the cent (pokerkit's default ``divmod``); pokerkit gives
+  all odd cents to the first winner in its seat order (ours: one each, in the room's order).
 
 What pokerkit cannot be set to, the test names and checks apart: no cap once a hand is
 heads-up (pokerkit caps every round), stud's open pair on 4th street (pokerkit bets the
-lower limit only), the odd chip when more than one is left or in stud, and stud's
+lower limit only), the odd cents when more than one is left or in stud, and stud's
 common card when the deck runs short.
 
 Seats map to pokerkit's player indices in pokerkit's order: hold'em and Omaha clockwise
@@ -97,12 +97,6 @@ def streets(rules: RoomRules, heads_up: bool) -> tuple[Street, ...]:
 def new_state(rules: RoomRules, stacks: Sequence[int]) -> State:
     """A pokerkit hand of ``stacks`` (in pokerkit's player order)."""
     n = len(stacks)
-    chip = rules.chip
-
-    def split(amount: int, count: int) -> tuple[int, int]:
-        each = amount // (count * chip) * chip
-        return each, amount - each * count
-
     hand = OmahaHoldemHand if rules.game == "omaha" else StandardHighHand
     blinds = (0,) * n if rules.is_stud else (rules.small_blind, rules.big_blind) + (0,) * (n - 2)
     return State(
@@ -117,7 +111,6 @@ def new_state(rules: RoomRules, stacks: Sequence[int]) -> State:
         rules.bring_in if rules.is_stud else 0,
         tuple(stacks),
         n,
-        divmod=split,
     )
 
 

@@ -8,8 +8,8 @@ eligible seats are one pot.
 
 >>> [(p.amount, p.eligible) for p in side_pots({0: 500, 1: 200, 2: 500}, folded=set())]
 [(600, (0, 1, 2)), (600, (0, 2))]
->>> split(300, [2, 0], chip=100)
-{2: 200, 0: 100}
+>>> split(301, [2, 0])
+{2: 151, 0: 150}
 """
 
 from __future__ import annotations
@@ -53,21 +53,11 @@ def side_pots(total: Mapping[int, int], folded: set[int]) -> list[Pot]:
     return pots
 
 
-def split(amount: int, winners: Sequence[int], chip: int) -> dict[int, int]:
-    """``amount`` shared by ``winners``, listed in the odd-chip order: equal shares in
-    whole chips, then the odd chips (and any cents under a chip) one by one from the
-    first winner on."""
-    n = len(winners)
-    each = amount // (n * chip) * chip
-    out = dict.fromkeys(winners, each)
-    rest = amount - each * n
-    for seat in winners:
-        if rest <= 0:
-            break
-        give = min(chip, rest)
-        out[seat] += give
-        rest -= give
-    return out
+def split(amount: int, winners: Sequence[int]) -> dict[int, int]:
+    """``amount`` shared by ``winners``, listed in the odd-chip order: equal shares to the
+    cent (a kiosk's chips are cents), then the odd cents one each from the first winner on."""
+    each, rest = divmod(amount, len(winners))
+    return {seat: each + (1 if n < rest else 0) for n, seat in enumerate(winners)}
 
 
 __all__ = ["Pot", "side_pots", "split"]

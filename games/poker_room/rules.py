@@ -12,7 +12,7 @@ it in the variant's data"). Schema (``spec = 1``)::
     game = "holdem" | "omaha" | "stud"
     seats = 2..9 (stud 2..8)
     lower_limit = 200; higher_limit = 400      # cents: the $2/$4 structure
-    chip = 100                                 # the smallest chip in play: the odd chip
+    chip = 100                                 # the smallest chip: stakes and the rake
     cap = 4                                    # bets a round (bet, raise, re-raise, cap)
     ante = 25; bring_in = 100                  # stud only (bring_in default: half the lower)
     min_buy_in = 2000; max_buy_in = 10000      # cents

@@ -4,8 +4,8 @@ Page 001: "Every remaining player shows hand with bettor showing first". The roo
 ``showdown`` rule: the last bettor (the last to bet or raise in the last round) shows
 first, otherwise the first player left of the button (stud: the round's first to act,
 the high board); then clockwise. Each pot goes to the best hand among the seats that
-may win it; a tie splits it, the odd chip by the room's ``odd_chip`` rule (the first
-winner clockwise from the button; stud: the winner with the highest card by suit).
+may win it; a tie splits it to the cent, the odd cents by the room's ``odd_chip`` rule (the
+first winner clockwise from the button; stud: the winner with the highest card by suit).
 The rake (a rake table) comes out of the main pot first, then the side pots in order.
 """
 
@@ -62,7 +62,7 @@ def show_order(r: PokerRoomRound) -> list[int]:
 
 
 def odd_chip_order(r: PokerRoomRound, winners: list[int]) -> list[int]:
-    """Winners in the order odd chips go to them."""
+    """Winners in the order odd cents go to them."""
     from games.poker_room.flow import after, from_seat
 
     if r.rules.is_stud:
@@ -122,7 +122,7 @@ def finish(r: PokerRoomRound) -> list[Event]:
         else:
             best = max(ranks[s] for s in pot.eligible)
             winners = [s for s in pot.eligible if ranks[s] == best]
-        shares = split(amount, odd_chip_order(r, winners), r.rules.chip)
+        shares = split(amount, odd_chip_order(r, winners))
         for seat, got in shares.items():
             chips.stack[seat] += got
             won[seat] += got

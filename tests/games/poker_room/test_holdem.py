@@ -201,18 +201,19 @@ def test_an_uncalled_bet_goes_back(holdem: Variant[RoomRules]) -> None:
     assert h.round.chips.stack == {0: 2300, 1: 1900, 2: 1800}
 
 
-def test_odd_chip_to_the_first_winner_left_of_the_button(holdem: Variant[RoomRules]) -> None:
+def test_odd_cent_to_the_first_winner_left_of_the_button(holdem: Variant[RoomRules]) -> None:
     # the board is a royal flush: every live hand ties
-    deck = parse_cards("2c 7d 2h 3c 8d 3h 4d As Ks Qs 5d Js 6d Ts")
-    h = ScriptedHand(holdem, {0: 2000, 1: 2000, 2: 2000}, deck=deck)
+    deck = parse_cards("2c 7d 8h 2h 3c 8d 9h 3h 4d As Ks Qs 5d Js 6d Ts")
+    h = ScriptedHand(holdem, dict.fromkeys(range(4), 2000), deck=deck)
+    h.act(3, "call")
     h.act(0, "call")
-    h.act(1, "fold")  # 100 dead: the pot is 500, two winners
+    h.act(1, "fold")  # 100 dead: the pot is 700, three winners
     h.act(2, "check")
     for _ in range(3):
-        h.act(2, "check")
-        h.act(0, "check")
+        for seat in (2, 3, 0):
+            h.act(seat, "check")
     won = [(e.seat, e.amount) for e in h.of(PotAwarded)]
-    assert won == [(2, 300), (0, 200)]
+    assert won == [(2, 234), (3, 233), (0, 233)]  # seat 1, left of the button, folded
 
 
 def test_refusals_change_nothing(holdem: Variant[RoomRules]) -> None:

@@ -74,8 +74,8 @@ def test_high_board_first_ties_left_of_the_dealer_and_odd_chip_by_suit(
         h.act(1, "check")
     assert h.round.is_over
     assert [e.hand for e in h.of(HandShown)] == ["two pair, aces and kings"] * 2
-    # 75 antes + 300 + 400 = 775 = 31 chips of 25: 15 each, the odd one to the As
-    assert [(e.seat, e.amount) for e in h.of(PotAwarded)] == [(0, 400), (1, 375)]
+    # 75 antes + 300 + 400 = 775: 387 each, the odd cent to the As
+    assert [(e.seat, e.amount) for e in h.of(PotAwarded)] == [(0, 388), (1, 387)]
 
 
 def test_the_last_card_is_dealt_down(stud: Variant[RoomRules]) -> None:
