@@ -18,6 +18,7 @@ from pydantic import Field
 
 from games.core.records import Decide
 from kiosk_ui.errors import NoSuchTable, SeatError
+from kiosk_ui.store import ledger
 from kiosk_ui.table.hand_history import session_hands
 from kiosk_ui.table.room import Room
 from kiosk_ui.table.room_engine import buy_in_limits, stakes_of
@@ -62,7 +63,9 @@ def _my_seat(room: Room, player: str) -> int:
     return seat
 
 
-def room_row(app: ApplianceDep, room: Room) -> dict[str, Any]:
+def room_row(
+    app: ApplianceDep, room: Room, seated: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """A lobby row: the game, its stakes, the buy-in and the seated players."""
     low, high = buy_in_limits(room.variant)
     lower, higher = stakes_of(room.variant)
@@ -73,26 +76,30 @@ def room_row(app: ApplianceDep, room: Room) -> dict[str, Any]:
         "stakes": {"lower": lower, "higher": higher},
         "buy_in": {"minimum": low, "maximum": high},
         "seats": max(room.variant.seats, 1),
-        "seated": _seated(app, room, None),
+        "seated": _seated(app, room, None) if seated is None else seated,
         "suspended": room.suspended,
         "notes": list(room.variant.notes),
     }
 
 
 def _seated(app: ApplianceDep, room: Room, player: str | None) -> list[dict[str, Any]]:
-    stacks = room.stacks()
+    """Every seat's player: name, stack, sitting out, action clock (one read of the store)."""
+    seats = sorted(room.seats.items())
     with app.runtime.db.read() as tx:
-        names = {s: tx.players.name_of(p) or "" for s, p in room.seats.items()}
+        held = [
+            (s, p, tx.players.name_of(p) or "", tx.ledger.balance(ledger.stack(room.id, p)))
+            for s, p in seats
+        ]
     return [
         {
             "seat": s,
-            "name": names.get(s, ""),
-            "stack": stacks.get(s, 0),
+            "name": name,
+            "stack": stack,
             "you": p == player,
             "sitting_out": s in room.sitting_out,
             "clock": room.clock_left(s),
         }
-        for s, p in sorted(room.seats.items())
+        for s, p, name, stack in held
     ]
 
 
@@ -109,12 +116,14 @@ def room_view(table_id: str, app: ApplianceDep, player: PlayerDep) -> dict[str, 
     room = _room(app, table_id)
     seat = _seat_of(room, player)
     view = room.view(seat)  # an observer's (seat None) is the public view
-    view["room"] = room_row(app, room)
-    view["players"] = _seated(app, room, player)
+    seated = _seated(app, room, player)
+    view["room"] = room_row(app, room, seated)
+    view["players"] = seated
     view["seat"] = seat
     view["sitting_out"] = seat is not None and seat in room.sitting_out
-    view["balance"] = app.runtime.balance(player)
-    view["stack"] = room.stack(player)
+    with app.runtime.db.read() as tx:
+        view["balance"] = tx.ledger.balance(ledger.wallet(player))
+        view["stack"] = tx.ledger.balance(ledger.stack(room.id, player))
     return view
 
 
