@@ -73,7 +73,7 @@ const CrapsLayout = (() => {
     const on = st.puck === 'ON' && st.table_point;
     const at = on ? spots.find(sp => sp.bet === `place-win-${st.table_point}`) : home;
     if (!at) return [];
-    const r = 22;
+    const r = Math.min(22, at.w * 0.26);
     const cx = on ? at.x + at.w - r - 6 : at.x + at.w / 2;
     const cy = on ? at.y + r + 6 : at.y + at.h / 2;
     const g = svg('g', { class: 'puck-art ' + (on ? 'on' : 'off'), 'data-point': on ? String(st.table_point) : '' });
@@ -104,7 +104,7 @@ const CrapsLayout = (() => {
   function narrow(st) {
     const W = 360;
     const block = numbers(0, 0, 60, false);
-    let y = 56 * 9 + 100 + 8;
+    let y = 56 * 7 + 100 + 8;  // the number block: seven 56-unit areas and the number
     const rows = [];
     const add = (h, cells) => { rows.push(...row(0, y, W, h, cells)); y += h; };
     add(64, [['come', 1, 'COME', { size: 30 }]]);
