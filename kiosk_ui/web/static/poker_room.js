@@ -138,7 +138,12 @@
     const res = $('result');
     const lines = view.over && view.state ? (view.state.result || []) : [];
     res.hidden = !lines.length;
-    res.replaceChildren(el('h3', { text: 'Result' }), el('ul', { class: 'pays' }, lines.map(t => el('li', { text: t }))));
+    // the engine counts seats from 0; the table shows them from 1, by their players' names
+    const named = t => t.replace(/\bseat (\d+)\b/g, (m, n) => {
+      const who = (view.players || []).find(p => p.seat === Number(n));
+      return who && who.name ? who.name : `Seat ${Number(n) + 1}`;
+    });
+    res.replaceChildren(el('h3', { text: 'Result' }), el('ul', { class: 'pays' }, lines.map(t => el('li', { text: named(t) }))));
   }
 
   function tickClock() {

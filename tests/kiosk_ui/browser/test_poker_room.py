@@ -8,6 +8,7 @@ listed, with its amount; the lobby shows each room's stakes and seated players.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,6 +122,7 @@ def test_three_players_play_a_holdem_hand_to_the_showdown(browser: Browser, serv
             result = pg.locator("#result")
             expect(result).to_be_visible()
             expect(result).to_contain_text("wins")
+            expect(result).to_contain_text(re.compile(r"(Ann|Bo|Cy) wins \$"))  # by name
             expect(pg.locator("#board svg.card")).to_have_count(5)
         pages[0].goto("/")  # the lobby's row: stakes and seated players
         row = pages[0].locator('.room-row[data-room="poker-room-holdem-2-4"]')
