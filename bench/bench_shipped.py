@@ -2,6 +2,7 @@
 
 Run: ``.venv/bin/python bench/bench_shipped.py [--rounds 1000000]``
 or   ``.venv/bin/python bench/bench_shipped.py --write-data blackjack caribbean_stud pai_gow``
+(``video_poker``: European Slot Poker's long run)
 
 Some figures need a player strategy and more than a count can give (21st Century
 Blackjack's main bet, Oasis Poker's ante with its bought draws, the pai gow main bet
@@ -16,7 +17,8 @@ blackjack tables' main bet is an approximate analysis, checked by such a run.
   must lie in the shipped interval too). Writes bench/results/shipped.md.
 * ``--write-data FAMILY ...``: rebuilds those families' ``simulated.json`` with
   runs of ``--data-rounds`` (default 10^7) at the shipped seed (blackjack about a
-  minute a table, Oasis Poker half a minute, pai gow five minutes a joker rule).
+  minute a table, Oasis Poker half a minute, pai gow five minutes a joker rule, European
+  Slot Poker a minute and a half for its two coin counts).
 """
 
 from __future__ import annotations
@@ -41,9 +43,10 @@ from games.core.shipped import MIN_ROUNDS, write_runs  # noqa: E402
 bj = importlib.import_module("games.blackjack.simulate")
 cs = importlib.import_module("games.caribbean_stud.simulate")
 pg = importlib.import_module("games.pai_gow.simulate")
+vp = importlib.import_module("games.video_poker.simulate")
 
 OUT = ROOT / "bench" / "results" / "shipped.md"
-FAMILIES = ("blackjack", "caribbean_stud", "pai_gow")
+FAMILIES = ("blackjack", "caribbean_stud", "pai_gow", "video_poker")
 SEED = bj.SHIP_SEED
 
 
@@ -65,10 +68,17 @@ def _pai_gow(rounds: int) -> dict[str, Any]:
     return out
 
 
+def _video_poker(rounds: int) -> dict[str, Any]:
+    """European Slot Poker's long run at 1 and 10 coins (the persistent deck: issue 16)."""
+    fruit = [v for v in catalog.families()["video_poker"].VARIANTS if v.rules.fruit]
+    return {f"{v.id}@{c}": vp.ship_entry(v, c, rounds) for v in fruit for c in (1, 10)}
+
+
 BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "blackjack": _blackjack,
     "caribbean_stud": _caribbean,
     "pai_gow": _pai_gow,
+    "video_poker": _video_poker,
 }
 
 

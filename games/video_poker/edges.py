@@ -38,7 +38,9 @@ def house_edge(variant: Variant[VideoPokerRules]) -> dict[str, HouseEdge]:
                 exact=False,
                 method="the long run of 2,000 machines x 5,000 hands, each with its "
                 "persistent deck and the page's shuffle rules",
-                note=f"{coins} coins; the Fruit and Cherry Bonuses included; every win collected",
+                note=f"{coins} coins; the Fruit and Cherry Bonuses included; every win "
+                "collected; not exact: the persistent deck makes each hand depend on the "
+                "hands before it",
                 strategy="the best hold of each dealt hand's symbols on a full deck",
                 simulation=run,
             )

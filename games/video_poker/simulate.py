@@ -173,7 +173,7 @@ def simulate(
 
 DATA = "games.video_poker.data"
 SHIP_SEED = 20261201
-BUILT_BY = "python -m games.video_poker.simulate --hands 10000000 --write-data"
+BUILT_BY = "python bench/bench_shipped.py --write-data video_poker"
 
 
 def figure_rules(rules: VideoPokerRules, coins: int) -> dict[str, Any]:
@@ -195,6 +195,12 @@ def figure_rules(rules: VideoPokerRules, coins: int) -> dict[str, Any]:
 def long_run(variant: Variant[VideoPokerRules], coins: int) -> SimulationRun | None:
     """The shipped long run of ``variant`` at ``coins``, if made under today's rules."""
     return shipped_run(DATA, f"{variant.id}@{coins}", figure_rules(variant.rules, coins))
+
+
+def ship_entry(variant: Variant[VideoPokerRules], coins: int, rounds: int) -> dict[str, Any]:
+    """The ``simulated.json`` entry of a ``rounds``-hand long run at ``coins``."""
+    sim = simulate(variant, rounds, SHIP_SEED, coins).bets["main"]
+    return entry(SimulationRun.of(sim, SHIP_SEED, BUILT_BY), figure_rules(variant.rules, coins))
 
 
 def main(argv: list[str] | None = None) -> int:

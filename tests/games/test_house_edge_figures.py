@@ -37,6 +37,7 @@ FAMILIES = [
     "let_it_ride",
     pytest.param("pai_gow", marks=pytest.mark.slow),  # its side bets count 154M hands
     "holdem",
+    pytest.param("video_poker", marks=pytest.mark.slow),  # analyses every 52-card deal
 ]
 
 
