@@ -179,7 +179,9 @@ const Board = (() => {
         d.style.setProperty('--i', String(i));
       });
     }
-    if (seen.size > 400) seen.clear();
+    if (seen.size > 400) {  // forget earlier games' cards (this game's stay: they must not deal again)
+      for (const key of [...seen.keys()]) if (!key.startsWith(`${S.game}|`)) seen.delete(key);
+    }
     if (S.view) first = false;
   }
 
