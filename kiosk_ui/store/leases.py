@@ -49,11 +49,14 @@ class SqliteLeases:
         ).fetchone()
         return None if row is None else int(row[0])
 
-    def holds(self, table: str, holder: str, now: int) -> bool:
-        """Whether ``holder``'s lease on ``table`` is still good at ``now``."""
+    def holds(self, table: str, holder: str, now: int, until: int) -> bool:
+        """Whether ``holder``'s lease on ``table`` is still good at ``now``; if so it is
+        extended to ``until`` in the same statement (a table in play never lapses,
+        however long the renewal thread waits behind busy units)."""
         row = self._conn.execute(
-            "SELECT 1 FROM leases WHERE table_id = ? AND holder = ? AND expires >= ?",
-            (table, holder, now),
+            "UPDATE leases SET expires = ? WHERE table_id = ? AND holder = ? "
+            "AND expires >= ? RETURNING 1",
+            (until, table, holder, now),
         ).fetchone()
         return row is not None
 

@@ -73,8 +73,10 @@ class Leasing:
         self.held.add(table)
 
     def check(self, tx: Tx, table: str) -> None:
-        """Refuse a unit for ``table`` unless this appliance's lease on it is good now."""
-        if table not in self.held or not tx.leases.holds(table, self.name, self.clock()):
+        """Refuse a unit for ``table`` unless this appliance's lease on it is good now
+        (and extend it: see :meth:`kiosk_ui.store.leases.SqliteLeases.holds`)."""
+        now = self.clock()
+        if table not in self.held or not tx.leases.holds(table, self.name, now, now + self.life):
             self.held.discard(table)
             raise LeaseLost(
                 f"table {table} is no longer served here: its lease expired and another "
