@@ -169,7 +169,14 @@ const Croupier = (() => {
     const box = el('div', { class: 'cards' });
     (list || []).forEach((c, i) => {
       const node = card(c, { selected: opts.selected && opts.selected.has(i) });
-      if (opts.onclick && c) { node.classList.add('pickable'); node.addEventListener('click', () => opts.onclick(i, c)); }
+      if (opts.onclick && c) {  // a card to pick: a toggle button, by keyboard too
+        node.classList.add('pickable');
+        node.setAttribute('role', 'button');
+        node.setAttribute('tabindex', '0');
+        node.setAttribute('aria-pressed', opts.selected && opts.selected.has(i) ? 'true' : 'false');
+        node.addEventListener('click', () => opts.onclick(i, c));
+        node.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); opts.onclick(i, c); } });
+      }
       box.append(node);
     });
     return box;

@@ -15,6 +15,8 @@ const LABELS = {
   'decline-bank': 'Decline the bank',
   continue: 'Continue', 'pull-back': 'Pull back', pull: 'Pull back', ride: 'Let it ride', 'let-it-ride': 'Let it ride', spin: 'Spin',
 };
+// Standing orders and table options, decided between rounds: focus stays on them.
+const STANDING = new Set(['always-contribute', 'jackpot-chip', 'clear-jackpot-chips', 'dealer', 'position']);
 // Decisions that take the cards the player selected as their argument (pai gow, draw poker).
 const CARD_ARG = new Set(['set', 'draw', 'discard', 'hold']);
 const NOT_DECISIONS = new Set(['place-bet', 'remove-bet', 'deal', 'roll', 'spin', 'dealer', 'position',
@@ -76,6 +78,8 @@ async function act(body, at) {
     if (S.jackpots.some(m => m.tables.includes(S.id))) refreshJackpots();
     S.view = { ...out.view, seated: true, balance: out.balance };
     if (S.view.over) S.stack = [];  // the round's chips are settled: nothing to undo
+    // The round moved on: focus goes to what comes next (not after a standing order's toggle).
+    if (body.kind === 'deal' || (body.kind === 'decide' && !STANDING.has(body.decision))) S.moveFocus = true;
     await refreshSpots();
     render();
     return out;
@@ -341,7 +345,7 @@ function renderDecisions() {
     } else if (d === 'always-contribute') {
       // Stud progressive: the seat's standing order to make the $1 jackpot bet every game.
       const on = (upcoming().always_contribute || []).includes(S.seat);
-      box.append(el('button', { class: 'decision', id: 'always-contribute', dataset: { decision: d }, 'aria-pressed': on ? 'true' : 'false',
+      box.append(el('button', { class: 'decision standing', id: 'always-contribute', dataset: { decision: d }, 'aria-pressed': on ? 'true' : 'false',
         onclick: () => decide(d, on ? 'off' : 'on'), text: `Always contribute: ${on ? 'on' : 'off'}` }));
     } else if (d === 'bank' && upcoming().player_dealer) {
       box.append(...playerDealerOffer());
@@ -399,6 +403,7 @@ const R = {};
 function renderer() { return R[S.meta.family] || R.generic; }
 
 function render() {
+  const focus = Keys.remember();
   const v = S.view;
   const st = state();
   const r = renderer();
@@ -425,6 +430,7 @@ function render() {
   if (leave) leave.hidden = !(v && v.seated) || !!(v && v.per_player);
   document.body.dataset.over = roundOver() ? 'true' : 'false';
   document.body.dataset.game = S.game || '';
+  Keys.restore(focus);
   schedulePoll();
 }
 
@@ -461,6 +467,7 @@ function connect() {
 
 async function main() {
   Croupier.mountHeader('');
+  Keys.start();
   document.getElementById('undo').onclick = undoChip;
   document.getElementById('clear').onclick = clearBets;
   document.getElementById('rebet').onclick = rebet;

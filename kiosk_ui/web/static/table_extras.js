@@ -62,9 +62,9 @@ function jackpotQueueControls() {
   const l = legal();
   const n = Number(queue[String(S.seat)] || 0);
   return [el('span', { class: 'jackpot-queue', id: 'jackpot-queue', dataset: { queued: String(n) }, text: `Jackpot chips queued: ${n} of 10` }),
-    el('button', { class: 'decision', id: 'jackpot-chip', disabled: !l.includes('jackpot-chip'), title: 'queue one $1 chip: each round takes one for the jackpot bet',
+    el('button', { class: 'decision standing', id: 'jackpot-chip', disabled: !l.includes('jackpot-chip'), title: 'queue one $1 chip: each round takes one for the jackpot bet',
       onclick: () => decide('jackpot-chip'), text: 'Queue a $1 jackpot chip' }),
-    el('button', { class: 'decision', id: 'clear-jackpot-chips', disabled: !l.includes('clear-jackpot-chips'), title: 'take the queued chips back',
+    el('button', { class: 'decision standing', id: 'clear-jackpot-chips', disabled: !l.includes('clear-jackpot-chips'), title: 'take the queued chips back',
       onclick: () => decide('clear-jackpot-chips'), text: 'Clear the queue' })];
 }
 

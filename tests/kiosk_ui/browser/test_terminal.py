@@ -334,3 +334,102 @@ def test_baccarat_player_deals_each_card_from_the_shoe(page: Page) -> None:
     recall = page.request.get(f"/api/history/{game}").json()
     assert recall["matches"]
     assert "every card dealt is the committed shoe's" in recall["commitment"]["detail"]
+
+
+# --- point 12: keyboard alone ---------------------------------------------------------
+
+
+def focused(page: Page) -> dict[str, str]:
+    """What has the focus: its id, bet, decision, and the page area holding it."""
+    return page.evaluate(
+        """() => { const a = document.activeElement;
+            const area = a.closest('#decisions') ? 'decisions' : a.closest('#spots') ? 'spots'
+              : a.closest('#chips') ? 'chips' : a.closest('#felt') ? 'felt'
+              : a.closest('#options') ? 'options' : a.closest('main') ? 'main' : 'outside';
+            return { id: a.id || '', bet: a.dataset.bet || '', decision: a.dataset.decision || '',
+                     area }; }"""
+    )
+
+
+def keyboard_round(page: Page, spot: str, start: str, prefer: tuple[str, ...]) -> int:
+    """Play one round by keys alone; returns the Tab presses (Tab and Shift+Tab) it took."""
+    tabs = 0
+    assert focused(page)["area"] in ("spots", "decisions"), focused(page)
+    if page.locator('#decisions [data-decision="decline-bank"]').count():
+        for _ in range(10):  # the player/dealer position is offered first: decline it
+            if focused(page)["decision"] == "decline-bank":
+                break
+            page.keyboard.press("Tab")
+            tabs += 1
+        page.keyboard.press("Enter")
+        idle(page)
+    for _ in range(400):  # arrows inside the spots: one Tab stop
+        if focused(page)["bet"] == spot:
+            break
+        page.keyboard.press("ArrowRight")
+    assert focused(page)["bet"] == spot
+    page.keyboard.press("Enter")
+    idle(page)
+    for _ in range(30):
+        if focused(page)["id"] == start:
+            break
+        page.keyboard.press("Shift+Tab")
+        tabs += 1
+    assert focused(page)["id"] == start, focused(page)
+    page.keyboard.press("Enter")
+    idle(page)
+    for _ in range(60):
+        if page.evaluate("document.body.dataset.over") == "true":
+            return tabs
+        now = focused(page)
+        assert now["area"] in ("decisions", "spots", "felt"), f"focus left the action area: {now}"
+        offered = page.locator("#decisions button:not([disabled])").evaluate_all(
+            "bs => bs.map(b => b.dataset.decision || b.id)"
+        )
+        want = next((d for d in prefer if d in offered), offered[0] if offered else None)
+        if want is None:
+            page.wait_for_timeout(100)
+            continue
+        for _ in range(20):
+            if want in (focused(page)["decision"], focused(page)["id"]):
+                break
+            page.keyboard.press("Tab")
+            tabs += 1
+        page.keyboard.press("Enter")
+        idle(page)
+    raise AssertionError("the round did not end")
+
+
+def test_baccarat_by_keyboard_takes_a_few_tabs(page: Page) -> None:
+    """Point 12: one baccarat round by keyboard, focus kept in the action area: 3 Tab
+    presses (Shift+Tab from the spots to Deal), where it took 38."""
+    open_table(page, "baccarat-pinnacle")
+    tabs = keyboard_round(page, "banker", "deal", ())
+    assert tabs <= 4, tabs
+    expect(page.locator("#result")).to_be_visible()
+    assert page.request.get("/api/history").json()[0]["staked"] == 100  # the $1 chip
+
+
+@pytest.mark.parametrize(
+    ("table", "spot", "start", "prefer"),
+    [
+        ("blackjack-pinnacle", "main", "deal", ("no-insurance", "stand")),
+        ("war-standard", "main", "deal", ("war",)),
+        ("sicbo-macau", "big", "roll", ()),
+        ("craps-pinnacle", "pass", "roll", ("roll",)),
+        ("roulette-single-zero", "red", "spin", ()),
+        ("three-card-poker", "ante", "deal", ("fold",)),
+        ("caribbean-stud", "ante", "deal", ("fold",)),
+        ("lets-em-ride", "ante", "deal", ("continue", "pull-back", "pull")),
+        ("pai-gow-pinnacle", "main", "deal", ("house-way",)),
+        ("ultimate-texas-holdem", "ante", "deal", ("check", "fold")),
+    ],
+)
+def test_every_family_plays_a_round_by_keyboard(
+    page: Page, table: str, spot: str, start: str, prefer: tuple[str, ...]
+) -> None:
+    """Point 12: each family's round by keys alone, focus never dropping to the page."""
+    open_table(page, table)
+    tabs = keyboard_round(page, spot, start, prefer)
+    assert tabs <= 12, tabs
+    assert len(page.request.get("/api/history").json()) == 1
