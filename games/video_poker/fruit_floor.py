@@ -104,8 +104,10 @@ def floor_tallies(
     table: Mapping[tuple[str, ...], tuple[str, ...]],
 ) -> Tallies:
     """(hand + bonuses, Fruit Bonus, Cherry Bonus) credit tallies of ``rounds`` hands,
-    played by up to 2,000 machines at once."""
-    players = max(1, min(2_000, rounds // 1_000))
+    played by up to 2,000 machines at once, each playing 5,000 hands or more (a machine
+    starts on an empty Fruit collection, which takes ~1,000 hands to fill: shorter runs a
+    machine would count too few Fruit Bonuses)."""
+    players = max(1, min(2_000, rounds // 5_000))  # 5,000 hands a machine at least
     floor = FruitFloor(rules, coins, seed, players, table)
     tallies: Tallies = (Counter(), Counter(), Counter())
     played = 0
