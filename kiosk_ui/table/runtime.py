@@ -101,6 +101,24 @@ class Runtime:
         if self.leasing is not None:
             self.leasing.check(tx, table_id)
 
+    def floor(self) -> list[dict[str, Any]]:
+        """Every table leased on a shared store: its holder, the seconds its lease runs
+        yet, and whether this appliance serves it (the operator console's floor view)."""
+        if self.leasing is None:
+            return []
+        with self.db.read() as tx:
+            leases = tx.leases.holders()
+        now = self.log.clock()
+        return [
+            {
+                "table": table,
+                "holder": holder,
+                "seconds_left": max(0, expires - now) // 1_000_000,
+                "here": holder == self.leasing.name and table in self.tables,
+            }
+            for table, (holder, expires) in sorted(leases.items())
+        ]
+
     def _lease_lost(self, table_id: str, reason: str) -> None:
         table = self.tables.get(table_id)
         if table is not None:

@@ -75,6 +75,11 @@ def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluste
             play_round(ta, 0)
             play_round(tb, 0)
         assert a.balance(ann) == b.balance(ann)
+        seen = {row["table"]: (row["holder"], row["here"]) for row in b.floor()}
+        assert seen == {  # the console's floor view: every appliance's tables
+            "bac-a": (a.db.appliance, False),
+            "bac-b": (b.db.appliance, True),
+        }
         report = verify_floor(tmp_path / "a1")
         assert report["games_settled"] == 10
         assert report["player_credits"] == a.balance(ann)

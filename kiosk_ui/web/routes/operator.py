@@ -118,6 +118,13 @@ def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
     ]
 
 
+@router.get("/floor")
+def floor(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
+    """On a shared store (a floor, or ``serve --workers``): every leased table, who
+    serves it and for how long yet, and whether this process does (empty otherwise)."""
+    return app.runtime.floor()
+
+
 @router.get("/recoveries")
 def recoveries(app: ApplianceDep, session: OperatorDep) -> list[dict[str, str]]:
     """What start-up recovery did with each game the store had open: resumed, voided,
