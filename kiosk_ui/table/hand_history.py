@@ -97,20 +97,14 @@ def format_hand(
     if hand is None:
         return None
     hero_seats = {s for s, p in _players(records).items() if p == hero}
-    pending: dict[str, Any] | None = None  # the decision whose events follow
     for rec in records:
-        if rec["type"] == "action":
-            body = rec["body"]
-            if body.get("kind") == "decide":
-                pending = body
-                hand.dealt_since_action = False
-            continue
-        if rec["type"] == "event":
-            _event(hand, rec["body"], pending, hero_seats)
-            if rec["body"].get("kind") == "chips-in":
-                pending = None
-        if pending is not None and rec["type"] != "event":
-            pending = None
+        body = rec["body"]
+        if rec["type"] == "action" and body.get("kind") == "decide":
+            hand.dealt_since_action = False
+            if body.get("decision") in ("fold", "check"):
+                _quiet(hand, body)  # no chips move: the decision is its own line
+        elif rec["type"] == "event":
+            _event(hand, body, hero_seats)
     return "\n".join(_header(hand) + hand.lines + _summary(hand)) + "\n"
 
 
@@ -181,12 +175,12 @@ def _street_line(h: _Hand) -> str:
     return f"*** {name} *** [{' '.join(h.board[:-1])}] [{h.board[-1]}]"
 
 
-def _event(h: _Hand, ev: dict[str, Any], decision: dict[str, Any] | None, hero: set[int]) -> None:
+def _event(h: _Hand, ev: dict[str, Any], hero: set[int]) -> None:
     kind = ev.get("kind")
     if kind == "card-shown":
         _card(h, ev, hero)
     elif kind == "chips-in":
-        _chips(h, ev, decision)
+        _chips(h, ev)
     elif kind in ("uncalled-returned", "pot-awarded", "raked", "hand-shown", "pot-formed"):
         _result(h, ev)
     elif kind == "collection-charged":  # a seat fee, from the stack (no PokerStars line)
@@ -195,23 +189,10 @@ def _event(h: _Hand, ev: dict[str, Any], decision: dict[str, Any] | None, hero: 
         h.lines.append(f"{h.names.get(seat, seat)}: pays the seat fee {dollars(int(ev['amount']))}")
     elif kind == "hand-void":
         h.lines.append(f"Hand void: {ev.get('reason', '')}")
-    if (
-        decision is not None
-        and kind != "chips-in"
-        and decision.get("decision")
-        in (
-            "fold",
-            "check",
-        )
-    ):
-        _quiet(h, decision)
 
 
 def _quiet(h: _Hand, decision: dict[str, Any]) -> None:
-    """A fold or a check (no chips move): written once, before what it caused."""
-    if decision.get("_written"):
-        return
-    decision["_written"] = True
+    """A fold or a check: no chips move, the decision is the line."""
     seat = int(decision["seat"])
     if decision["decision"] == "fold":
         h.folded[seat] = h.street
@@ -273,7 +254,7 @@ def _dealt(h: _Hand, seat: int) -> None:
         h.lines.append(f"{marker}[{' '.join(cards)}]")
 
 
-def _chips(h: _Hand, ev: dict[str, Any], decision: dict[str, Any] | None) -> None:
+def _chips(h: _Hand, ev: dict[str, Any]) -> None:
     seat, amount, what = int(ev["seat"]), int(ev["amount"]), str(ev["what"])
     name = h.names.get(seat, seat)
     left = h.left[seat] = h.left.get(seat, h.stacks.get(seat, 0)) - amount

@@ -234,16 +234,28 @@ class Room(Table):
 
     def _open_hand(self, conn: Tx, players: Mapping[int, int]) -> list[Event]:
         engine: Engine = self.current_engine()
+        entering = self._entering(players)
         if self.game is None:
             self._start_game(conn)
         events: list[Event] = []
-        for action in hand_start_actions(engine, players):
+        for action in hand_start_actions(engine, players, entering):
             events += self._apply(conn, action, "runtime")
         assert self.game is not None
         for seat in sorted(players):  # every seat dealt in has the hand in its history
             conn.seats.add(self.game, seat, self.player_at(seat), 0, 0)
         events += self._drive(conn)
         return events
+
+    def _entering(self, players: Mapping[int, int]) -> frozenset[int]:
+        """The seats whose player was not dealt the table's last hand (sat down since, or
+        back from sitting out): they post a big blind to come in. None at the table's
+        first hand (after a restart too: the last hand, replayed, says who played it)."""
+        previous = self._previous
+        if previous is None:
+            return frozenset()
+        dealt = dealt_in(previous)
+        held = self._logged_seats  # the last hand's seats and players, per the log
+        return frozenset(s for s in players if s not in dealt or held.get(s) != self.seats.get(s))
 
     def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
         """A hand open at a restart resumes here: it is of this table session."""

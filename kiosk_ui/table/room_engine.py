@@ -42,10 +42,16 @@ def stakes_of(variant: Variant[Any]) -> tuple[int, int]:
     return rules.lower_limit, rules.higher_limit
 
 
-def hand_start_actions(engine: Engine, stacks: Mapping[int, int]) -> tuple[Action, ...]:
-    """The runtime's actions that deal a hand to ``stacks`` (seat -> cents)."""
-    del engine
-    return (HandStart(stacks=tuple(sorted(stacks.items()))),)
+def hand_start_actions(
+    engine: Engine, stacks: Mapping[int, int], entering: frozenset[int] = frozenset()
+) -> tuple[Action, ...]:
+    """The runtime's actions that deal a hand to ``stacks`` (seat -> cents); each seat of
+    ``entering`` (a player new to the game since the last hand) posts a big blind to be
+    dealt in (the variant's ``[room] entry`` rule; a blind's post is its blind; stud has
+    antes and no posts)."""
+    stud = isinstance(engine, PokerRoomRound) and engine.rules.is_stud
+    posts = () if stud else tuple((s, "bb") for s in sorted(entering) if s in stacks)
+    return (HandStart(stacks=tuple(sorted(stacks.items())), posts=posts),)
 
 
 def dealt_in(engine: Engine) -> frozenset[int]:

@@ -102,6 +102,14 @@ def test_the_text_accounts_for_every_chip(tmp_path: Path, variant: str, seed: in
             result = next(r["body"] for r in records if r["body"].get("kind") == "hand-result")
             after = {names[PLAYERS[seat // 2]]: c for seat, c in result["after"]}
             assert _reconcile(hand) == after, hand
+            quiet = [
+                r["body"]["decision"]
+                for r in records
+                if r["type"] == "action" and r["body"].get("kind") == "decide"
+            ]
+            lines = [ln.rsplit(": ", 1)[-1] for ln in hand.splitlines()]
+            assert lines.count("checks") == quiet.count("check"), hand  # each check a line
+            assert lines.count("folds") == quiet.count("fold"), hand
             head = hand.splitlines()[0]
             assert re.match(
                 r"PokerStars Hand #\d+:  (Hold'em|Omaha|7 Card Stud) Limit \(\$2/\$4 USD\) - ", head

@@ -251,3 +251,27 @@ def test_every_hand_is_in_each_players_history_and_recall(runtime: Runtime) -> N
             assert not shown & folded  # a folded hand stays private
         else:
             assert folded <= shown  # its own cards, to its player
+
+
+def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(runtime: Runtime) -> None:
+    """The variant's [room] entry rule ("a new player posts a big blind (live) to be
+    dealt in"): Cy sits out the first hand and is dealt the second with a big blind."""
+    room = _room(runtime)
+    _seat_all(room)
+    room.sit_out(6, "cy")
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None and 6 not in engine.seats_in  # type: ignore[attr-defined]
+    _play_out(room)
+    room.sit(6, "cy")  # back
+    room.start_hand()
+    records = list(runtime._game_records(room.game or ""))
+    start = next(r["body"] for r in records if r["body"].get("kind") == "hand-start")
+    assert [s for s, _ in start["stacks"]] == [0, 3, 6]
+    assert start["posts"] == [[6, "bb"]]  # the room asks the post of Cy alone
+    blinds = {
+        r["body"]["seat"]: r["body"]["what"]
+        for r in records
+        if r["body"].get("kind") == "chips-in" and r["body"]["what"].endswith("-blind")
+    }
+    assert 6 in blinds  # its big blind, or the blind its seat owes this hand (the engine's)
