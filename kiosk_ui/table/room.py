@@ -58,6 +58,7 @@ class Room(Table):
         super().__init__(*args, **kwargs)
         self._ended_at = 0.0  # when the table was first seen ready to deal (the pause's start)
         self.hand_pause = self.rt.seat_rules.hand_pause  # the dealer's pace ([seats])
+        self.resting: set[int] = set()  # seats sitting out by their players' choice
         # this table session's first hand (the hand history export: one file a session)
         self.first_game = self.rt.games_started(self.id) + 1
 
@@ -154,6 +155,7 @@ class Room(Table):
         """Free the seat and return its player's stack to the wallet (``stack-out``)."""
         player = self.seats.get(seat)
         super()._free(seat)
+        self.resting.discard(seat)
         if player is None or player in self.seats.values():
             return
         with self.rt.log.transaction() as tx:
@@ -174,10 +176,22 @@ class Room(Table):
             return seat in dealt_in(self.engine)
 
     def sit_out(self, seat: int, player: str) -> None:
-        """The player sits out from the next hand on (this hand's decisions are theirs)."""
+        """The player sits out from the next hand on: this hand's decisions stay theirs
+        (the clock's sitting-out, which defaults them at once, is for a player who let
+        it run out). Acting in this hand does not cancel it; :meth:`come_back` does."""
         if self.seats.get(seat) != player:
             raise SeatError(f"seat {seat} at table {self.id} is not yours")
-        self.sitting_out.add(seat)
+        self.resting.add(seat)
+
+    def come_back(self, seat: int, player: str) -> None:
+        """Back from sitting out (by choice or by the clock): dealt the next hand."""
+        self.sit(seat, player)  # its own seat: Seating._returns ends the clock's sitting out
+        self.resting.discard(seat)
+
+    def is_sitting_out(self, seat: int) -> bool:
+        """Whether the seat sits out of the next hands (its choice, or the clock's)."""
+        return seat in self.resting or seat in self.sitting_out
+
 
     # --- hands ---------------------------------------------------------------
 
@@ -188,7 +202,7 @@ class Room(Table):
         return {
             s: c
             for s, c in stacks.items()
-            if c > 0 and s not in self.sitting_out and s not in self._leaving
+            if c > 0 and not self.is_sitting_out(s) and s not in self._leaving
         }
 
     def hand_due(self, now: float) -> bool:

@@ -143,7 +143,7 @@ def test_the_clock_checks_or_folds_then_the_seat_sits_out(tmp_path: Path) -> Non
         assert late in room.sitting_out
         _play_out(room, pick="check")
         assert late not in room.ready()  # sitting out: not dealt the next hand
-        room.sit(late, room.seats[late])  # back
+        room.come_back(late, room.seats[late])  # back
         assert late in room.ready()
         records = [r for r in rt._game_records(room.game or "") if r["type"] == "action"]
         assert any(r["source"] == "timeout" for r in records)  # logged as the clock's
@@ -263,7 +263,7 @@ def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(runtime: Runtime)
     engine = room.engine
     assert engine is not None and 6 not in engine.seats_in  # type: ignore[attr-defined]
     _play_out(room)
-    room.sit(6, "cy")  # back
+    room.come_back(6, "cy")
     room.start_hand()
     records = list(runtime._game_records(room.game or ""))
     start = next(r["body"] for r in records if r["body"].get("kind") == "hand-start")
@@ -275,3 +275,21 @@ def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(runtime: Runtime)
         if r["body"].get("kind") == "chips-in" and r["body"]["what"].endswith("-blind")
     }
     assert 6 in blinds  # its big blind, or the blind its seat owes this hand (the engine's)
+
+
+def test_sitting_out_by_choice_keeps_this_hands_decisions(runtime: Runtime) -> None:
+    """Sit out mid-hand: the player still decides this hand (the clock does not fold it
+    at once), is not dealt the next, and is dealt again once back."""
+    room = _room(runtime)
+    _seat_all(room)
+    room.start_hand()
+    engine = room.engine
+    assert engine is not None
+    seat = engine.to_act  # type: ignore[attr-defined]
+    room.sit_out(seat, room.seats[seat])
+    assert room.due(0.0, runtime.seat_rules) == []  # its clock runs as anybody's
+    room.act(Decide(seat=seat, decision="call"))  # acting does not cancel the sit out
+    _play_out(room)
+    assert seat not in room.ready() and room.is_sitting_out(seat)
+    room.come_back(seat, room.seats[seat])
+    assert seat in room.ready()

@@ -96,7 +96,7 @@ def _seated(app: ApplianceDep, room: Room, player: str | None) -> list[dict[str,
             "name": name,
             "stack": stack,
             "you": p == player,
-            "sitting_out": s in room.sitting_out,
+            "sitting_out": room.is_sitting_out(s),
             "clock": room.clock_left(s),
         }
         for s, p, name, stack in held
@@ -120,7 +120,7 @@ def room_view(table_id: str, app: ApplianceDep, player: PlayerDep) -> dict[str, 
     view["room"] = room_row(app, room, seated)
     view["players"] = seated
     view["seat"] = seat
-    view["sitting_out"] = seat is not None and seat in room.sitting_out
+    view["sitting_out"] = seat is not None and room.is_sitting_out(seat)
     with app.runtime.db.read() as tx:
         view["balance"] = tx.ledger.balance(ledger.wallet(player))
         view["stack"] = tx.ledger.balance(ledger.stack(room.id, player))
@@ -153,7 +153,7 @@ def come_back(table_id: str, app: ApplianceDep, player: PlayerDep, live: LiveDep
     """Back from sitting out: dealt into the next hand."""
     room = _room(app, table_id)
     seat = _my_seat(room, player)
-    room.sit(seat, player)  # the seat's own player: back in (Seating._returns)
+    room.come_back(seat, player)
     live.publish(table_id, {"type": "update", "events": []})
     return {"table": table_id, "seat": seat, "sitting_out": False}
 
