@@ -192,7 +192,6 @@ class Room(Table):
         """Whether the seat sits out of the next hands (its choice, or the clock's)."""
         return seat in self.resting or seat in self.sitting_out
 
-
     # --- hands ---------------------------------------------------------------
 
     def ready(self) -> dict[int, int]:
