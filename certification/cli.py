@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 
@@ -81,6 +82,12 @@ def _add_battery_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--tests", default=None, help="comma-separated test names (default: all 15)")
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run the sequences on a Dask cluster: local[:N] (a LocalCluster of N worker "
+        "processes here) or a scheduler address (tcp://host:8786)",
+    )
     p.add_argument("--block-frequency-length", type=_positive, default=128, metavar="M")
     p.add_argument("--non-overlapping-length", type=_positive, default=9, metavar="m")
     p.add_argument("--overlapping-length", type=_positive, default=9, metavar="m")
@@ -207,9 +214,20 @@ def _sp800_22(args: argparse.Namespace) -> int:
     tests = select_tests(args.tests.split(",")) if args.tests else None
     bits, fmt = read_bits(args.file, args.input_format)
     sequences = split_sequences(bits, args.sequences, args.length, fmt)
-    with Progress(len(sequences), "SP 800-22") as bar:
+    with ExitStack() as stack:
+        dask = None
+        if args.dask:
+            from certification.cluster import client
+
+            dask = stack.enter_context(client(args.dask))
+        bar = stack.enter_context(Progress(len(sequences), "SP 800-22"))
         result = run_suite(
-            sequences, params, tests, on_sequence=lambda _i, _r: bar.advance(), jobs=args.jobs
+            sequences,
+            params,
+            tests,
+            on_sequence=lambda _i, _r: bar.advance(),
+            jobs=args.jobs,
+            dask=dask,
         )
     if args.json:
         doc = sp800_22_document(result.summaries, result.sequences, result.length)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,12 +42,27 @@ def run_suite(
     on_sequence: Callable[[int, list[PValue]], None] | None = None,
     done: dict[int, list[PValue]] | None = None,
     jobs: int = 1,
+    dask: Any = None,
 ) -> SuiteResult:
-    """Test every sequence (skipping those already in ``done``), then the final analysis."""
+    """Test every sequence (skipping those already in ``done``), then the final analysis.
+
+    ``dask``: a ``distributed.Client`` (:mod:`certification.cluster`): one task per
+    sequence on its cluster, ``on_sequence`` as each finishes (in any order), the rows
+    put back in sequence order, so the result is the local run's."""
     chosen = tuple(tests) if tests is not None else None
     results: dict[int, list[PValue]] = dict(done or {})
     todo = [i for i in range(len(sequences)) if i not in results]
-    if jobs > 1 and len(todo) > 1:
+    if dask is not None and todo:
+        from certification.cluster import run_tasks
+
+        def finished(i: int, rows_of: list[PValue]) -> None:
+            results[i] = rows_of
+            if on_sequence is not None:
+                on_sequence(i, rows_of)
+
+        items = [(i, (sequences[i], params, chosen)) for i in todo]
+        run_tasks(dask, battery_rows, items, finished, name="sp800-22")
+    elif jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {i: pool.submit(battery_rows, sequences[i], params, chosen) for i in todo}
             for i in todo:

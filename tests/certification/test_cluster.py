@@ -1,0 +1,51 @@
+"""SP 800-22 campaigns on a Dask cluster: the local run's results, progress per task,
+and a campaign that loses a worker finishing on the other (a real LocalCluster of
+worker processes, never a mock)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from certification.cluster import client, parse
+from certification.stats.sp800_22.suite import run_suite
+
+TESTS = ("Frequency", "BlockFrequency", "CumulativeSums", "Runs", "LongestRun", "Serial")
+
+
+def sequences(n: int, bits: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(20261201)
+    return [rng.integers(0, 2, bits, dtype=np.uint8) for _ in range(n)]
+
+
+def test_the_address_forms() -> None:
+    assert parse("local") == ("local", None)
+    assert parse("local:3") == ("local", 3)
+    assert parse("tcp://lab-scheduler:8786") == ("tcp://lab-scheduler:8786", None)
+    for bad in ("local:0", "local:x", "nowhere"):
+        with pytest.raises(ValueError, match="--dask"):
+            parse(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_campaign_on_a_local_cluster_is_the_local_run_even_losing_a_worker() -> None:
+    seqs = sequences(16, 200_000)
+    local = run_suite(seqs, tests=TESTS)
+    finished: list[int] = []
+    with client("local:2") as dask:
+        pids = dask.run(os.getpid)  # worker address -> its process
+        victim = pids[sorted(pids)[0]]
+
+        def progress(i: int, _rows: object) -> None:
+            finished.append(i)
+            if len(finished) == 2:  # a worker dies mid-campaign; its tasks go elsewhere
+                os.kill(victim, signal.SIGKILL)
+
+        remote = run_suite(seqs, tests=TESTS, on_sequence=progress, dask=dask)
+    assert sorted(finished) == list(range(16))  # progress once per sequence, as each ended
+    assert remote.per_sequence == local.per_sequence  # every p-value, in sequence order
+    assert remote.summaries == local.summaries
