@@ -108,7 +108,11 @@ function newGame(game, clearResult = true) {
 function betNames() { return Object.fromEntries(Object.keys((S.meta && S.meta.limits) || {}).map(b => [b, betName(b)])); }
 /** A server text as the player reads it (dollars, seats from 1, cards, bet names). */
 function say(text) { return Croupier.words(text, betNames()); }
-function playerText(e) { return say(e.message); }
+function playerText(e) {
+  if (e.code === 'table-suspended') return SUSPENDED_TEXT;  // not the operator's words or the table id
+  if (e.status === 503) return 'The table cannot take bets for a moment: the staff has been told.';
+  return say(e.message);
+}
 
 /** Under "insufficient balance": the way to add credit at this kiosk (the floor's Ticket in
  * when the terminal has it, else the cashier or an attendant). */

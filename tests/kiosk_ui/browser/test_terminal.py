@@ -433,3 +433,22 @@ def test_every_family_plays_a_round_by_keyboard(
     tabs = keyboard_round(page, spot, start, prefer)
     assert tabs <= 12, tabs
     assert len(page.request.get("/api/history").json()) == 1
+
+
+def test_an_action_refused_by_a_suspension_reads_in_the_players_words(
+    page: Page, operator_password: str
+) -> None:
+    """Point 6: a bet that races the suspension is told without the table id or the
+    operator's reason (the server's refusal goes through the page's playerText)."""
+    open_table(page, "war-standard")
+    operator_session(page, operator_password)
+    r = page.request.post("/api/operator/tables/war-standard/suspend", data={"reason": "jam"})
+    assert r.ok
+    refused = page.evaluate(
+        """async () => { try { await Croupier.api('POST', '/api/tables/war-standard/actions',
+                 {seat: 0, kind: 'place-bet', bet: 'main', amount: 500}); return null; }
+               catch (e) { return { code: e.code, message: e.message, said: playerText(e) }; } }"""
+    )
+    assert refused["code"] == "table-suspended" and "jam" in refused["message"]
+    assert refused["said"].startswith("Table closed for a moment")
+    assert "war-standard" not in refused["said"] and "admin" not in refused["said"]
