@@ -129,7 +129,9 @@ const RouletteLayout = (() => {
   let lastSpin = null;
   let spunAt = 0;
 
-  function wheel(number) {
+  /** The wheel with the ball in `number`'s pocket; it spins when `spin` (the game and number
+   * that came up) is new to the page. */
+  function wheel(number, spin) {
     const order = doubleZero() ? AMERICAN : EUROPEAN;
     const R = 100;
     const step = 360 / order.length;
@@ -153,7 +155,7 @@ const RouletteLayout = (() => {
       rotor.style.setProperty('--end', `${end}deg`);
       rotor.style.transform = `rotate(${end}deg)`;
       s.append(svg('circle', { cx: 0, cy: -74, r: 6, class: 'wheel-ball' }));
-      const key = `${S.game}|${number}`;
+      const key = spin;
       const now = performance.now();
       if (key !== lastSpin) { lastSpin = key; spunAt = Board.ready() ? now : -1e9; if (Board.ready()) Board.count('spins'); }
       const age = now - spunAt;
@@ -162,13 +164,30 @@ const RouletteLayout = (() => {
     return s;
   }
 
+  // The numbers this page has seen come up, newest first (the marquee beside a real wheel).
+  const recent = [];
+  let recentKey = null;
+
+  function note(n) {
+    const key = `${S.game}|${n}`;
+    if (key === recentKey) return;
+    recentKey = key;
+    recent.unshift(String(n));
+    recent.splice(12);
+  }
+
   function felt(st) {
     const n = st.number;
     const known = n !== undefined && n !== null && n !== '';
-    return [el('div', { class: 'dice-tray wheel-tray' }, wheel(known ? n : null),
+    if (known) note(n);
+    // Until the next spin the ball stays in the last number's pocket.
+    const shown = known ? n : recent[0];
+    return [el('div', { class: 'dice-tray wheel-tray' }, wheel(shown === undefined ? null : shown, recentKey),
       el('div', { class: 'wheel-side' },
         el('div', { class: 'wheel-number ' + (known ? pocketColour(String(n)) : ''), dataset: { number: known ? String(n) : '' }, text: known ? String(n) : '–' }),
-        el('div', { class: 'small', text: known ? `The ball landed on ${n} (${pocketColour(String(n))}).` : 'Place your chips on the board, then Spin.' })))];
+        el('div', { class: 'small', text: known ? `The ball landed on ${n} (${pocketColour(String(n))}).` : 'Place your chips on the board, then Spin.' }),
+        recent.length ? el('div', { class: 'recent-numbers', 'aria-label': 'last numbers, newest first' },
+          recent.map(x => el('span', { class: 'recent ' + pocketColour(x), text: x }))) : null))];
   }
 
   return { draw, felt, grid, horizontal, vertical };

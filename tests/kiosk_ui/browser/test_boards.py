@@ -155,6 +155,11 @@ def test_roulette_inside_bets_are_tapped_on_the_board_and_the_wheel_shows_it(pag
         expect(page.locator("svg.wheel .wheel-ball")).to_have_count(1)
         expect(page.locator(f".board .win-marker[data-number='{number}']")).to_have_count(1)
         assert page.locator(f"svg.wheel .pocket[data-pocket='{number}']").count() == 1
+        spins = page.evaluate("() => document.body.dataset.spins")
+        tap(page, "red", 100)  # the next game: the number stays in the marquee and the pocket
+        expect(page.locator(".recent-numbers .recent").first).to_have_text(number)
+        expect(page.locator("svg.wheel .wheel-ball")).to_have_count(1)
+        assert page.evaluate("() => document.body.dataset.spins") == spins  # not spun again
 
 
 def test_sicbo_is_tapped_on_its_layout(page: Page) -> None:
