@@ -261,9 +261,14 @@ def _chips(h: _Hand, ev: dict[str, Any]) -> None:
     allin = " and is all-in" if left == 0 else ""
     if what in ("small-blind", "big-blind"):
         h.roles[seat] = what.replace("-", " ")
+    live = h.street_bet.get(seat, 0)
+    if what == "dead-blind" and live and h.lines[-1].startswith(f"{name}: posts big blind"):
+        # back after missing the blinds: PokerStars' one line, the big live, the small dead
+        h.lines[-1] = f"{name}: posts small & big blinds {dollars(live + amount)}{allin}"
+        return
     if what in POSTS:
         if what != "ante" and what != "dead-blind":
-            h.street_bet[seat] = h.street_bet.get(seat, 0) + amount
+            h.street_bet[seat] = live + amount
             h.high = max(h.high, h.street_bet[seat])
         h.lines.append(f"{name}: {POSTS[what]} {dollars(amount)}{allin}")
         return

@@ -32,7 +32,12 @@ from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult
 from kiosk_ui.table.money import post_entries
 from kiosk_ui.table.outcomes import OutcomeFault
-from kiosk_ui.table.room_engine import buy_in_limits, dealt_in, hand_start_actions
+from kiosk_ui.table.room_engine import (
+    big_blind_seat,
+    buy_in_limits,
+    dealt_in,
+    hand_start_actions,
+)
 from kiosk_ui.table.room_money import (
     BUY_IN,
     ROOM_EVENTS,
@@ -59,6 +64,8 @@ class Room(Table):
         self._ended_at = 0.0  # when the table was first seen ready to deal (the pause's start)
         self.hand_pause = self.rt.seat_rules.hand_pause  # the dealer's pace ([seats])
         self.resting: set[int] = set()  # seats sitting out by their players' choice
+        self._missed: set[int] = set()  # seats the big blind passed while they sat out
+        self._last_bb: int | None = None  # the last hand's big blind
         # this table session's first hand (the hand history export: one file a session)
         self.first_game = self.rt.games_started(self.id) + 1
 
@@ -156,6 +163,7 @@ class Room(Table):
         player = self.seats.get(seat)
         super()._free(seat)
         self.resting.discard(seat)
+        self._missed.discard(seat)
         if player is None or player in self.seats.values():
             return
         with self.rt.log.transaction() as tx:
@@ -243,21 +251,39 @@ class Room(Table):
                 self._rebuild()
                 raise
             self._ended_at = 0.0
+            self._note_blinds(players)
             return result
 
     def _open_hand(self, conn: Tx, players: Mapping[int, int]) -> list[Event]:
         engine: Engine = self.current_engine()
-        entering = self._entering(players)
+        posts = {s: "bb+sb" if s in self._missed else "bb" for s in self._entering(players)}
         if self.game is None:
             self._start_game(conn)
         events: list[Event] = []
-        for action in hand_start_actions(engine, players, entering):
+        for action in hand_start_actions(engine, players, posts):
             events += self._apply(conn, action, "runtime")
         assert self.game is not None
         for seat in sorted(players):  # every seat dealt in has the hand in its history
             conn.seats.add(self.game, seat, self.player_at(seat), 0, 0)
         events += self._drive(conn)
         return events
+
+    def _note_blinds(self, players: Mapping[int, int]) -> None:
+        """After a hand is dealt: the seats sitting out that the big blind passed (from
+        the last hand's big blind, clockwise, to this one's) missed the blinds, and post
+        both to come back (``[room] missed_blinds``); the seats dealt in owe nothing."""
+        assert self.engine is not None
+        bb = big_blind_seat(self.engine)
+        if bb is None:
+            return
+        if self._last_bb is not None:
+            n = max(self.variant.seats, 1)
+            span = (bb - self._last_bb) % n or n
+            for seat in self.seats:
+                if seat not in players and 1 <= (seat - self._last_bb) % n <= span:
+                    self._missed.add(seat)
+        self._last_bb = bb
+        self._missed -= set(players)
 
     def _entering(self, players: Mapping[int, int]) -> frozenset[int]:
         """The seats whose player was not dealt the table's last hand (sat down since, or

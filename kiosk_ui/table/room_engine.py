@@ -15,6 +15,7 @@ from games.core.engine import Engine, Variant
 from games.core.records import Action
 from games.poker_room.engine import PokerRoomRound
 from games.poker_room.events import HandStart
+from games.poker_room.flow import blind_seats
 from games.poker_room.rules import RoomRules
 
 #: the family whose tables are poker rooms (player against player)
@@ -43,15 +44,24 @@ def stakes_of(variant: Variant[Any]) -> tuple[int, int]:
 
 
 def hand_start_actions(
-    engine: Engine, stacks: Mapping[int, int], entering: frozenset[int] = frozenset()
+    engine: Engine, stacks: Mapping[int, int], posts: Mapping[int, str] | None = None
 ) -> tuple[Action, ...]:
-    """The runtime's actions that deal a hand to ``stacks`` (seat -> cents); each seat of
-    ``entering`` (a player new to the game since the last hand) posts a big blind to be
-    dealt in (the variant's ``[room] entry`` rule; a blind's post is its blind; stud has
-    antes and no posts)."""
+    """The runtime's actions that deal a hand to ``stacks`` (seat -> cents); ``posts``:
+    what each entering seat posts to be dealt in (``"bb"``: a new player's big blind;
+    ``"bb+sb"``: back after missing the blinds, the big live and the small dead; the
+    variant's ``[room] entry`` and ``missed_blinds`` rules; a blind's post is its blind;
+    stud has antes and no posts)."""
     stud = isinstance(engine, PokerRoomRound) and engine.rules.is_stud
-    posts = () if stud else tuple((s, "bb") for s in sorted(entering) if s in stacks)
-    return (HandStart(stacks=tuple(sorted(stacks.items())), posts=posts),)
+    owed = () if stud else tuple(sorted((s, w) for s, w in (posts or {}).items() if s in stacks))
+    return (HandStart(stacks=tuple(sorted(stacks.items())), posts=owed),)
+
+
+def big_blind_seat(engine: Engine) -> int | None:
+    """The seat that posts the big blind this hand (None before the button is known, or
+    at stud)."""
+    if not isinstance(engine, PokerRoomRound) or engine.rules.is_stud or engine.button is None:
+        return None
+    return blind_seats(engine)[1]
 
 
 def dealt_in(engine: Engine) -> frozenset[int]:

@@ -293,3 +293,29 @@ def test_sitting_out_by_choice_keeps_this_hands_decisions(runtime: Runtime) -> N
     assert seat not in room.ready() and room.is_sitting_out(seat)
     room.come_back(seat, room.seats[seat])
     assert seat in room.ready()
+
+
+def test_back_after_missing_the_blinds_posts_both(runtime: Runtime) -> None:
+    """The variant's [room] missed_blinds = "post-both": Cy sits out while the big blind
+    goes past the seat, and comes back posting the big blind live and the small dead."""
+    room = _room(runtime)
+    _seat_all(room)
+    room.start_hand()
+    _play_out(room)
+    room.sit_out(6, "cy")
+    for _ in range(4):  # heads-up between seats 0 and 3 until the big blind passes seat 6
+        room.start_hand()
+        _play_out(room)
+        if 6 in room._missed:
+            break
+    assert 6 in room._missed
+    room.come_back(6, "cy")
+    room.start_hand()
+    records = list(runtime._game_records(room.game or ""))
+    start = next(r["body"] for r in records if r["body"].get("kind") == "hand-start")
+    assert start["posts"] == [[6, "bb+sb"]]
+    assert 6 not in room._missed  # dealt in: it owes nothing now
+    _play_out(room)
+    text = session_hands(room.rt, "room").split("\n\n\n")[-1]
+    assert "Cy: posts small & big blinds $3" in text  # PokerStars' words for both posts
+    runtime.audit()
