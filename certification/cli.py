@@ -150,6 +150,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--samples", type=_positive, default=20_000, help="shuffles / rolls / spins")
     p.add_argument("--seed", type=int, default=1, help="sim source seed and simulation seed")
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes for SP 800-22")
+    p.add_argument(
+        "--dask", metavar="ADDRESS", help="SP 800-22 on a Dask cluster: local[:N] or an address"
+    )
     p.add_argument("--game", default=None, help="limit the RTP check to one game (default: all)")
     p.add_argument(
         "--raw-samples",
@@ -291,6 +294,7 @@ def _run(args: argparse.Namespace) -> int:
         samples=args.samples,
         seed=args.seed,
         jobs=args.jobs,
+        dask=args.dask,
         game=args.game,
         raw_samples=args.raw_samples,
         dieharder=args.dieharder,

@@ -14,7 +14,7 @@ whose workers must have this package installed at the same version.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -65,20 +65,34 @@ def client(spec: str) -> Iterator[Any]:
 def run_tasks(
     dask: Any,
     fn: Callable[..., Any],
-    items: Sequence[tuple[int, tuple[Any, ...]]],
+    items: Iterable[tuple[int, tuple[Any, ...]]],
     on_done: Callable[[int, Any], None],
     *,
     name: str,
+    window: int | None = None,
 ) -> dict[int, Any]:
     """Run ``fn(*args)`` for each ``(index, args)`` on the cluster; ``on_done(index,
-    result)`` as each finishes (progress); returns every result by index."""
-    as_completed = _distributed().as_completed
-    futures = {
-        dask.submit(fn, *args, key=f"{name}-{index}", pure=False): index for index, args in items
-    }
+    result)`` as each finishes (progress); returns every result by index. ``window``:
+    at most that many tasks submitted at once (their inputs are made only then, so a
+    campaign of a thousand 1 MB sequences never holds them all)."""
+    todo = iter(items)
+    futures: dict[Any, int] = {}
+    running = _distributed().as_completed()
+
+    def submit_next() -> bool:
+        for index, args in todo:
+            future = dask.submit(fn, *args, key=f"{name}-{index}", pure=False)
+            futures[future] = index
+            running.add(future)
+            return True
+        return False
+
+    while (window is None or len(futures) < window) and submit_next():
+        pass
     out: dict[int, Any] = {}
-    for future in as_completed(futures):
-        index = futures[future]
+    for future in running:  # as each finishes; the next one takes its place
+        index = futures.pop(future)
         out[index] = future.result()
         on_done(index, out[index])
+        submit_next()
     return out

@@ -51,6 +51,7 @@ class RunOptions:
     samples: int = 20_000
     seed: int = 1
     jobs: int = 1
+    dask: str | None = None  # SP 800-22 on a Dask cluster (certification.cluster)
     game: str | None = None
     raw_samples: int = 1_000_000  # raw 8-bit source samples for SP 800-90B (0: skip)
     dieharder: tuple[int, ...] = GOOD_TESTS  # dieharder tests (-d N) on the live stream
@@ -61,6 +62,7 @@ class RunOptions:
         """What must match for a resume: what the captured data and its checkpoint depend on."""
         d = asdict(self)
         d.pop("jobs")
+        d.pop("dask")  # where the work runs does not change its results
         for key in ("game", "rounds", "samples", "raw_samples", "dieharder", "dieharder_runs",
                     "dieharder_psamples"):  # fmt: skip
             d.pop(key)
@@ -313,7 +315,17 @@ def _test_sequences(
     todo = [i for i in range(options.sequences) if i not in done]
     with Progress(options.sequences, "SP 800-22") as bar:
         bar.advance(options.sequences - len(todo))
-        if options.jobs > 1 and len(todo) > 1:
+        if options.dask and todo:
+            from certification.cluster import client, run_tasks
+
+            def finished(i: int, rows: list[PValue]) -> None:
+                record(i, rows)  # checkpointed by index, in the order they finish
+                bar.advance()
+
+            with client(options.dask) as dask:
+                items = ((i, (load(i),)) for i in todo)
+                run_tasks(dask, battery_rows, items, finished, name="run-sp800-22", window=16)
+        elif options.jobs > 1 and len(todo) > 1:
             with ProcessPoolExecutor(max_workers=options.jobs) as pool:
                 window = 2 * options.jobs  # bounded look-ahead keeps memory small
                 pending = {i: pool.submit(battery_rows, load(i)) for i in todo[:window]}

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from certification.cluster import client, parse
-from certification.stats.sp800_22.suite import run_suite
+from certification.cluster import client, parse, run_tasks
+from certification.stats.sp800_22.battery import DEFAULTS
+from certification.stats.sp800_22.suite import battery_rows, run_suite
 
 TESTS = ("Frequency", "BlockFrequency", "CumulativeSums", "Runs", "LongestRun", "Serial")
 
@@ -46,6 +48,21 @@ def test_a_campaign_on_a_local_cluster_is_the_local_run_even_losing_a_worker() -
                 os.kill(victim, signal.SIGKILL)
 
         remote = run_suite(seqs, tests=TESTS, on_sequence=progress, dask=dask)
+        # certify run's way: at most 3 sequences handed out at a time, made as needed
+        made: list[int] = []
+
+        def items() -> Iterator[tuple[int, tuple[object, ...]]]:
+            for i in range(len(seqs)):
+                made.append(i)
+                yield i, (seqs[i], DEFAULTS, TESTS)
+
+        def window_done(_i: int, _rows: object) -> None:
+            assert len(made) - len(windowed_done) <= 3  # never more than 3 out at once
+            windowed_done.append(_i)
+
+        windowed_done: list[int] = []
+        windowed = run_tasks(dask, battery_rows, items(), window_done, name="w", window=3)
     assert sorted(finished) == list(range(16))  # progress once per sequence, as each ended
     assert remote.per_sequence == local.per_sequence  # every p-value, in sequence order
     assert remote.summaries == local.summaries
+    assert [windowed[i] for i in range(len(seqs))] == local.per_sequence
