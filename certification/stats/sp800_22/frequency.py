@@ -13,7 +13,7 @@ import numpy as np
 from certification.errors import ParameterError
 from certification.stats.sp800_22.result import PValue, TestOutcome, single
 from certification.stats.sp800_22.sequence import Bits, Sequence, as_sequence
-from certification.stats.special import erfc, igamc, normal
+from certification.stats.special import erfc, igamc
 
 
 def frequency(bits: Bits | Sequence) -> TestOutcome:
@@ -60,14 +60,18 @@ def _cusum_p(n: int, z: int) -> float:
         q = abs(a) // abs(b)
         return q if (a >= 0) == (b >= 0) else -q
 
+    # normal(x) = 0.5 * erfc(-x / sqrt 2) inlined (same arithmetic, bit for bit): some
+    # 4,000 terms per sequence, where the call overhead was most of the test's time
+    erfc_, r2 = math.erfc, math.sqrt(2.0)
+    lo1, lo2, hi = cdiv(cdiv(-n, z) + 1, 4), cdiv(cdiv(-n, z) - 3, 4), cdiv(cdiv(n, z) - 1, 4)
     sum1 = 0.0
-    for k in range(cdiv(cdiv(-n, z) + 1, 4), cdiv(cdiv(n, z) - 1, 4) + 1):
-        sum1 += normal(((4 * k + 1) * z) / sq)
-        sum1 -= normal(((4 * k - 1) * z) / sq)
+    for k in range(lo1, hi + 1):
+        sum1 += 0.5 * erfc_(-(((4 * k + 1) * z) / sq) / r2)
+        sum1 -= 0.5 * erfc_(-(((4 * k - 1) * z) / sq) / r2)
     sum2 = 0.0
-    for k in range(cdiv(cdiv(-n, z) - 3, 4), cdiv(cdiv(n, z) - 1, 4) + 1):
-        sum2 += normal(((4 * k + 3) * z) / sq)
-        sum2 -= normal(((4 * k + 1) * z) / sq)
+    for k in range(lo2, hi + 1):
+        sum2 += 0.5 * erfc_(-(((4 * k + 3) * z) / sq) / r2)
+        sum2 -= 0.5 * erfc_(-(((4 * k + 1) * z) / sq) / r2)
     return 1.0 - sum1 + sum2
 
 
