@@ -14,6 +14,7 @@ from typing import Any
 from certification.sp800_90b.chisquare import ChiSquareRow, goodness_of_fit, independence
 from certification.sp800_90b.lrs_test import LrsTestResult, lrs_test
 from certification.sp800_90b.mcv import McvResult, most_common_value
+from certification.sp800_90b.memory import reuses_freed_memory
 from certification.sp800_90b.permutation import PERMS, PermutationResult, permutation_tests
 from certification.sp800_90b.report import g17
 from certification.sp800_90b.samples import Samples
@@ -45,6 +46,7 @@ class IidResult:
         )
 
 
+@reuses_freed_memory
 def assess_iid(
     samples: Samples,
     *,

@@ -24,6 +24,7 @@ from certification.sp800_90b.lz78y import lz78y_estimate
 from certification.sp800_90b.markov import MarkovResult, markov_estimate
 from certification.sp800_90b.mcv import McvResult, most_common_value
 from certification.sp800_90b.mcw import mcw_estimate
+from certification.sp800_90b.memory import reuses_freed_memory
 from certification.sp800_90b.mmc import mmc_estimate
 from certification.sp800_90b.prediction import PredictionResult
 from certification.sp800_90b.samples import Samples
@@ -164,6 +165,7 @@ class _Tally:
                 self.lower(tr, res)
 
 
+@reuses_freed_memory
 def assess_non_iid(
     samples: Samples,
     *,

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.errors import SampleDataError
+from certification.sp800_90b.memory import reuses_freed_memory
 from certification.sp800_90b.non_iid import NonIidResult, assess_non_iid
 from certification.sp800_90b.samples import Samples, from_array, read_samples
 
@@ -85,6 +86,7 @@ def _max_count(matrix: npt.NDArray[np.uint8], k: int) -> int:
     return best
 
 
+@reuses_freed_memory
 def restart_tests(
     samples: Samples, word_size: int, h_i: float, *, iid: bool = False, seed: int = 0
 ) -> RestartResult:
