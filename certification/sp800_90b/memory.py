@@ -9,6 +9,8 @@ page faults and 4.3 s of system time in the non-IID track on 10^6 8-bit samples 
 13.9 s of user time). Raising the mmap threshold to its maximum (32 MB on 64-bit) and
 the trim threshold and top pad well above the track's working set lets ``free`` keep the
 pages and ``malloc`` reuse them: 123,000 faults and 1.6 s of system time, same results.
+The estimators' worker threads are held to the main heap (``M_ARENA_MAX`` 1): each
+thread's own arena would fault its temporaries in afresh again.
 
 :func:`reuses_freed_memory` wraps an assessment: it sets those three ``mallopt``
 parameters on entry, and on leaving the outermost assessment sets glibc's documented
@@ -29,12 +31,13 @@ from typing import Any, ParamSpec, TypeVar
 P = ParamSpec("P")
 R = TypeVar("R")
 
-M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
+M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -2, -3, -8
 #: parameter -> (while assessing, glibc's default)
 SETTINGS = {
     M_MMAP_THRESHOLD: (32 * 1024 * 1024, 128 * 1024),
     M_TRIM_THRESHOLD: (2**31 - 1, 128 * 1024),
     M_TOP_PAD: (256 * 1024 * 1024, 128 * 1024),
+    M_ARENA_MAX: (1, 0),  # the estimator threads share the main heap (0: glibc's own limit)
 }
 
 _lock = threading.Lock()

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -109,6 +111,18 @@ _PREDICTORS: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
     ("LZ78Y Prediction", lz78y_estimate),
 )
 
+#: Estimators run side by side in threads (NumPy releases the GIL in its sorts and
+#: array loops); the rows are collected in the tool's order, so results do not change.
+WORKERS = 2
+
+
+def _timed(fn: Callable[..., object], *args: object) -> tuple[object, float, float]:
+    """``fn(*args)`` with its wall and thread CPU seconds (threads share the process)."""
+    t0, c0 = time.perf_counter(), time.thread_time()
+    res = fn(*args)
+    return res, time.perf_counter() - t0, time.thread_time() - c0
+
+
 #: A track: its label, its symbols and their alphabet size.
 _Track = tuple[str, npt.NDArray[np.uint8], int]
 
@@ -119,11 +133,15 @@ class _Tally:
     ``h_original`` starts at the word size and ``h_bitstring`` at 1 bit, as in the tool.
     """
 
-    def __init__(self, word: int, progress: Callable[[str, str], None] | None) -> None:
+    def __init__(
+        self, word: int, progress: Callable[[str, str], None] | None, pool: ThreadPoolExecutor
+    ) -> None:
         self.rows: list[EstimateRow] = []
         self.h_original = float(word)
         self.h_bitstring = 1.0
         self.progress = progress
+        self.pool = pool
+        self.pending: list[tuple[str, str, Future[tuple[object, float, float]]]] = []
 
     def lower(self, track: str, res: Estimate | None) -> None:
         """Take an estimate's min-entropy into its track's minimum (none: no change)."""
@@ -136,33 +154,36 @@ class _Tally:
     def record(
         self, name: str, track: str, fn: Callable[..., Estimate | None], *args: object
     ) -> None:
-        """Run one estimator on one track, timed, and keep its row and its minimum."""
-        if self.progress is not None:
-            self.progress(name, track)
-        t0, c0 = time.perf_counter(), time.process_time()
-        res = fn(*args)
-        self.rows.append(
-            EstimateRow(name, track, res, time.perf_counter() - t0, time.process_time() - c0)
-        )
-        self.lower(track, res)
+        """Queue one estimator on one track; :meth:`finish` keeps its row and minimum."""
+        self.pending.append((name, track, self.pool.submit(_timed, fn, *args)))
+
+    def finish(self) -> None:
+        """Collect the queued estimates in the tool's order (rows, progress, minima)."""
+        for name, track, fut in self.pending:
+            if self.progress is not None:
+                self.progress(name, track)
+            res, wall, cpu = fut.result()
+            if name == "t-Tuple":
+                tt, lrs = cast("tuple[TupleResult | None, LrsResult | None]", res)
+                self.rows.append(EstimateRow("t-Tuple", track, tt, wall, cpu))
+                self.rows.append(EstimateRow("LRS", track, lrs, 0.0, 0.0))
+                self.lower(track, tt)
+                self.lower(track, lrs)
+            else:
+                est = cast("Estimate | None", res)
+                self.rows.append(EstimateRow(name, track, est, wall, cpu))
+                self.lower(track, est)
+        self.pending.clear()
 
     def record_tuples(self, tracks: list[_Track]) -> None:
         """The t-tuple and LRS estimates, both from one suffix array per track.
 
         The pair's time is the t-Tuple row's; the LRS row shows none.
         """
-        pairs: dict[str, tuple[TupleResult | None, LrsResult | None]] = {}
         for track, data, alph in tracks:
-            if self.progress is not None:
-                self.progress("t-Tuple", track)
-            t0, c0 = time.perf_counter(), time.process_time()
-            pairs[track] = tuple_estimates(data, alph)
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            self.rows.append(EstimateRow("t-Tuple", track, pairs[track][0], wall, cpu))
-            self.rows.append(EstimateRow("LRS", track, pairs[track][1], 0.0, 0.0))
-        for tr, (tt, lrs) in pairs.items():
-            for res in (tt, lrs):
-                self.lower(tr, res)
+            self.pending.append(
+                ("t-Tuple", track, self.pool.submit(_timed, tuple_estimates, data, alph))
+            )
 
 
 @reuses_freed_memory
@@ -185,7 +206,8 @@ def assess_non_iid(
     binary = samples.alph_size == 2
     do_bits = ((not binary) or conditioned) and not literal_only
     do_lit = initial
-    tally = _Tally(samples.word_size, progress)
+    pool = ThreadPoolExecutor(WORKERS)
+    tally = _Tally(samples.word_size, progress, pool)
 
     def want(name: str) -> bool:
         return only is None or name in only
@@ -207,6 +229,10 @@ def assess_non_iid(
         if want(name):
             for track, data, alph in tracks:
                 tally.record(name, track, pfn, data, alph)
+    try:
+        tally.finish()
+    finally:
+        pool.shutdown(cancel_futures=True)
     return _result(samples, tally, initial=initial, do_bits=do_bits, do_lit=do_lit, t0=t_start)
 
 
