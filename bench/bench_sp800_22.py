@@ -330,7 +330,7 @@ def main() -> int:
         "",
         f"croupier's battery alone (in this process, no start-up): median {med * 1000:.0f} ms "
         "CPU per 10^6-bit sequence. The command's start-up (Python, NumPy, argument parsing, "
-        "the battery's modules; SciPy is no longer imported) is the rest of its time.",
+        "the battery's modules and scipy.special) is the rest of its time.",
         "",
         *profile,
         "Why the targets are not met when they are not: sts-2.1.2 takes about 1.25 s of CPU "
