@@ -18,7 +18,7 @@ BetPlaced(seat=0, bet='main', amount=1000)
 >>> book.check_place(0, "main", 9500)
 Traceback (most recent call last):
 ...
-games.core.errors.BetRefused: main bet of $105.00 refused: maximum bet is 10000 cents
+games.core.errors.BetRefused: main bet of $105.00 refused: the maximum bet is $100.00
 >>> book.remove(0, "main", 0), book.of(0)
 (BetReturned(seat=0, bet='main', amount=1000), {})
 """

@@ -17,7 +17,7 @@ tickets.
 >>> parse(n) == n and parse(" 1234-5678-9012-3456-7" + n[-1]) == n
 True
 >>> grouped(n)
-'1234 5678 9012 3456 78'
+'1234 5678 9012 3456 71'
 """
 
 from __future__ import annotations
