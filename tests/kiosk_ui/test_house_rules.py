@@ -18,9 +18,11 @@ FAMILIES = [
     "holdem",
     "let_it_ride",
     "pai_gow",
+    "poker_room",
     "roulette",
     "sicbo",
     "three_card",
+    "video_poker",
     "war",
 ]
 # Words of the variants' engineering notes that a player's text never needs.

@@ -23,6 +23,7 @@ from kiosk_ui.table.hand_history import session_hands
 from kiosk_ui.table.room import Room
 from kiosk_ui.table.room_engine import buy_in_limits, stakes_of
 from kiosk_ui.web import schemas
+from kiosk_ui.web.house_rules import rules_for
 from kiosk_ui.web.routes.deps import ApplianceDep, LiveDep, OperatorDep, PlayerDep
 from kiosk_ui.web.routes.player import _play, request_digest
 
@@ -78,7 +79,7 @@ def room_row(
         "seats": max(room.variant.seats, 1),
         "seated": _seated(app, room, None) if seated is None else seated,
         "suspended": room.suspended,
-        "notes": list(room.variant.notes),
+        "notes": list(rules_for(room.variant.id) or room.variant.notes),
     }
 
 
