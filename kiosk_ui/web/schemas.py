@@ -40,6 +40,15 @@ class BetLimitOut(Strict):
     increment: Cents
 
 
+class CollectionOut(Strict):
+    """A California table's collection schedule: the fee per seat per hand by its wagers
+    (``tiers``: (up to, fee) in cents, rising; ``above``: the fee past the last tier), so the
+    page can show the fee for a bet slip not yet posted."""
+
+    tiers: list[tuple[int, int]]
+    above: Cents
+
+
 class TableOut(Strict):
     id: str
     variant: str
@@ -58,6 +67,8 @@ class TableOut(Strict):
     #: the house rules as a player reads them (kiosk_ui/web/house_rules.toml; ``notes``
     #: are the variant's engineering record)
     house_rules: list[str]
+    #: the collection schedule (None: the table takes no collection)
+    collection: CollectionOut | None = None
 
 
 class PlayerOut(Strict):

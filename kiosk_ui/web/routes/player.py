@@ -58,7 +58,16 @@ def table_out(t: Table) -> schemas.TableOut:
         chip_spots=chip_spots(v),
         matched=dict(getattr(v.rules, "matched", {})),
         house_rules=list(rules_for(v.id)),
+        collection=collection_out(v),
     )
+
+
+def collection_out(v: Variant[Any]) -> schemas.CollectionOut | None:
+    """The variant's collection schedule as the page reads it (None: no collection)."""
+    c = v.collection
+    if c is None:
+        return None
+    return schemas.CollectionOut(tiers=[(up, fee) for up, fee in c.tiers], above=c.above)
 
 
 def chip_spots(v: Variant[Any]) -> list[str]:

@@ -33,7 +33,7 @@ const BET_NAMES = {
 const S = {
   id: decodeURIComponent(location.pathname.split('/').pop()),
   seat: Number(new URLSearchParams(location.search).get('seat') || 0),
-  meta: null, view: null, chip: 2500, busy: false, stack: [], game: null,
+  meta: null, view: null, chip: 2500, busy: false, stack: [], game: null, slip: {}, balance: null,
   settled: [], selected: new Set(), spots: null, waiting: null, ws: null, poll: null, jackpots: [],
 };
 
@@ -46,8 +46,16 @@ function state() { return (S.view && S.view.state) || {}; }
 // The game about to open once this one is over (what may be decided before betting), else this one.
 function upcoming() { return (S.view && S.view.next) || state(); }
 
-/** This seat's bets, whatever shape the family's view has. */
+/** This seat's bets on the layout: the server's (placed and paid for) plus the bet slip's
+ * pending chips, drawn on the same spots (a pending spot has the class ``pending``). */
 function myBets() {
+  const out = { ...serverBets() };
+  for (const [b, v] of Object.entries(S.slip)) out[b] = (out[b] || 0) + v;
+  return out;
+}
+
+/** This seat's bets the server holds, whatever shape the family's view has. */
+function serverBets() {
   const st = state();
   if (!S.view || !S.view.state || S.view.over) return {};  // a finished round's bets are not on the table
   if (Array.isArray(st.seats) && st.seats[S.seat] && st.seats[S.seat].bets) return st.seats[S.seat].bets;
@@ -59,32 +67,37 @@ function myBets() {
 
 function legal() { return (S.view && !S.view.suspended && S.view.legal) || []; }
 function roundOver() { return !S.view || S.view.over || !S.view.state; }
-function canBet() { return !(S.view && S.view.suspended) && legal().includes('place-bet') || (roundOver() && S.view && S.view.seated && !S.view.suspended && !legal().includes('bank')); }
+// A seat with only a bet slip holds nothing on the layout, so the seat lifecycle may free it
+// meanwhile: a free seat still takes chips, and the slip's Deal takes the seat again.
+function mySeat() { return S.view && (S.view.seated || !(S.view.seats || {})[String(S.seat)]); }
+function canBet() { return !(S.view && S.view.suspended) && legal().includes('place-bet') || (roundOver() && mySeat() && !S.view.suspended && !legal().includes('bank')); }
 
 // --- talking to the table ----------------------------------------------------
 
-async function act(body, at) {
+async function act(body, at, route = 'actions') {
   if (S.busy) return null;
+  const kind = route === 'round' ? (body.deal ? 'deal' : 'place-bet') : body.kind;
   S.busy = true;
   document.body.classList.add('busy');
   try {
-    const out = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/actions`, { seat: S.seat, ...body },
+    const out = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/${route}`, { seat: S.seat, ...body },
       { 'idempotency-key': Croupier.uuid() });
     Croupier.notice('');
-    Croupier.setBalance(out.balance);
-    if (out.game !== S.game) newGame(out.game, body.kind !== 'decide');
-    else if (S.keptResult && body.kind !== 'decide') newGame(out.game, true);  // the first bet
+    if (out.game !== S.game) newGame(out.game, kind !== 'decide');
+    else if (S.keptResult && kind !== 'decide') newGame(out.game, true);  // the first bet
     absorb(out.events);
     if (S.jackpots.some(m => m.tables.includes(S.id))) refreshJackpots();
     S.view = { ...out.view, seated: true, balance: out.balance };
-    if (S.view.over) S.stack = [];  // the round's chips are settled: nothing to undo
+    if (route === 'round') S.slip = {};  // posted: its chips are the server's bets now
+    if (S.view.over) S.stack = S.stack.filter(c => !c.placed);  // settled: nothing to undo
+    showBalance(out.balance);
     // The round moved on: focus goes to what comes next (not after a standing order's toggle).
-    if (body.kind === 'deal' || (body.kind === 'decide' && !STANDING.has(body.decision))) S.moveFocus = true;
+    if (kind === 'deal' || (kind === 'decide' && !STANDING.has(body.decision))) S.moveFocus = true;
     await refreshSpots();
     render();
     return out;
   } catch (e) {
-    const near = at || (document.activeElement && document.activeElement.closest('main') ? document.activeElement : null);
+    const near = (typeof at === 'function' ? at(e) : at) || (document.activeElement && document.activeElement.closest('main') ? document.activeElement : null);
     S.lastError = playerText(e);
     Croupier.notice(S.lastError, 'error', near, cashierOffer(e));
     if (e.status === 423 || e.status === 409) await refresh();
@@ -99,7 +112,7 @@ async function act(body, at) {
  * (``clearResult`` false) when the new game only holds a decision made before betting
  * (Always contribute, the bank), and goes with the first bet. */
 function newGame(game, clearResult = true) {
-  S.game = game; S.stack = []; S.selected.clear();
+  S.game = game; S.selected.clear();  // the slip (and its undo stack) waits for the next Deal
   S.keptResult = !clearResult;
   if (clearResult) { S.settled = []; S.collected = 0; }
 }
@@ -134,8 +147,8 @@ async function refresh() {
     const v = await api('GET', `/api/tables/${encodeURIComponent(S.id)}?seat=${S.seat}`);
     if (v.game !== S.game) newGame(v.game, !S.game || !v.state || !!(v.state.bets && Object.keys(v.state.bets).length));
     S.view = v;
-    if (v.over) S.stack = [];
-    Croupier.setBalance(v.balance);
+    if (v.over) S.stack = S.stack.filter(c => !c.placed);
+    showBalance(v.balance);
     await refreshSpots();
     render();
   } catch (e) { Croupier.notice(playerText(e)); }
@@ -153,47 +166,68 @@ function matchedTo(bet) { return Object.keys(S.meta.matched || {}).filter(m => S
 /** A spot the player taps with a chip (not a bet placed by a decision, nor a matched one). */
 function chipSpot(bet) { return (S.meta.chip_spots || Object.keys(S.meta.limits)).includes(bet) && !(S.meta.matched || {})[bet]; }
 
+/** A chip tapped on ``bet``: onto the slip (with its matched bets), refused here with the
+ * server's reason when it would break a limit or the balance. */
 async function placeChip(bet, at) {
-  const out = await act({ kind: 'place-bet', bet, amount: S.chip }, at);
-  if (!out) { render(); return; }
-  const chip = { bet, amount: S.chip, with: [] };
-  for (const m of matchedTo(bet)) {
-    if (await act({ kind: 'place-bet', bet: m, amount: S.chip }, at)) { chip.with.push(m); continue; }
-    const why = S.lastError;  // keep the refusal's reason through the take-downs
-    for (const w of chip.with) await act({ kind: 'remove-bet', bet: w, amount: S.chip });
-    await act({ kind: 'remove-bet', bet, amount: S.chip });
-    Croupier.notice(why, 'error', at);
+  if (!canBet()) return;
+  if (!slipMode()) {  // craps: the chip goes on the layout now
+    if (await act({ kind: 'place-bet', bet, amount: S.chip }, at)) S.stack.push({ bet, amount: S.chip, with: [], placed: true });
     render();
     return;
   }
-  S.stack.push(chip);
+  const adds = { [bet]: S.chip };
+  for (const m of matchedTo(bet)) adds[m] = S.chip;
+  const why = slipRefusal(adds);
+  if (why) {
+    S.lastError = say(why.message);
+    Croupier.notice(S.lastError, 'error', at, cashierOffer(why));
+    render();
+    return;
+  }
+  Croupier.notice('');
+  if (slipEmpty()) { S.settled = []; S.collected = 0; S.keptResult = false; }  // the next game's first chip
+  for (const [b, v] of Object.entries(adds)) addToSlip(b, v);
+  S.stack.push({ bet, amount: S.chip, with: matchedTo(bet) });
+  showBalance();
   render();
 }
 
 async function undoChip() {
   const last = S.stack[S.stack.length - 1];
   if (!last) return;
-  for (const m of last.with || []) if (!(await act({ kind: 'remove-bet', bet: m, amount: last.amount }))) { render(); return; }
-  const out = await act({ kind: 'remove-bet', bet: last.bet, amount: last.amount });
-  if (out) S.stack.pop();
+  if (last.placed) {
+    if (await act({ kind: 'remove-bet', bet: last.bet, amount: last.amount })) S.stack.pop();
+    render();
+    return;
+  }
+  S.stack.pop();
+  for (const b of [last.bet, ...(last.with || [])]) takeFromSlip(b, last.amount);
+  showBalance();
   render();
 }
 
+/** The × on a spot: its pending chips come off the slip; a bet the server holds comes down. */
 async function takeDown(bet) {
-  for (const m of matchedTo(bet)) if (myBets()[m] && !(await act({ kind: 'remove-bet', bet: m, amount: 0 }))) { render(); return; }
-  const out = await act({ kind: 'remove-bet', bet, amount: 0 });
-  if (out) S.stack = S.stack.filter(c => c.bet !== bet);
+  const riders = [bet, ...matchedTo(bet)];
+  if (riders.some(b => S.slip[b])) {
+    for (const b of riders) delete S.slip[b];
+    showBalance();
+  }
+  S.stack = S.stack.filter(c => c.bet !== bet);
+  for (const m of matchedTo(bet)) if (serverBets()[m] && !(await act({ kind: 'remove-bet', bet: m, amount: 0 }))) { render(); return; }
+  if (serverBets()[bet]) await act({ kind: 'remove-bet', bet, amount: 0 });
   render();
 }
 
 async function clearBets() {
+  S.slip = {}; S.stack = [];
+  showBalance();
   const riders = Object.keys(S.meta.matched || {});  // matched bets come off before theirs
-  const order = Object.keys(myBets()).sort((a, b) => riders.includes(b) - riders.includes(a));
+  const order = Object.keys(serverBets()).sort((a, b) => riders.includes(b) - riders.includes(a));
   for (const bet of order) {
-    if (!myBets()[bet] || bet === 'insurance') continue;
+    if (!serverBets()[bet] || bet === 'insurance') continue;
     if (!(await act({ kind: 'remove-bet', bet, amount: 0 }))) break;
   }
-  S.stack = [];
   render();
 }
 
@@ -202,20 +236,31 @@ function saveRebet() {
   if (Object.keys(bets).length) localStorage.setItem('rebet:' + S.id, JSON.stringify(bets));
 }
 
+/** The last round's bets back on the slip (as far as the limits and the balance allow). */
 async function rebet() {
   const saved = JSON.parse(localStorage.getItem('rebet:' + S.id) || '{}');
   for (const [bet, amount] of Object.entries(saved)) {
-    const out = await act({ kind: 'place-bet', bet, amount });
-    if (!out) break;
-    const chip = { bet, amount, with: [] };
-    for (const m of matchedTo(bet)) if (await act({ kind: 'place-bet', bet: m, amount })) chip.with.push(m);
-    S.stack.push(chip);
+    const adds = { [bet]: amount };
+    for (const m of matchedTo(bet)) adds[m] = amount;
+    if (!slipMode()) {
+      if (!(await act({ kind: 'place-bet', bet, amount }))) break;
+      S.stack.push({ bet, amount, with: [], placed: true });
+      continue;
+    }
+    const why = slipRefusal(adds);
+    if (why) { Croupier.notice(say(why.message), 'error', document.getElementById('rebet'), cashierOffer(why)); break; }
+    for (const [b, v] of Object.entries(adds)) addToSlip(b, v);
+    S.stack.push({ bet, amount, with: matchedTo(bet) });
   }
+  showBalance();
   render();
 }
 
 async function start(kind) {
   saveRebet();
+  if (!slipEmpty()) {  // the slip and Deal in one request; Roll and Spin follow their slip
+    if (!(await postSlip(kind === 'deal')) || kind === 'deal') return;
+  }
   if (kind === 'deal') await act({ kind: 'deal' });
   else await act({ kind: 'decide', decision: kind });
 }
@@ -248,7 +293,7 @@ function spot(bet, label, opts = {}) {
   const pairedWith = (S.meta.matched || {})[bet];
   const how = pairedWith ? `always equals the ${betName(pairedWith)}: placed with it` : !tappable ? 'placed by your decision during the hand' : null;
   const b = el('button', {
-    class: 'spot' + (amount ? ' has-bet' : '') + (opts.cls ? ' ' + opts.cls : '') + (tappable ? '' : ' by-decision'),
+    class: 'spot' + (amount ? ' has-bet' : '') + (S.slip[bet] ? ' pending' : '') + (opts.cls ? ' ' + opts.cls : '') + (tappable ? '' : ' by-decision'),
     dataset: { bet }, disabled: !enabled || !lim,
     title: how ? `${betName(bet)}: ${how}` : lim ? `${betName(bet)}: ${money(lim.minimum)} – ${money(lim.maximum)}, in ${money(lim.increment)}` : betName(bet),
     onclick: (ev) => placeChip(bet, ev.currentTarget),
@@ -290,6 +335,7 @@ function renderResult() {
   const box = document.getElementById('result');
   const st = state();
   let rows = S.settled.slice();
+  if (!slipEmpty()) { box.replaceChildren(); box.hidden = true; return; }  // the next game's chips: the last result goes
   const fromState = (st.settlements || st.results || []).filter(e => e.kind === 'bet-settled' && e.seat === S.seat);
   if (fromState.length && (!rows.length || S.view.over)) rows = fromState;
   box.replaceChildren();
@@ -336,7 +382,9 @@ function renderChips() {
 function renderDecisions() {
   const box = document.getElementById('decisions');
   box.replaceChildren();
-  const l = legal();
+  const l = [...legal()];
+  const go = TRIGGER[S.meta.family] || 'deal';
+  if (!slipEmpty() && canBet() && !l.includes(go)) l.unshift(go);  // the slip's Deal (Roll, Spin)
   if (l.includes('deal')) box.append(el('button', { class: 'primary big', id: 'deal', onclick: () => start('deal'), text: 'Deal' }));
   if (l.includes('roll')) box.append(el('button', { class: 'primary big', id: 'roll', onclick: () => start('roll'), text: 'Roll' }));
   if (l.includes('spin')) box.append(el('button', { class: 'primary big', id: 'spin', onclick: () => start('spin'), text: 'Spin' }));
@@ -479,7 +527,7 @@ async function main() {
     el('button', { id: 'leave', title: 'give this seat up for another player', text: 'Leave seat', hidden: true, onclick: leaveSeat }));
   try {
     const me = await Croupier.ensurePlayer();
-    Croupier.setBalance(me.balance);
+    showBalance(me.balance);
     document.getElementById('demo').hidden = !me.demo;
     const tables = await api('GET', '/api/tables');
     S.meta = tables.find(t => t.id === S.id);

@@ -4,10 +4,21 @@
 
 // The California collection (page 004, "paying the appropriate collection"): before the deal
 // the fee the view says this seat's wagers will pay; once dealt, the fee the deal charged.
+/** The fee the table's schedule charges a seat for ``wagers`` cents (collection.py's fee). */
+function collectionFee(schedule, wagers) {
+  if (wagers <= 0) return 0;
+  const tier = schedule.tiers.find(([upTo]) => wagers <= upTo);
+  return tier ? tier[1] : schedule.above;
+}
+
 function renderCollection() {
   const box = document.getElementById('collection');
-  const due = S.view && S.view.collection;
+  let due = S.view && S.view.collection;
   if (!box) return;
+  if (S.meta.collection && !slipEmpty()) {  // the bet slip's fee, with the bets already down
+    const wagers = Object.values(myBets()).reduce((a, v) => a + v, 0);
+    due = { ...(due || {}), [String(S.seat)]: collectionFee(S.meta.collection, wagers) };
+  }
   if (!due && !S.collected) { box.hidden = true; return; }
   box.hidden = false;
   const before = due && due[String(S.seat)];

@@ -6,6 +6,8 @@ checks what the player sees, not only what the server holds.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -254,7 +256,11 @@ def test_insufficient_balance_is_told_beside_the_spot_and_offers_the_cashier(pag
     expect(error).to_contain_text("Insufficient balance: $500.00 short")
     expect(error.locator("#cashier-offer")).to_be_visible()
     expect(page.locator('.spot[data-bet="main"] .stake')).to_have_text("$1,000.00")
-    assert wallet(page) == 0
+    # the chips are a bet slip until Deal: the header shows the balance less the slip, the
+    # wallet is untouched (the server moves the money at Deal, in one request)
+    expect(page.locator("#balance")).to_have_text("$0.00")
+    assert wallet(page) == 100_000
+    expect(page.locator('.spot[data-bet="main"]')).to_have_class(re.compile(r"\bpending\b"))
 
 
 # --- point 7: history and recall ------------------------------------------------------
