@@ -56,6 +56,13 @@ def test_no_serious_violation_on_any_table_page(page: Page) -> None:
         page.click(f"#{plan.start}")
         idle(page)
         check(page, f"{family} in play", seen)
+        for _ in range(100):  # craps: Roll (no decision button) until the game is over
+            if page.evaluate("document.body.dataset.over") == "true":
+                break
+            if not page.locator("#roll:not([disabled])").count():
+                break
+            page.click("#roll")
+            idle(page)
         finish(page, (*plan.prefer, "stand", "fold", "house-way", "roll"))
         page.click("#rules-box summary")
         spot = page.locator(f'.spot[data-bet="{plan.spot}"]')

@@ -59,6 +59,17 @@ def my_bets(page: Page, table: str) -> dict[str, int]:
     return {k: v for k, v in bets.items() if isinstance(v, int) and v}
 
 
+def slip_bets(page: Page) -> dict[str, int]:
+    """The page's bet slip: the chips tapped, sent whole at Spin/Roll (craps places each)."""
+    slip: dict[str, int] = page.evaluate("() => ({ ...S.slip })")
+    return slip
+
+
+def staked_last(page: Page) -> int:
+    """What the last settled game staked: the slip reached the table in full."""
+    return int(page.request.get("/api/history").json()[0]["staked"])
+
+
 def board_bets(page: Page) -> list[str]:
     return page.locator(".board .spot").evaluate_all("bs => bs.map(b => b.dataset.bet)")
 
@@ -146,9 +157,10 @@ def test_roulette_inside_bets_are_tapped_on_the_board_and_the_wheel_shows_it(pag
                 "line-31-32-33-34-35-36", "column-2", "dozen-3", "red", "high", *extra]  # fmt: skip
         for bet in bets:
             tap(page, bet, 100)
-        assert my_bets(page, table) == dict.fromkeys(bets, 100), table
+        assert slip_bets(page) == dict.fromkeys(bets, 100), table
         page.click("#spin")
         idle(page)
+        assert slip_bets(page) == {} and staked_last(page) == 100 * len(bets), table
         view = page.request.get(f"/api/tables/{table}").json()
         number = str(view["state"]["number"])
         expect(page.locator(".wheel-number")).to_have_attribute("data-number", number)
@@ -168,12 +180,13 @@ def test_sicbo_is_tapped_on_its_layout(page: Page) -> None:
     bets.append("single-4")
     for bet in bets:
         tap(page, bet, 100)
-    assert my_bets(page, "sicbo-macau") == dict.fromkeys(bets, 100)
+    assert slip_bets(page) == dict.fromkeys(bets, 100)
     # each drawn area shows its dice: a triple three, a combination two, a single one
     assert page.locator(".board svg.board-art .art-die").count() == 6 * 2 + 6 * 3 + 15 * 2 + 6
     page.click("#roll")
     idle(page)
     expect(page.locator("#felt svg.die")).to_have_count(3)
+    assert slip_bets(page) == {} and staked_last(page) == 100 * len(bets)
 
 
 def animation_of(page: Page, selector: str, cls: str) -> str:
