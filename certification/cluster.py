@@ -96,3 +96,37 @@ def run_tasks(
         on_done(index, out[index])
         submit_next()
     return out
+
+
+class Tasks:
+    """A Dask client as a ``submit(fn, *args) -> future`` executor (the SP 800-90B
+    estimators' :class:`~certification.sp800_90b.non_iid.Submitter`).
+
+    Large NumPy arguments (the samples, the bitstring: megabytes each) are scattered to
+    every worker once (so losing a worker loses no input) and passed by reference, not
+    sent again with every estimator; tasks
+    are impure (each runs even if an identical one ran before) and named ``name-N``.
+    """
+
+    def __init__(self, dask: Any, name: str) -> None:
+        self.dask = dask
+        self.name = name
+        self.count = 0
+        self._scattered: dict[int, tuple[Any, Any]] = {}  # id -> (array, its future)
+
+    def _ref(self, arg: Any) -> Any:
+        import numpy as np
+
+        if isinstance(arg, np.ndarray) and arg.nbytes >= 1 << 16:
+            held = self._scattered.get(id(arg))
+            if held is None or held[0] is not arg:
+                # on every worker: a worker that dies takes no copy the others need
+                held = (arg, self.dask.scatter(arg, hash=False, broadcast=True))
+                self._scattered[id(arg)] = held
+            return held[1]
+        return arg
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        self.count += 1
+        refs = [self._ref(a) for a in args]
+        return self.dask.submit(fn, *refs, key=f"{self.name}-{self.count}", pure=False)

@@ -73,8 +73,10 @@ def assess_file(
     restart_file: str | Path | None = None,
     h_i: float | None = None,
     seed: int = 0,
+    dask: Any = None,
 ) -> Report:
-    """Assess a sample file; see the module docstring."""
+    """Assess a sample file; see the module docstring. ``dask``: a Dask client on which the
+    non-IID estimators run (the IID track and the restart tests stay in this process)."""
     samples = read_samples(path, bits_per_symbol)
     non_iid_res: NonIidResult | None = None
     iid_res: IidResult | None = None
@@ -82,7 +84,10 @@ def assess_file(
         iid_res = assess_iid(samples, conditioned=conditioned, seed=seed)
         h = iid_res.h_assessed
     else:
-        non_iid_res = assess_non_iid(samples, conditioned=conditioned)
+        from certification.cluster import Tasks
+
+        executor = Tasks(dask, "sp800-90b") if dask is not None else None
+        non_iid_res = assess_non_iid(samples, conditioned=conditioned, executor=executor)
         h = non_iid_res.h_assessed
     restart_res: RestartResult | None = None
     if restart_file is not None:

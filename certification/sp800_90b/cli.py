@@ -61,6 +61,12 @@ def register(p: argparse.ArgumentParser) -> None:
         help="initial entropy estimate for the restart tests (default: this run's result)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the IID shuffles (default 0)")
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        default=None,
+        help="run the non-IID estimators on a Dask cluster: local[:N] or a scheduler address",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
         "-v",
@@ -74,17 +80,26 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler: read the file, run the chosen track, print the report."""
+    from contextlib import ExitStack
+
     from certification.sp800_90b.api import assess_file
 
-    report = assess_file(
-        args.file,
-        bits_per_symbol=args.bits_per_symbol,
-        iid=bool(args.iid),
-        conditioned=bool(args.conditioned),
-        restart_file=args.restart,
-        h_i=args.h_i,
-        seed=args.seed,
-    )
+    with ExitStack() as stack:
+        dask = None
+        if args.dask:
+            from certification.cluster import client
+
+            dask = stack.enter_context(client(args.dask))
+        report = assess_file(
+            args.file,
+            bits_per_symbol=args.bits_per_symbol,
+            iid=bool(args.iid),
+            conditioned=bool(args.conditioned),
+            restart_file=args.restart,
+            h_i=args.h_i,
+            seed=args.seed,
+            dask=dask,
+        )
     if args.json:
         json.dump(report.to_json(), sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -123,6 +123,13 @@ def _timed(fn: Callable[..., object], *args: object) -> tuple[object, float, flo
     return res, time.perf_counter() - t0, time.thread_time() - c0
 
 
+class Submitter(Protocol):
+    """Where the estimators run: a thread pool here, or a Dask cluster's client adapter
+    (:class:`certification.cluster.Tasks`); ``submit`` returns a future with ``result()``."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
+
+
 #: A track: its label, its symbols and their alphabet size.
 _Track = tuple[str, npt.NDArray[np.uint8], int]
 
@@ -134,14 +141,14 @@ class _Tally:
     """
 
     def __init__(
-        self, word: int, progress: Callable[[str, str], None] | None, pool: ThreadPoolExecutor
+        self, word: int, progress: Callable[[str, str], None] | None, pool: Submitter
     ) -> None:
         self.rows: list[EstimateRow] = []
         self.h_original = float(word)
         self.h_bitstring = 1.0
         self.progress = progress
         self.pool = pool
-        self.pending: list[tuple[str, str, Future[tuple[object, float, float]]]] = []
+        self.pending: list[tuple[str, str, Any]] = []  # name, track, future of _timed
 
     def lower(self, track: str, res: Estimate | None) -> None:
         """Take an estimate's min-entropy into its track's minimum (none: no change)."""
@@ -194,19 +201,23 @@ def assess_non_iid(
     literal_only: bool = False,
     only: frozenset[str] | None = None,
     progress: Callable[[str, str], None] | None = None,
+    executor: Submitter | None = None,
 ) -> NonIidResult:
     """Run the non-IID track.
 
     ``literal_only`` skips the bitstring (as the restart validation does); ``only`` limits
     the run to some estimators (for benchmarks). The estimators run in the tool's order,
-    each on the bitstring first, then on the literal symbols.
+    each on the bitstring first, then on the literal symbols. ``executor`` runs them
+    elsewhere (a Dask cluster: ``croupier certify sp800-90b --dask``); each estimator is
+    deterministic on its data, so the result is the local run's.
     """
     t_start = time.perf_counter()
     initial = not conditioned
     binary = samples.alph_size == 2
     do_bits = ((not binary) or conditioned) and not literal_only
     do_lit = initial
-    pool = ThreadPoolExecutor(WORKERS)
+    own_pool = ThreadPoolExecutor(WORKERS) if executor is None else None
+    pool: Submitter = own_pool if own_pool is not None else cast("Submitter", executor)
     tally = _Tally(samples.word_size, progress, pool)
 
     def want(name: str) -> bool:
@@ -232,7 +243,8 @@ def assess_non_iid(
     try:
         tally.finish()
     finally:
-        pool.shutdown(cancel_futures=True)
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
     return _result(samples, tally, initial=initial, do_bits=do_bits, do_lit=do_lit, t0=t_start)
 
 

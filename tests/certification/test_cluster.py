@@ -66,3 +66,38 @@ def test_a_campaign_on_a_local_cluster_is_the_local_run_even_losing_a_worker() -
     assert remote.per_sequence == local.per_sequence  # every p-value, in sequence order
     assert remote.summaries == local.summaries
     assert [windowed[i] for i in range(len(seqs))] == local.per_sequence
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_sp800_90b_estimators_on_a_local_cluster_give_the_local_assessment() -> None:
+    """The non-IID estimators as Dask tasks (the samples scattered once): every estimate
+    and the assessed min-entropy equal the local run's, even when a worker dies after the
+    first estimate comes back (its tasks run again on the other)."""
+    from pathlib import Path
+
+    from certification.cluster import Tasks
+    from certification.sp800_90b.non_iid import assess_non_iid
+    from certification.sp800_90b.report import render_non_iid
+    from certification.sp800_90b.samples import read_samples
+
+    data = Path(__file__).parents[1] / "data" / "sp800-90b" / "rand8_short.bin"
+    samples = read_samples(data, 8)
+    local = assess_non_iid(samples)
+    with client("local:2") as dask:
+        pids = dask.run(os.getpid)
+        victim = pids[sorted(pids)[0]]
+        seen: list[str] = []
+
+        def progress(name: str, track: str) -> None:
+            seen.append(name)
+            if len(seen) == 2:
+                os.kill(victim, signal.SIGKILL)
+
+        tasks = Tasks(dask, "sp800-90b")
+        remote = assess_non_iid(samples, executor=tasks, progress=progress)
+    assert render_non_iid(remote, "x", verbose=2) == render_non_iid(local, "x", verbose=2)
+    assert remote.h_assessed == local.h_assessed
+    assert tasks.count == len(local.rows) - sum(r.estimator == "LRS" for r in local.rows)
+    scattered = [arr for arr, _ in tasks._scattered.values()]  # sent once, not per task
+    assert [a.size for a in scattered] == [samples.bits.size]  # 10^4 symbols go by value
