@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from tests.security.conftest import real_money_settings
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PAGES = ("/", "/table/bac", "/history")
 
 
@@ -43,14 +40,6 @@ def test_status_says_test_mode(served: Any, tmp_path: Path) -> None:
 
 def test_status_says_no_test_mode(served: Any, tmp_path: Path) -> None:
     assert _status(served(real_money_settings(tmp_path / "store")).url)["test_mode"] is False
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _banners(browser: Browser, url: str) -> dict[str, bool]:

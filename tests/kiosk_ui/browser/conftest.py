@@ -17,21 +17,11 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from kiosk_ui.settings import Settings, parse
 from kiosk_ui.web.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OPERATOR_PASSWORD = "correct horse battery"
 
 
@@ -86,14 +76,6 @@ def server(tmp_path: Path) -> Iterator[Served]:
 @pytest.fixture
 def operator_password() -> str:
     return OPERATOR_PASSWORD
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
