@@ -49,6 +49,9 @@ from kiosk_ui.store.tx import Repositories
 
 LOCK_CLASS = 0x43525550  # "CRUP": the advisory lock's first key (its second: the schema)
 CHAIN_CLASS = LOCK_CLASS + 1  # a shared store's writer lock, held by one transaction at a time
+#: shared openers' DDL, one at a time: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe
+#: against itself (two at once: "duplicate key ... pg_type_typname_nsp_index")
+DDL_CLASS = LOCK_CLASS + 2
 #: the server's durability per ``[store] synchronous`` (NORMAL: a crash of the server
 #: may lose the last commits, never consistency, as SQLite's NORMAL on power loss)
 SYNCHRONOUS = {"FULL": "on", "EXTRA": "on", "NORMAL": "off"}
@@ -170,8 +173,13 @@ class PgDatabase(GroupCommit[PgTx]):
                     + f"\nINSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');"
                     + "\nCOMMIT;"
                 )
-            if shared:
-                self.conn.script(postgres_ddl(LEASES_DDL))
+            if shared:  # workers and appliances open at once: one CREATE at a time
+                self.conn.script(
+                    "BEGIN;\n"
+                    f"SELECT pg_advisory_xact_lock({DDL_CLASS}, hashtext(current_schema()));\n"
+                    + postgres_ddl(LEASES_DDL)
+                    + "\nCOMMIT;"
+                )
                 self.appliance = appliance_name(self.directory, worker)
             remember(location)
         except StoreError:

@@ -160,3 +160,40 @@ def test_one_players_bets_on_two_appliances_at_once_never_overdraw(
     finally:
         b.close()
         a.close()
+
+
+def open_shared_at_once(url: str, dirs: list[Path]) -> list[BaseException]:
+    """Open a shared Runtime in each of ``dirs`` at the same moment; what they raised."""
+    opened: list[Runtime] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(dirs))
+
+    def open_shared(d: Path) -> None:
+        start.wait()
+        try:
+            opened.append(Runtime(d, url=url, shared=True, synchronous="NORMAL"))
+        except BaseException as exc:  # the failure is the finding
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_shared, args=(d,)) for d in dirs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for rt in opened:
+        rt.close()
+    return errors
+
+
+def test_shared_openers_at_once_on_a_store_made_alone(tmp_path: Path, pg_cluster: Cluster) -> None:
+    """`store init` makes a store alone; `serve --workers 2` then opens it twice at once,
+    shared: both create the leases table if missing. PostgreSQL's CREATE TABLE IF NOT
+    EXISTS is not safe against itself (two at once failed with a duplicate pg_type key
+    and stopped the server), so shared openers take their DDL one at a time."""
+    for round_ in range(30):
+        url = pg_cluster.fresh_url()
+        first = tmp_path / f"r{round_}-a0"
+        Runtime(first, create=True, url=url).close()  # made alone, no leases table
+        second = tmp_path / f"r{round_}-a1"
+        shutil.copytree(first / "keys", second / "keys")
+        assert open_shared_at_once(url, [first, second]) == []
