@@ -1,7 +1,10 @@
-"""What every bench script shares: the machine line of a results file, and medians of timed runs.
+"""What every bench script shares: the machine line of a results file, medians of timed
+runs, and starting and stopping a server under load.
 
 The benches run on shared, noisy machines, so every figure is a median of repeated
-runs, and every results file says what it ran on. Scripts import these as
+runs, and every results file says what it ran on. The served benches start
+``croupier serve --port 0`` (or a peer app) in its own process and read the address it
+prints (``start_server``), so the load never waits on a fixed port. Scripts import these as
 ``from bench._common import machine, median_seconds`` (each puts the repository
 root on ``sys.path`` first, so ``python bench/bench_x.py`` works from anywhere).
 """
@@ -10,7 +13,10 @@ from __future__ import annotations
 
 import os
 import platform
+import re
+import signal
 import statistics
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +24,9 @@ from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
+
+ROOT = Path(__file__).resolve().parent.parent
+URL = re.compile(r"http://([\d.]+):(\d+)/")  # the line a server prints once it listens
 
 
 def cpu_name() -> str:
@@ -104,3 +113,52 @@ class CpuWindow:
         """CPU seconds spent in the window (NaN if it was not sampled twice)."""
         s = self.samples
         return s[1] - s[0] if len(s) == 2 else float("nan")
+
+
+def init_store(cli: list[str], conf: str, env: dict[str, str], cwd: Path = ROOT) -> None:
+    """``cli store init --if-missing --config conf``: ``serve`` opens only a store that exists.
+
+    ``cli`` is how the tree's command line is run (``[python, "-m", "kiosk_ui.cli"]``, or
+    ``-c`` with the entry point where the tree is not installed); a failure is raised with
+    the command's own words.
+    """
+    made = subprocess.run(
+        [*cli, "store", "init", "--if-missing", "--config", conf],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+    )
+    if made.returncode != 0:
+        raise RuntimeError(f"store init failed: {made.stderr.strip()}")
+
+
+def start_server(
+    cmd: list[str], env: dict[str, str], cwd: Path = ROOT, timeout: float = 60.0
+) -> tuple[subprocess.Popen[str], str, int]:
+    """Start ``cmd`` (a server on port 0) and wait for the address it prints.
+
+    Returns the process, its host and its port. A server that exits, or prints no
+    ``http://HOST:PORT/`` line within ``timeout`` seconds, is killed and raised.
+    """
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        m = URL.search(line)
+        if m:
+            return proc, m.group(1), int(m.group(2))
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError(f"server did not start: {' '.join(cmd)}")
+
+
+def stop_server(proc: subprocess.Popen[str], timeout: float = 20.0) -> None:
+    """SIGTERM (the server's clean shutdown), then SIGKILL if it is not gone in ``timeout``."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()

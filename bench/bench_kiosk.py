@@ -34,11 +34,8 @@ import asyncio
 import json
 import os
 import platform
-import re
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -50,10 +47,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import CpuWindow  # noqa: E402
+from bench._common import CpuWindow, init_store, start_server, stop_server  # noqa: E402
 
 CROUPIER = ROOT / ".venv" / "bin" / "croupier"
 PYTHON = ROOT / ".venv" / "bin" / "python"
+CLI = [str(PYTHON), "-m", "kiosk_ui.cli"]  # store init before each serve
 TARGET_RPS, TARGET_P99_MS = 500, 100
 
 PEER_APP = textwrap.dedent(
@@ -195,27 +193,6 @@ def pct(values: list[float], q: float) -> float:
     )
 
 
-def start_server(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
-    if "serve" in cmd and "--config" in cmd:  # serve opens only a store that exists
-        conf = cmd[cmd.index("--config") + 1]
-        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--if-missing"]
-        made = subprocess.run([*init, "--config", conf], capture_output=True, env=env, cwd=ROOT)
-        if made.returncode != 0:
-            raise RuntimeError(f"store init failed: {made.stderr.strip()}")
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"http://([\d.]+):(\d+)/", line)
-        if m:
-            return proc, m.group(1), int(m.group(2))
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise RuntimeError(f"server did not start: {' '.join(cmd)}")
-
-
 def config(store: Path, terminals: int, synchronous: str, rng_extra: str = "") -> Path:
     lines = [
         f'[store]\ndir = "{store}"\nsynchronous = "{synchronous}"',
@@ -274,27 +251,19 @@ def run(kind: str, terminals: int, seconds: float, tmp: Path) -> Row:
     else:
         sync = kind.split("-")[1]
         store = tmp / f"store-{sync}-{terminals}"
-        cmd = [
-            str(CROUPIER),
-            "serve",
-            "--port",
-            "0",
-            "--config",
-            str(config(store, terminals, sync)),
-        ]
+        conf = str(config(store, terminals, sync))
+        cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
     # Each scenario starts from a clean disk: the last one's store is gone and its dirty
     # pages written out, so its write-back does not land in this one's fsyncs.
     os.sync()
+    if kind != "peer":
+        init_store(CLI, conf, env)
     proc, host, port = start_server(cmd, env)
     try:
         slip = kind.endswith("-round")
         stats = asyncio.run(load(host, port, terminals, seconds, kind == "peer", slip))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         if kind != "peer":
             shutil.rmtree(store, ignore_errors=True)
     return Row(
@@ -323,17 +292,14 @@ def run_rng(side: str, pr: str, terminals: int, seconds: float, tmp: Path) -> Ro
     else:
         cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
     os.sync()
+    init_store(CLI, conf, env)
     proc, host, port = start_server(cmd, env)
     window = CpuWindow(proc.pid, seconds)
     try:
         stats = asyncio.run(load(host, port, terminals, seconds, False, True))
         window.join()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         shutil.rmtree(store, ignore_errors=True)
     busy = window.busy
     return Row(

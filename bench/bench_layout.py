@@ -29,7 +29,6 @@ import os
 import platform
 import resource
 import shutil
-import signal
 import statistics
 import subprocess
 import tarfile
@@ -38,7 +37,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
-from bench._common import CpuWindow
+from bench._common import CpuWindow, init_store, start_server, stop_server
 from bench.bench_kiosk import config, load
 
 HERE = Path(__file__).resolve().parent
@@ -92,46 +91,16 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
     store = tmp / "store-serve"
     conf = str(config(store, terminals, "FULL"))
     env = env_for(tree)
-    init = subprocess.run(
-        [str(PYTHON), "-c", CLI, "store", "init", "--if-missing", "--config", conf],
-        capture_output=True,
-        text=True,
-        cwd=tree,
-        env=env,
-    )
-    if init.returncode != 0:
-        raise RuntimeError(f"store init failed: {init.stderr.strip()}")
+    init_store([str(PYTHON), "-c", CLI], conf, env, cwd=tree)
     os.sync()
-    proc = subprocess.Popen(
-        [str(PYTHON), "-c", CLI, "serve", "--port", "0", "--config", conf],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=tree,
-        env=env,
-    )
-    assert proc.stdout is not None
-    host, port = "", 0
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not port:
-        line = proc.stdout.readline()
-        if "http://" in line:
-            addr = line.split("http://", 1)[1].split("/", 1)[0]
-            host, port = addr.split(":")[0], int(addr.split(":")[1])
-        elif not line and proc.poll() is not None:
-            break
-    if not port:
-        proc.kill()
-        raise RuntimeError(f"server did not start in {tree}")
+    cmd = [str(PYTHON), "-c", CLI, "serve", "--port", "0", "--config", conf]
+    proc, host, port = start_server(cmd, env, cwd=tree)
     window = CpuWindow(proc.pid, seconds)
     try:
         stats = asyncio.run(load(host, port, terminals, seconds, False, True))
         window.join()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         shutil.rmtree(store, ignore_errors=True)
     if stats.errors:
         raise RuntimeError(f"{stats.errors} errors in the load run of {tree}")

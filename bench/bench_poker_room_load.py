@@ -26,10 +26,7 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -41,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import CpuWindow, machine  # noqa: E402
+from bench._common import CpuWindow, init_store, machine, start_server, stop_server  # noqa: E402
 from bench.bench_kiosk import Conn, pct  # noqa: E402
 
 VARIANT = "poker-room-holdem-2-4"
@@ -99,21 +96,6 @@ def config(store: Path, tables: int, tick: float) -> Path:
     path = store.parent / f"bench-poker-{tables}.toml"
     path.write_text("\n\n".join(lines) + "\n")
     return path
-
-
-def start(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str, int]:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        m = re.search(r"http://([\d.]+):(\d+)/", line)
-        if m:
-            return proc, m.group(1), int(m.group(2))
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise RuntimeError(f"server did not start: {' '.join(cmd)}")
 
 
 async def seat_players(
@@ -216,15 +198,10 @@ def run(kind: str, args: argparse.Namespace, tmp: Path) -> Row:
     else:
         conf = str(config(store, args.tables, args.tick))
         cli = [sys.executable, "-m", "kiosk_ui.cli"]
-        made = subprocess.run(
-            [*cli, "store", "init", "--if-missing", "--config", conf],
-            capture_output=True, env=env, cwd=ROOT, check=False,
-        )  # fmt: skip
-        if made.returncode != 0:
-            raise RuntimeError(f"store init failed: {made.stderr.strip()!r}")
+        init_store(cli, conf, env)
         cmd = [*cli, "serve", "--port", "0", "--config", conf]
     os.sync()
-    proc, host, port = start(cmd, env)
+    proc, host, port = start_server(cmd, env)
     try:
         setup = 0.0 if kind == "peer" else 3.0 + args.tables * args.players * 0.02
         cpu = CpuWindow(proc.pid, args.seconds, warmup=2.0 + setup)
@@ -233,11 +210,7 @@ def run(kind: str, args: argparse.Namespace, tmp: Path) -> Row:
         )
         cpu.join()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc, timeout=30)
         shutil.rmtree(store, ignore_errors=True)
     per_action = cpu.busy * 1000 / stats.actions if stats.actions else float("nan")
     return Row(
