@@ -301,12 +301,15 @@ def _test_sequences(
     result is recorded (in ``done`` and as a checkpoint line) in sequence order.
     """
     from certification.stats.sp800_22.result import PValue
-    from certification.stats.sp800_22.suite import battery_rows
+    from certification.stats.sp800_22.suite import battery_rows, packed_battery_rows
 
-    def load(i: int) -> NDArray[np.uint8]:
+    def packed(i: int) -> NDArray[np.uint8]:
         with data_path.open("rb") as fh:
             fh.seek(i * seq_bytes)
-            return np.unpackbits(np.frombuffer(fh.read(seq_bytes), dtype=np.uint8))
+            return np.frombuffer(fh.read(seq_bytes), dtype=np.uint8)
+
+    def load(i: int) -> NDArray[np.uint8]:
+        return np.unpackbits(packed(i))
 
     def record(i: int, rows: list[PValue]) -> None:
         done[i] = [[r.test, r.variant, r.p_value] for r in rows]
@@ -323,8 +326,10 @@ def _test_sequences(
                 bar.advance()
 
             with client(options.dask) as dask:
-                items = ((i, (load(i),)) for i in todo)
-                run_tasks(dask, battery_rows, items, finished, name="run-sp800-22", window=16)
+                items = ((i, (packed(i), 8 * seq_bytes)) for i in todo)  # shipped packed
+                run_tasks(
+                    dask, packed_battery_rows, items, finished, name="run-sp800-22", window=16
+                )
         elif options.jobs > 1 and len(todo) > 1:
             with ProcessPoolExecutor(max_workers=options.jobs) as pool:
                 window = 2 * options.jobs  # bounded look-ahead keeps memory small
