@@ -243,27 +243,44 @@ class Event(Record):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class BetPlaced(Event):
+class SeatEvent(Event):
+    """An event about one seat (its bet, its chips, its hand): ``seat`` names it.
+
+    A base for the shape, not a record itself (it has no ``kind``); its fields come
+    first in every subclass's encoding, as they did when each class declared them.
+    """
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SeatAmount(SeatEvent):
+    """``amount`` cents move for ``seat``: the shape of every plain chip movement (a fee
+    charged or returned, chips into a pot, an uncalled bet back)."""
+
+    amount: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BetPlaced(SeatEvent):
     """Money moves from the wallet to the table: the runtime debits on this event."""
 
     kind: ClassVar[str] = "bet-placed"
-    seat: int
     bet: str
     amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class BetReturned(Event):
+class BetReturned(SeatEvent):
     """A bet taken down before resolution: the runtime credits ``amount`` back."""
 
     kind: ClassVar[str] = "bet-returned"
-    seat: int
     bet: str
     amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class BetSettled(Event):
+class BetSettled(SeatEvent):
     """A bet resolved. The runtime credits ``returned - commission``.
 
     ``stake`` is the amount that was at risk; ``returned`` is everything paid back
@@ -272,7 +289,6 @@ class BetSettled(Event):
     """
 
     kind: ClassVar[str] = "bet-settled"
-    seat: int
     bet: str
     stake: int
     returned: int
@@ -286,7 +302,7 @@ class BetSettled(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class JackpotContribution(Event):
+class JackpotContribution(SeatEvent):
     """Part of a settled progressive side bet goes to a meter (``amount`` cents).
 
     The side bet itself is placed and settled like any bet (its stake goes to the
@@ -295,13 +311,12 @@ class JackpotContribution(Event):
     """
 
     kind: ClassVar[str] = "jackpot-contribution"
-    seat: int
     meter: str
     amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class JackpotWin(Event):
+class JackpotWin(SeatEvent):
     """A progressive award paid from a meter, not from the house.
 
     Engines are pure and do not know the meter, so the award is stated as a fixed
@@ -312,7 +327,6 @@ class JackpotWin(Event):
     """
 
     kind: ClassVar[str] = "jackpot-win"
-    seat: int
     meter: str
     fixed: int = 0
     share_bp: int = 0
@@ -320,7 +334,7 @@ class JackpotWin(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class CollectionCharged(Event):
+class CollectionCharged(SeatAmount):
     """The California collection (page 004, "paying the appropriate collection"): a fee
     the seat pays for the hand when it is dealt, win or lose (:mod:`games.core.collection`).
 
@@ -331,8 +345,6 @@ class CollectionCharged(Event):
     """
 
     kind: ClassVar[str] = "collection-charged"
-    seat: int
-    amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

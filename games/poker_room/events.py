@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from games.core.records import Action, Event
+from games.core.records import Action, Event, SeatAmount, SeatEvent
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -57,54 +57,54 @@ class HandVoid(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class CollectionReturned(Event):
+class CollectionReturned(SeatAmount):
     """A seat fee goes back from the house to ``seat``'s stack (a misdeal)."""
 
     kind: ClassVar[str] = "collection-returned"
-    seat: int
-    amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class ChipsIn(Event):
+class ChipsIn(SeatAmount):
     """``amount`` cents from ``seat``'s stack into the pot, as ``what`` (ante, small-blind,
     big-blind, dead-blind, bring-in, call, bet, raise, complete) on ``street`` (0-based)."""
 
     kind: ClassVar[str] = "chips-in"
-    seat: int
-    amount: int
     what: str
     street: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Uncalled(Event):
+class Uncalled(SeatAmount):
     """The part of a bet nobody called goes back from the pot to ``seat``'s stack."""
 
     kind: ClassVar[str] = "uncalled-returned"
-    seat: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PotAmount(Event):
+    """``amount`` cents of pot ``pot`` (0 = the main pot): the shape of a pot's events.
+
+    A base for the shape, not a record itself (it has no ``kind``)."""
+
+    pot: int
     amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class PotFormed(Event):
+class PotFormed(PotAmount):
     """Pot ``pot`` (0 = the main pot) of ``amount`` cents: ``shares`` = (seat, cents put
     into this pot), ``eligible`` = the seats that may win it."""
 
     kind: ClassVar[str] = "pot-formed"
-    pot: int
-    amount: int
     shares: Pairs
     eligible: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class Raked(Event):
+class Raked(PotAmount):
     """The rake: ``amount`` cents from pot ``pot`` to the house (the collection)."""
 
     kind: ClassVar[str] = "raked"
-    pot: int
-    amount: int
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -120,11 +120,10 @@ class PotAwarded(Event):
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class HandShown(Event):
+class HandShown(SeatEvent):
     """``seat`` shows ``cards`` at the showdown (in the showdown order), best hand ``hand``."""
 
     kind: ClassVar[str] = "hand-shown"
-    seat: int
     cards: str
     hand: str
 
