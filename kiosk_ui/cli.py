@@ -4,20 +4,25 @@ Each package owns its sub-commands in its own ``cli`` module, which exposes
 ``register(parser)``: it adds its sub-parsers and sets ``handler`` on each, a
 callable taking the parsed ``argparse.Namespace`` and returning an exit status.
 Registration modules import only the standard library at module level, so that
-``croupier rng stream`` does not pay for FastAPI or NumPy it never uses.
+``croupier rng stream`` does not pay for FastAPI or NumPy it never uses; and only the
+command being run is registered (the others' modules are located, not imported), so
+``croupier certify sp800-22`` does not pay for the rng or the log verifier either.
 
 Errors: any exception deriving from a package's base error (``DeviceError``,
 ``RngError``, ``GameError``, ``CertificationError``, ``KioskError``) or from
 ``ValueError``/``OSError`` is printed as one line ``croupier: error: ...`` with
 exit status 2; nothing prints a traceback unless ``--debug`` is given. A command
-whose module cannot be imported is a broken installation, never a command quietly
-left out: ``croupier`` refuses to start with the same one line and status 2.
+whose module is missing (or, for the command being run, cannot be imported) is a
+broken installation, never a command quietly left out: ``croupier`` refuses to start
+with the same one line and status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.machinery
+import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 
@@ -42,10 +47,15 @@ class CommandUnavailable(Exception):
     """A sub-command's registration module (or one it needs) cannot be imported."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the full parser, importing each package's registration module.
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """Build the parser; raise CommandUnavailable naming a missing command and module.
 
-    Raises CommandUnavailable naming the command and the missing module.
+    Only the command ``argv`` names is registered (its module imported): ``croupier
+    certify sp800-22`` does not load the rng, the device layer or the log verifier,
+    whose packages' ``__init__`` import NumPy, the DRBGs and cryptography. Every other
+    command gets its help line, and its module is only located on disk, so a broken
+    installation is still refused whatever the command. Without a known command (help,
+    a typo) every module is imported, as the full help needs.
     """
     parser = argparse.ArgumentParser(
         prog="croupier",
@@ -53,8 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = _named_command(argv)
     for name, (module_name, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
+        if chosen is not None and name != chosen:
+            if not _present(module_name):
+                raise CommandUnavailable(
+                    f"command {name!r} is not available ({module_name}: no such module); "
+                    "the installation is incomplete"
+                )
+            continue
         try:
             importlib.import_module(module_name).register(cmd)
         except ImportError as exc:
@@ -65,10 +83,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _named_command(argv: Sequence[str] | None) -> str | None:
+    """The sub-command ``argv`` runs (its first word not an option), if it is one we know."""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
+def _present(module_name: str) -> bool:
+    """Whether the module's file is installed, found without importing it or its package."""
+    top, *rest = module_name.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    for depth in range(len(rest)):
+        if spec is None or spec.submodule_search_locations is None:
+            return False
+        full = ".".join([top, *rest[: depth + 1]])
+        spec = importlib.machinery.PathFinder.find_spec(full, spec.submodule_search_locations)
+    return spec is not None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
     except CommandUnavailable as exc:
         if "--debug" in (sys.argv[1:] if argv is None else argv):
             raise
