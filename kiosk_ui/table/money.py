@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from games.core import collection
 from games.core.engine import Engine
@@ -241,6 +242,19 @@ def jackpot_entries(
             )
         )
     return out
+
+
+class RowKeys(TypedDict):
+    """What every posted row of one money event carries, for ``**`` into a poster
+    (:func:`post_event`, :func:`~kiosk_ui.table.room_money.post_room_event`): the table,
+    the game, the seat's player ("" for none, as a rake), the time and the log record."""
+
+    table: str
+    game: str
+    player: str
+    ts: int
+    log_seq: int
+    log_hash: str
 
 
 def post_entries(

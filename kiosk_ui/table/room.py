@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.core.engine import Engine
 from games.core.records import Event
@@ -30,7 +30,7 @@ from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult
-from kiosk_ui.table.money import post_entries
+from kiosk_ui.table.money import RowKeys, post_entries
 from kiosk_ui.table.outcomes import OutcomeFault
 from kiosk_ui.table.room_engine import (
     big_blind_seat,
@@ -47,9 +47,6 @@ from kiosk_ui.table.room_money import (
     stack_out_entry,
 )
 from kiosk_ui.table.table import Table
-
-if TYPE_CHECKING:
-    from certification.log.chain import StoredRecord
 
 
 class Room(Table):
@@ -140,23 +137,10 @@ class Room(Table):
             raise SeatError(f"buy in to sit at seat {seat} of poker table {self.id}")
         super().sit(seat, player)
 
-    def _post(self, conn: Tx, ev: Event, seat: int | None, rec: StoredRecord, ts: int) -> None:
+    def _post_rows(self, conn: Tx, ev: Event, seat: int | None, keys: RowKeys) -> tuple[int, int]:
         """A room's money event: stack, pot and revenue (:mod:`.room_money`); the rake
         is the pot's, no seat's."""
-        assert self.game is not None
-        player = self.player_at(seat) if seat is not None else ""
-        staked, net = post_room_event(
-            conn,
-            ev,
-            table=self.id,
-            game=self.game,
-            player=player,
-            ts=ts,
-            log_seq=rec.seq,
-            log_hash=rec.hash,
-        )
-        if seat is not None:
-            conn.seats.add(self.game, seat, player, staked, net)
+        return post_room_event(conn, ev, **keys)
 
     def _free(self, seat: int) -> None:
         """Free the seat and return its player's stack to the wallet (``stack-out``)."""

@@ -43,7 +43,13 @@ from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
-from kiosk_ui.table.money import MONEY_EVENTS, check_collection, collection_due, post_event
+from kiosk_ui.table.money import (
+    MONEY_EVENTS,
+    RowKeys,
+    check_collection,
+    collection_due,
+    post_event,
+)
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource, draw_info
 from kiosk_ui.table.player_deal import dealing_seat, is_deal_request, with_seat
 from kiosk_ui.table.seating import logged_seats
@@ -432,27 +438,30 @@ class Table(Suspension):
         return events
 
     def _post(self, conn: Tx, ev: Event, seat: int | None, rec: StoredRecord, ts: int) -> None:
-        """The ledger rows of a seat's money event (a poker room posts its own)."""
-        assert self.game is not None and seat is not None
-        player = self.player_at(seat)
-        reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
-        net = post_event(
-            conn,
-            ev,
-            table=self.id,
-            game=self.game,
-            player=player,
-            ts=ts,
-            log_seq=rec.seq,
-            log_hash=rec.hash,
-            reset=reset,
+        """A money event's ledger rows (the family's: :meth:`_post_rows`), each naming the
+        log record ``rec``, and what it staked and won in the seat's row of the game."""
+        assert self.game is not None
+        player = self.player_at(seat) if seat is not None else ""
+        keys = RowKeys(
+            table=self.id, game=self.game, player=player, ts=ts, log_seq=rec.seq, log_hash=rec.hash
         )
+        staked, net = self._post_rows(conn, ev, seat, keys)
+        if seat is not None:
+            conn.seats.add(self.game, seat, player, staked, net)
+
+    def _post_rows(self, conn: Tx, ev: Event, seat: int | None, keys: RowKeys) -> tuple[int, int]:
+        """A house-banked game's rows for a seat's money event (a poker room posts its
+        own); returns (staked, net) for the seat's row. A jackpot win's paid amount is
+        logged (``jackpot-paid``): engines state the award, the meter sets the amount."""
+        assert self.game is not None and seat is not None
+        reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
+        net = post_event(conn, ev, **keys, reset=reset)
         if isinstance(ev, JackpotWin):
             body = {"seat": seat, "meter": ev.meter, "amount": net}
             self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
         staked = ev.amount if isinstance(ev, BetPlaced) else 0
         staked -= ev.amount if isinstance(ev, BetReturned) else 0
-        conn.seats.add(self.game, seat, player, staked, net)
+        return staked, net
 
     def _drive(self, conn: Tx) -> list[Event]:
         assert self.engine is not None and self.game is not None
