@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from certification.stats.sp800_22.result import TestOutcome, single
 from certification.stats.sp800_22.sequence import Bits, Sequence, as_sequence
@@ -22,18 +23,33 @@ _TABLES: tuple[tuple[int, int, int, int, tuple[float, ...]], ...] = (
 )
 
 
-def longest_runs(blocks: np.ndarray) -> np.ndarray:
-    """Longest run of ones in each row of a 2-D 0/1 array.
+def longest_runs(blocks: NDArray[np.uint8], cap: int | None = None) -> NDArray[np.int64]:
+    """Longest run of ones in each row of a 2-D 0/1 array, counted up to ``cap``.
 
-    At each position the run ending there is its index minus the index of the last zero
-    at or before it (a running maximum of zero positions, reset at each row's start).
+    Each row is packed into 64-bit words (first bit most significant, zero-padded);
+    after t rounds of y <- y AND (y shifted one bit along the row) a bit is still set
+    exactly where t + 1 ones start, so a row's longest run is the number of rounds
+    before it is all zeros. The test needs runs only up to V[0] + K (longer ones share
+    the last class), so at most that many rounds: 16 of six word-array operations at
+    n = 10^6, where a pass per bit over the 10^6 positions took 7 ms.
     """
     n_blocks, m = blocks.shape
-    idx = np.broadcast_to(np.arange(m, dtype=np.int32), (n_blocks, m))
-    last_zero = np.where(blocks == 0, idx, np.int32(-1))
-    np.maximum.accumulate(last_zero, axis=1, out=last_zero)
-    out: np.ndarray = (idx - last_zero).max(axis=1).astype(np.int64)
-    return out
+    limit = m if cap is None else min(cap, m)
+    words = -(-m // 64)
+    packed = np.zeros((n_blocks, words * 8), dtype=np.uint8)
+    packed[:, : -(-m // 8)] = np.packbits(blocks, axis=1)
+    y = packed.view(">u8").astype(np.uint64)
+    length = np.zeros(n_blocks, dtype=np.int64)
+    one, top = np.uint64(1), np.uint64(63)
+    for _ in range(limit):
+        alive = y.any(axis=1)
+        if not alive.any():
+            break
+        length += alive
+        step = y << one
+        step[:, :-1] |= y[:, 1:] >> top  # the next word's first bit follows this word's last
+        y &= step
+    return length
 
 
 def longest_run(bits: Bits | Sequence) -> TestOutcome:
@@ -43,7 +59,7 @@ def longest_run(bits: Bits | Sequence) -> TestOutcome:
         return single("LongestRun", None, note=f"n = {n} is too short (needs 128)")
     _, k, m, v0, pi = next(t for t in _TABLES if n < t[0])
     n_blocks = n // m
-    longest = longest_runs(seq.bits[: n_blocks * m].reshape(n_blocks, m))
+    longest = longest_runs(seq.bits[: n_blocks * m].reshape(n_blocks, m), cap=v0 + k)
     classes = np.clip(longest - v0, 0, k)
     nu = np.bincount(classes, minlength=k + 1)
     expected = n_blocks * np.asarray(pi)

@@ -33,49 +33,46 @@ def _probabilities() -> tuple[float, float, float]:
     return p32, p31, 1.0 - (p32 + p31)
 
 
+def _swap_in(a: NDArray[np.uint32], col: NDArray[np.uint32], i: int, below: bool) -> None:
+    """sts's ``find_unit_element_and_swap``: where row i has no one in column i, swap in
+    the nearest row below (forward) or above (backward, searching upwards) that has."""
+    need = col[i] == 0
+    if not need.any():
+        return
+    cand = col[i + 1 :, need] if below else col[:i, need][::-1]
+    found = cand.any(axis=0)
+    if not found.any():
+        return
+    lanes = np.flatnonzero(need)[found]
+    first = np.argmax(cand[:, found], axis=0)
+    j = i + 1 + first if below else i - 1 - first
+    tmp = a[i, lanes]
+    a[i, lanes] = a[j, lanes]
+    a[j, lanes] = tmp
+    col[i, lanes] = 1
+    col[j, lanes] = 0
+
+
 def sts_ranks(rows: NDArray[np.uint32]) -> NDArray[np.int64]:
-    """sts-2.1.2 ``computeRank`` for a stack of 32x32 matrices given as (count, 32) row words."""
-    a = rows.astype(np.uint32, copy=True)
-    count = a.shape[0]
-    idx = np.arange(count)
-    full = np.uint32(0xFFFFFFFF)
-    m = min(M, Q)
-    for i in range(m - 1):  # forward
-        bit = np.uint32(1 << i)
-        has = (a[:, i:] & bit) != 0  # rows i..M-1 with a one in column i
-        need_swap = ~has[:, 0]
-        candidates = has[:, 1:]
-        found = candidates.any(axis=1) & need_swap
-        if found.any():
-            j = i + 1 + np.argmax(candidates[found], axis=1)
-            sel = idx[found]
-            tmp = a[sel, i].copy()
-            a[sel, i] = a[sel, j]
-            a[sel, j] = tmp
-        pivot = (a[:, i] & bit) != 0
-        keep = np.uint32((0xFFFFFFFF << i) & 0xFFFFFFFF)  # columns k >= i only
-        prow = np.where(pivot, a[:, i] & keep, np.uint32(0))
-        below = a[:, i + 1 :]
-        hit = (below & bit) != 0
-        below ^= np.where(hit, prow[:, None], np.uint32(0))
-    for i in range(m - 1, 0, -1):  # backward
-        bit = np.uint32(1 << i)
-        above = (a[:, :i] & bit) != 0  # rows 0..i-1
-        need_swap = (a[:, i] & bit) == 0
-        found = above.any(axis=1) & need_swap
-        if found.any():
-            # search from row i-1 downwards to 0: the last row index with the bit set
-            j = i - 1 - np.argmax(above[found][:, ::-1], axis=1)
-            sel = idx[found]
-            tmp = a[sel, i].copy()
-            a[sel, i] = a[sel, j]
-            a[sel, j] = tmp
-        pivot = (a[:, i] & bit) != 0
-        prow = np.where(pivot, a[:, i] & full, np.uint32(0))
-        upper = a[:, :i]
-        hit = (upper & bit) != 0
-        upper ^= np.where(hit, prow[:, None], np.uint32(0))
-    nonzero: NDArray[np.int64] = (a != 0).sum(axis=1).astype(np.int64)
+    """sts-2.1.2 ``computeRank`` for a stack of 32x32 matrices given as (count, 32) row words.
+
+    Held row-major as (32, count): row r of every matrix is one contiguous vector, and
+    column i of rows k.. is the 0/1 array ``(a[k:] >> i) & 1``, which also serves as the
+    multiplier selecting the rows to eliminate (no boolean masks, no per-matrix gathers
+    but for the swaps): 3.6 ms for the 976 matrices of 10^6 bits, against 8.5 ms.
+    """
+    a = np.ascontiguousarray(rows.T, dtype=np.uint32)  # (row, matrix)
+    one = np.uint32(1)
+    for i in range(M - 1):  # forward: pivot on the diagonal, eliminate below
+        col = (a >> np.uint32(i)) & one  # rows above i are not looked at
+        _swap_in(a, col, i, below=True)
+        keep = np.uint32((0xFFFFFFFF << i) & 0xFFFFFFFF)  # the tool adds columns k >= i only
+        a[i + 1 :] ^= ((a[i] & keep) * col[i]) * col[i + 1 :]
+    for i in range(M - 1, 0, -1):  # backward: from the last row up, eliminate above
+        col = (a[: i + 1] >> np.uint32(i)) & one
+        _swap_in(a, col, i, below=False)
+        a[:i] ^= (a[i] * col[i]) * col[:i]
+    nonzero: NDArray[np.int64] = (a != 0).sum(axis=0).astype(np.int64)
     return nonzero
 
 
