@@ -1,4 +1,4 @@
-"""The IID permutation tests (SP 800-90B 5.1), vectorised over batches of shuffles.
+"""The IID permutation tests (SP 800-90B 5.1), shuffles computed on both cores.
 
 Nineteen statistics (excursion; number and length of directional runs; number of
 increases/decreases; number and length of runs about the median; average and maximum
@@ -12,22 +12,28 @@ since it can then no longer fail; ``early_stop=False`` runs all shuffles.
 Binary data use Conversion I (Hamming weight of 8-bit blocks) for the directional,
 periodicity and covariance statistics and Conversion II (8-bit blocks as numbers) for the
 collision statistics; the median of binary data is 0.5.
+
+The loops (shuffle, counting, the text bzip2 compresses) are compiled in
+:mod:`certification.sp800_90b.iid_kernels`; here threads run them shuffle by shuffle and
+the main thread counts the results in order.
 """
 
 from __future__ import annotations
 
 import bz2
+import math
 import os
+import threading
 from collections import deque
-from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from certification.sp800_90b.iid_kernels import LAGS, shuffle_into, statistics_into, text_into
+
 PERMS = 10_000
-LAGS = (1, 2, 8, 16, 32)
 NAMES: tuple[str, ...] = (
     "excursion",
     "numDirectionalRuns",
@@ -42,8 +48,16 @@ NAMES: tuple[str, ...] = (
     "compression",
 )
 
-F2 = npt.NDArray[np.float64]
-I2 = npt.NDArray[np.int64]
+F1 = npt.NDArray[np.float64]
+I1 = npt.NDArray[np.int64]
+U8 = npt.NDArray[np.uint8]
+U64 = npt.NDArray[np.uint64]
+
+#: threads computing shuffles side by side (the kernels and bzip2 release the GIL)
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: bytes of text per call of the compressor (two of its 500,000-byte blocks), between
+#: which a shuffle no longer needed stops compressing
+_SLICE = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,149 +85,90 @@ class PermutationResult:
         return all(r.passed for r in self.rows)
 
 
-def _conv1(x: I2) -> I2:
-    m = x.shape[1] // 8
-    return np.asarray(x[:, : m * 8].reshape(x.shape[0], m, 8).sum(axis=2), dtype=np.int64)
+def _median(x: U8, binary: bool) -> float:
+    """The samples' median (0.5 for binary data, as SP 800-90B 5.1 sets it)."""
+    if binary:
+        return 0.5
+    v = np.sort(x)
+    half = x.size // 2
+    return float(v[half]) if x.size % 2 else (float(v[half]) + float(v[half - 1])) / 2.0
 
 
-def _conv2(x: I2) -> I2:
-    m = x.shape[1] // 8
-    w = (1 << np.arange(7, -1, -1)).astype(np.int64)
-    return np.asarray(x[:, : m * 8].reshape(x.shape[0], m, 8) @ w, dtype=np.int64)
+def _pcg64_state(seed: int, index: int) -> U64:
+    """The PCG64 state of shuffle ``index``: NumPy's ``SeedSequence(seed)`` child
+    ``index`` (``spawn_key=(index,)``), so each shuffle is the same whichever thread draws
+    it and in whatever order."""
+    st = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))).state["state"]
+    s, inc = int(st["state"]), int(st["inc"])
+    mask = (1 << 64) - 1
+    return np.array([s >> 64, s & mask, inc >> 64, inc & mask], dtype=np.uint64)
 
 
-def _runs(alt: npt.NDArray[np.bool_]) -> tuple[I2, I2]:
-    """(number of runs, longest run) of each row of a boolean sequence."""
-    b, n = alt.shape
-    change = alt[:, 1:] != alt[:, :-1]
-    count = change.sum(axis=1) + 1
-    longest = np.empty(b, dtype=np.int64)
-    idx = np.arange(1, n, dtype=np.int64)
-    for r in range(b):
-        brk = idx[change[r]]
-        edges = np.concatenate(([0], brk, [n]))
-        longest[r] = int(np.diff(edges).max())
-    return count.astype(np.int64), longest
-
-
-def _collisions(x: I2, k: int) -> tuple[F2, I2]:
-    """Average and maximum collision wait of each row (SP 800-90B 5.1.7/5.1.8)."""
-    b, n = x.shape
-    avg = np.zeros(b, dtype=np.float64)
-    longest = np.full(b, -1, dtype=np.int64)
-    small = k <= 256 and (b == 0 or int(x.max()) < 256)
-    nxt = np.empty(n, dtype=np.int64)
-    for r in range(b):
-        row = x[r].astype(np.uint8) if small else x[r]
-        order = np.argsort(row, kind="stable")  # radix sort for 8-bit values
-        same = row[order[1:]] == row[order[:-1]]
-        nxt.fill(n)
-        nxt[order[:-1][same]] = order[1:][same]
-        rev = np.minimum.accumulate(nxt[::-1])
-        avg[r], longest[r] = _walk(memoryview(rev.data), n)
-    return avg, longest
-
-
-def _walk(rev: memoryview, n: int) -> tuple[float, int]:
-    """(average, longest) collision wait along one row's chain of first repeats.
-
-    ``rev[n - 1 - i]`` is the first position ``j >= i`` whose value already occurred in
-    ``[i, j)``; each wait runs from the current start to that repeat, and the next one
-    starts after it. The chain is sequential by nature (some 5*10^4 steps for 10^6 8-bit
-    samples), so it walks the array's buffer from Python, one row at a time: a vectorised
-    step across a batch's rows cost a dozen NumPy calls per step, and the (rows x n)
-    sort keys and index arrays it needed were most of the track's page faults.
-    """
-    cur = total = count = 0
-    longest = -1
-    last = n - 1
-    while True:
-        j = rev[last - cur]
-        if j >= n:
-            break
-        t = j - cur + 1
-        total += t
-        count += 1
-        if t > longest:
-            longest = t
-        cur = j + 1
-        if cur >= n:
-            break
-    return (total / count if count else 0.0), longest
-
-
-_TEXT = [f"{v} ".encode() for v in range(256)]
-_TEXT_TABLE = np.zeros((256, 4), dtype=np.uint8)
-_TEXT_LEN = np.zeros(256, dtype=np.int64)
-for _v, _t in enumerate(_TEXT):
-    _TEXT_TABLE[_v, : len(_t)] = np.frombuffer(_t, dtype=np.uint8)
-    _TEXT_LEN[_v] = len(_t)
-
-
-#: threads compressing shuffles side by side (bz2 releases the GIL while it works)
-WORKERS = max(1, min(2, os.cpu_count() or 1))
-
-
-def _compressed_length(row: npt.NDArray[np.int64]) -> int:
+def _compressed_length(x: U8, buf: U8, cancel: threading.Event | None = None) -> float:
     """bzip2 (block size 5) length of the values written as decimal text, space separated
-    (without the last space, as NIST's tool writes them)."""
-    cells = _TEXT_TABLE[row]
-    mask = np.arange(4)[None, :] < _TEXT_LEN[row][:, None]
-    return len(bz2.compress(cells[mask].tobytes()[:-1], 5))
+    (without the last space, as NIST's tool writes them); NaN when ``cancel`` got set
+    (the statistic got decided meanwhile: the rest of the text is not compressed).
 
-
-def _compressed_lengths(rows: I2, pool: ThreadPoolExecutor) -> Generator[int, None, None]:
-    """The compression statistic of each row in order, ``WORKERS`` rows in flight.
-
-    Closing the iterator early (the statistic is decided) cancels the rows not started.
+    The text goes to the compressor in slices of a few blocks, the GIL released while
+    each compresses; the stream is the one ``bz2.compress`` makes of the whole text.
     """
-    pending: deque[Future[int]] = deque()
-    nxt = 0
-    try:
-        while nxt < len(rows) or pending:
-            while nxt < len(rows) and len(pending) < WORKERS:
-                pending.append(pool.submit(_compressed_length, rows[nxt]))
-                nxt += 1
-            yield pending.popleft().result()
-    finally:
-        for f in pending:
-            f.cancel()
+    size = text_into(x, buf)
+    view = memoryview(buf.data)[:size]
+    comp = bz2.BZ2Compressor(5)
+    length = 0
+    for lo in range(0, size, _SLICE):
+        if cancel is not None and cancel.is_set():
+            return math.nan
+        length += len(comp.compress(view[lo : lo + _SLICE]))
+    return float(length + len(comp.flush()))
 
 
-def statistics(x: I2, binary: bool, mean: float, median: float, need: npt.NDArray[np.bool_]) -> F2:
-    """The 19 statistics of every row of ``x`` (NaN for those not in ``need``).
+class _Buffers(threading.local):
+    """Each thread's shuffle and text buffers, reused from shuffle to shuffle."""
 
-    The compression statistic (bzip2 of each row, by far the dearest) is left NaN here:
-    :func:`permutation_tests` computes it shuffle by shuffle, only while it is undecided.
+    shuffled: U8 | None = None
+    text: U8 | None = None
+
+    def get(self, n: int) -> tuple[U8, U8]:
+        if self.shuffled is None or self.shuffled.size != n or self.text is None:
+            self.shuffled = np.empty(n, dtype=np.uint8)
+            self.text = np.empty(4 * n + 1, dtype=np.uint8)
+        return self.shuffled, self.text
+
+
+@dataclass(frozen=True, slots=True)
+class _Data:
+    """What every shuffle needs: the samples, their median, the seed, the buffers."""
+
+    x: U8
+    binary: bool
+    median: float
+    seed: int
+    buffers: _Buffers
+    cancel: threading.Event
+
+
+def _shuffle_statistics(data: _Data, index: int, need: npt.NDArray[np.bool_]) -> F1:
+    """The statistics in ``need`` of shuffle ``index`` (NaN for the others).
+
+    Runs in a worker thread: the shuffle, the counting loops and bzip2 all release the GIL.
     """
-    b, n = x.shape
-    out = np.full((b, len(NAMES)), np.nan)
-    if need[0]:
-        dev = np.cumsum(x, axis=1) - (np.arange(1, n + 1, dtype=np.float64) * mean)[None, :]
-        out[:, 0] = np.abs(dev).max(axis=1)
-    c1 = _conv1(x) if binary else x
-    if need[1:4].any():
-        alt = c1[:, :-1] <= c1[:, 1:]
-        nr, lr = _runs(alt)
-        out[:, 1] = nr
-        out[:, 2] = lr
-        inc = alt.sum(axis=1)
-        out[:, 3] = np.maximum(inc, alt.shape[1] - inc)
-    if need[4:6].any():
-        alt2 = x >= median
-        nr, lr = _runs(alt2)
-        out[:, 4] = nr
-        out[:, 5] = lr
-    if need[6:8].any():
-        c2 = _conv2(x) if binary else x
-        avg, mx = _collisions(c2, 256)
-        out[:, 6] = avg
-        out[:, 7] = mx
-    for i, p in enumerate(LAGS):
-        if need[8 + i]:
-            out[:, 8 + i] = (c1[:, :-p] == c1[:, p:]).sum(axis=1)
-        if need[13 + i]:
-            out[:, 13 + i] = (c1[:, :-p] * c1[:, p:]).sum(axis=1)
+    shuffled, text = data.buffers.get(data.x.size)
+    shuffle_into(data.x, shuffled, _pcg64_state(data.seed, index))
+    out = np.full(len(NAMES), np.nan)
+    statistics_into(shuffled, data.binary, data.median, need, out)
+    if need[18] and not data.cancel.is_set():
+        out[18] = _compressed_length(shuffled, text, data.cancel)
+    return out
+
+
+def original_statistics(raw: U8, binary: bool) -> F1:
+    """The 19 statistics of the samples themselves (``ea_iid -v -v -v``'s "Unpermuted
+    result" lines)."""
+    x = np.ascontiguousarray(raw, dtype=np.uint8)
+    out = np.full(len(NAMES), np.nan)
+    statistics_into(x, binary, _median(x, binary), np.ones(len(NAMES), dtype=bool), out)
+    out[18] = _compressed_length(x, np.empty(4 * x.size + 1, dtype=np.uint8))
     return out
 
 
@@ -225,40 +180,39 @@ def permutation_tests(
     shuffles: int = PERMS,
     early_stop: bool = True,
 ) -> PermutationResult:
-    """Run the permutation tests on ``raw`` samples with seeded shuffles."""
-    x = raw.astype(np.int64)
-    n = x.size
-    mean = float(x.sum()) / n
-    if binary:
-        median = 0.5
-    else:
-        v = np.sort(x)
-        half = n // 2
-        median = float(v[half]) if n % 2 else (float(v[half]) + float(v[half - 1])) / 2.0
+    """Run the permutation tests on ``raw`` samples with seeded shuffles.
+
+    ``WORKERS`` threads compute shuffles ahead (each shuffle ``i`` drawn from its own
+    seeded stream, so the results do not depend on the threads); the main thread counts
+    them in order and stops each statistic at the shuffle that decides it, so the counts
+    and the verdict depend only on ``seed``. A shuffle already under way when the last
+    statistic it computes got decided is wasted work, never a changed count.
+    """
+    x = np.ascontiguousarray(raw, dtype=np.uint8)
+    t = original_statistics(x, binary)
     m = len(NAMES)
-    need = np.ones(m, dtype=bool)
-    t = statistics(x[None, :], binary, mean, median, need)[0]
-    t[18] = _compressed_length(x)
     counts = np.zeros((m, 3), dtype=np.int64)
     live = np.ones(m, dtype=bool)
-    rng = np.random.default_rng(seed)
-    drawn = 0
-    batch = 16
-    max_cells = 1 << 25
+    data = _Data(x, binary, _median(x, binary), seed, _Buffers(), threading.Event())
+    pending: deque[Future[F1]] = deque()
+    nxt = 0
     with ThreadPoolExecutor(WORKERS) as pool:
-        while drawn < shuffles and live.any():
-            size = min(batch, shuffles - drawn, max(1, max_cells // max(n, 1)))
-            perm = _shuffled(rng, x, size)
-            tp = statistics(perm, binary, mean, median, live)
-            for j in np.flatnonzero(live):
-                if j == 18:
-                    lengths = _compressed_lengths(perm, pool)
-                    live[j] = not _tally(counts[j], t[j], lengths, early_stop)
-                    lengths.close()
-                else:
-                    live[j] = not _tally(counts[j], t[j], iter(tp[:, j]), early_stop)
-            drawn += size
-            batch = min(batch * 2, 256)
+        try:
+            for _ in range(shuffles):
+                if not live.any():
+                    break
+                while nxt < shuffles and len(pending) < 2 * WORKERS:
+                    pending.append(pool.submit(_shuffle_statistics, data, nxt, live.copy()))
+                    nxt += 1
+                values = pending.popleft().result()
+                for j in np.flatnonzero(live):
+                    live[j] = not _tally(counts[j], t[j], float(values[j]), early_stop)
+                if not live[18]:
+                    data.cancel.set()
+        finally:
+            data.cancel.set()
+            for f in pending:
+                f.cancel()
     rows = []
     for idx, name in enumerate(NAMES):
         c0, c1, c2 = (int(c) for c in counts[idx])
@@ -266,30 +220,14 @@ def permutation_tests(
     return PermutationResult(rows=tuple(rows), shuffles=int(counts.sum(axis=1).max()))
 
 
-def _shuffled(rng: np.random.Generator, x: I2, size: int) -> I2:
-    """``size`` seeded Fisher-Yates shuffles of ``x``, one row each.
-
-    Row by row with ``Generator.shuffle`` on contiguous rows: ``Generator.permuted(...,
-    axis=1)`` on the batch took four times as long (55 ms against 13 ms per 10^6 samples).
-    """
-    out = np.broadcast_to(x, (size, x.size)).copy()
-    for row in out:
-        rng.shuffle(row)
-    return out
+def _tally(c: I1, t: float, v: float, early_stop: bool) -> bool:
+    """Count one shuffle's value ``v`` above/equal/below ``t`` into ``c``; True when the
+    statistic got decided (counting stops right there, as NIST's tool does)."""
+    c[0 if v > t else 1 if v == t else 2] += 1
+    return early_stop and _decided(c)
 
 
-def _tally(c: I2, t: float, values: Iterator[float], early_stop: bool) -> bool:
-    """Count shuffles' ``values`` above/equal/below ``t`` into ``c`` one by one; True when
-    the statistic got decided (and counting stopped right there, as NIST's tool does, so
-    the counts do not depend on the batch sizes)."""
-    for v in values:
-        c[0 if v > t else 1 if v == t else 2] += 1
-        if early_stop and _decided(c):
-            return True
-    return False
-
-
-def _decided(c: I2) -> bool:
+def _decided(c: I1) -> bool:
     """True once the original can no longer be extreme: more than 5 shuffles at or above
     it and more than 5 at or below it (NIST stops counting a statistic right there)."""
     return bool(c[0] + c[1] > 5 and c[1] + c[2] > 5)
