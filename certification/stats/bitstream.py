@@ -29,6 +29,10 @@ for _c in b"01" + _WHITESPACE:
 def detect_format(data: bytes) -> InputFormat:
     """'ascii' when every byte is '0', '1' or white space (and there is a digit), else 'binary'."""
     raw = np.frombuffer(data, dtype=np.uint8)
+    # a byte outside the set anywhere decides 'binary': look at the head first, where a
+    # binary file shows one at once, before the whole file (45 ms for 12.5 MB)
+    if not bool(_ASCII_OK[raw[:4096]].all()):
+        return "binary"
     if raw.size and bool(_ASCII_OK[raw].all()) and bool(((raw == 48) | (raw == 49)).any()):
         return "ascii"
     return "binary"

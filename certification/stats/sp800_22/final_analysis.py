@@ -36,6 +36,14 @@ def as_tool_reads(p_value: float | None) -> float:
     return float(np.float32(float(f"{p_value:f}")))
 
 
+def tool_reads(p_values: Seq[float | None]) -> list[float]:
+    """:func:`as_tool_reads` of every value, the float32 rounding done on the whole array
+    (a NumPy scalar a value cost more than the rest of the final analysis)."""
+    text = [0.0 if p is None else float(f"{p:f}") for p in p_values]
+    read: list[float] = np.asarray(text, dtype=np.float64).astype(np.float32).tolist()
+    return read
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VariantSummary:
     """Final analysis of one test variant over all sequences."""
@@ -89,7 +97,7 @@ def pass_bounds(sample_size: int) -> tuple[int, int]:
 
 def summarise(test: str, variant: str | None, p_values: Seq[float | None]) -> VariantSummary:
     """The tool's ``computeMetrics`` for one variant's p-values (None = not applicable)."""
-    read = [as_tool_reads(p) for p in p_values]
+    read = tool_reads(p_values)
     if test in EXCURSION_TESTS:
         sample = [c for c in read if c > 0.0]
     else:
