@@ -11,7 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from certification.stats.sp800_22.linear_complexity import linear_complexities
+from certification.stats.sp800_22.linear_complexity import (
+    linear_complexities,
+    packed_linear_complexities,
+    sliced_linear_complexities,
+)
 from certification.stats.sp800_22.longest_run import longest_runs
 from certification.stats.sp800_22.rank import sts_ranks
 
@@ -101,7 +105,7 @@ def _berlekamp_massey(bits: list[int]) -> int:
 @pytest.mark.parametrize("m", [2, 13, 64, 65, 200, 500])
 def test_linear_complexity_equals_massey_block_by_block(m: int) -> None:
     rng = np.random.default_rng(m)
-    blocks = [rng.integers(0, 2, (24, m), dtype=np.uint8)]
+    blocks = [rng.integers(0, 2, (64, m), dtype=np.uint8)]
     blocks.append(np.zeros((1, m), dtype=np.uint8))
     blocks.append(np.eye(1, m, m - 1, dtype=np.uint8))  # one 1 at the end: L = m
     blocks.append(np.resize(np.array([1, 0, 0, 1, 1], dtype=np.uint8), (1, m)))  # periodic
@@ -109,3 +113,6 @@ def test_linear_complexity_equals_massey_block_by_block(m: int) -> None:
     data = np.concatenate(blocks)
     expected = [_berlekamp_massey(r) for r in data.tolist()]
     assert linear_complexities(data).tolist() == expected
+    assert sliced_linear_complexities(data).tolist() == expected  # 71 blocks: 2 words
+    assert sliced_linear_complexities(data[-7:]).tolist() == expected[-7:]
+    assert packed_linear_complexities(data).tolist() == expected
