@@ -29,6 +29,14 @@ class PlayerTokens:
         self._key = bytes.fromhex(path.read_text().strip())
         self._verified: dict[str, str] = {}  # token -> player, for tokens already checked
 
+    def derived(self, purpose: str) -> str:
+        """A secret for ``purpose`` derived from the token key, so every server holding
+        the floor's ``keys/`` knows it and nobody else: how the floor's servers know each
+        other (:mod:`kiosk_ui.web.floor_view`). Its HMAC key is a hash of the token key,
+        never the token key itself, so no player's tag ever tells anything of it."""
+        subkey = hashlib.sha256(b"croupier derived secrets\0" + self._key).digest()
+        return hmac.new(subkey, purpose.encode(), hashlib.sha256).hexdigest()
+
     def issue(self, player: str) -> str:
         tag = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
         return f"{player}.{tag}"

@@ -103,10 +103,35 @@ def _serve(args: argparse.Namespace) -> int:
     except BaseException:
         appliance.close()
         raise
-    app = create_app(settings, on_ready=ready, appliance=appliance)
+    url = served_url(settings.public_url, host, port, settings.worker or 0)
+    app = create_app(settings, on_ready=ready, appliance=appliance, url=url)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     if not server.started:
         raise KioskError("the server did not start (see the message above)")
     return 0
+
+
+def served_url(public: str | None, host: str, port: int, worker: int) -> str:
+    """Where this server is reached, advertised to the floor's other servers and linked
+    from their lobbies: ``[serve] public_url`` (worker I of ``--workers``: its port + I),
+    else this listening address (a wildcard one: the host's name).
+
+    >>> served_url(None, "127.0.0.1", 8001, 1)
+    'http://127.0.0.1:8001'
+    >>> served_url("https://pit-3.floor.example:8443/", "0.0.0.0", 8444, 1)
+    'https://pit-3.floor.example:8444'
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    if public:
+        parts = urlsplit(public)
+        base = parts.port or (443 if parts.scheme == "https" else 80)
+        name = parts.hostname or ""
+        name = f"[{name}]" if ":" in name else name
+        return f"{parts.scheme}://{name}:{base + worker}"
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

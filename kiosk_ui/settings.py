@@ -53,6 +53,7 @@ class Settings:
     shared: bool = False  # [store] shared: other appliances write the same database
     lease_seconds: float = 15.0  # [store] lease_seconds: a table's lease on a shared store
     workers: int = 1  # [serve] workers: processes serving the store (serve --workers)
+    public_url: str | None = None  # [serve] public_url: where this appliance is reached
     worker: int | None = None  # which of them this process is (None: the only one)
     synchronous: str = "FULL"
     anchor: Path | None = None  # [store] anchor: append-only file of signed tree heads
@@ -132,6 +133,11 @@ class _Operator(_Table):
 class _Serve(_Table):
     # processes serving the store (serve --workers): each its share of the tables
     workers: int = Field(default=1, ge=1, le=64)
+    # where players and the floor's other servers reach this one (worker I: port + I);
+    # empty: http://<listening address or host name>:<port>
+    public_url: str = Field(
+        default="", max_length=200, pattern=r"^$|^https?://[A-Za-z0-9.\[\]:-]+(:\d+)?/?$"
+    )
 
 
 class _Lobby(_Table):
@@ -331,6 +337,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         shared=cfg.store.shared,
         lease_seconds=cfg.store.lease_seconds,
         workers=cfg.serve.workers,
+        public_url=cfg.serve.public_url or None,
         synchronous=cfg.store.synchronous,
         anchor=anchor,
         rng=dict(cfg.rng),

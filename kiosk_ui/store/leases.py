@@ -10,6 +10,10 @@ inside the same transaction, that the lease is still this appliance's
 that table, so two appliances never both append a table's records. The check runs
 under the store's writer lock (:mod:`kiosk_ui.store.pg`), so a takeover cannot slip
 between the check and the unit's records.
+
+Beside the leases, each appliance names where it serves (the ``servers`` row: its base
+URL, renewed while it runs), so any appliance's lobby and console can show every
+table of the floor and send players to the one serving it.
 """
 
 from __future__ import annotations
@@ -81,4 +85,19 @@ class SqliteLeases:
         return {
             str(t): (str(h), int(e))
             for t, h, e in self._conn.execute("SELECT table_id, holder, expires FROM leases")
+        }
+
+    def advertise(self, holder: str, url: str, now: int) -> None:
+        """``holder`` serves at ``url`` (as of ``now``: a row not renewed is a dead one)."""
+        self._conn.execute(
+            "INSERT INTO servers (holder, url, seen) VALUES (?, ?, ?) ON CONFLICT (holder) "
+            "DO UPDATE SET url = excluded.url, seen = excluded.seen",
+            (holder, url, now),
+        )
+
+    def servers(self) -> dict[str, tuple[str, int]]:
+        """Every appliance that advertised where it serves: holder -> (URL, last seen)."""
+        return {
+            str(h): (str(u), int(s))
+            for h, u, s in self._conn.execute("SELECT holder, url, seen FROM servers")
         }

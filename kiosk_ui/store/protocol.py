@@ -204,6 +204,10 @@ class Leases(Protocol):
 
     def holders(self) -> dict[str, tuple[str, int]]: ...
 
+    def advertise(self, holder: str, url: str, now: int) -> None: ...
+
+    def servers(self) -> dict[str, tuple[str, int]]: ...
+
 
 class Tx(Protocol):
     """One unit of work (opaque: callers use only its repositories)."""

@@ -113,6 +113,11 @@ CREATE TABLE IF NOT EXISTS leases (
     holder   TEXT NOT NULL,          -- the appliance serving the table
     expires  INTEGER NOT NULL        -- microseconds since the epoch
 );
+CREATE TABLE IF NOT EXISTS servers (
+    holder   TEXT PRIMARY KEY,       -- an appliance (or serve --workers worker) of the store
+    url      TEXT NOT NULL,          -- where it serves its tables (kiosk_ui/web/floor_view.py)
+    seen     INTEGER NOT NULL        -- microseconds since the epoch, renewed while it serves
+);
 """
 
 VOUCHERS_DDL = """

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp
@@ -25,6 +26,7 @@ from kiosk_ui.settings import Settings
 from kiosk_ui.table.clock import SeatClock
 from kiosk_ui.table.commit import LoopCommitter
 from kiosk_ui.web.errors import ERROR_RESPONSES, install_error_handlers
+from kiosk_ui.web.floor_view import FloorView
 from kiosk_ui.web.live import Broadcaster
 from kiosk_ui.web.middleware import BodyLimit, OriginCheck, SecurityHeaders
 
@@ -44,7 +46,12 @@ def create_app(
     on_ready: Callable[[str | None], None] | None = None,
     max_body: int | None = None,
     appliance: Appliance | None = None,
+    url: str | None = None,
 ) -> FastAPI:
+    """The app serving ``settings``' appliance (``appliance``: one already built);
+    ``url``: where this server is reached, advertised to the other servers of a shared
+    store (:mod:`kiosk_ui.web.floor_view`; None: the floor sees this one's tables only
+    when it asks the store, never linked)."""
     built = appliance
 
     @asynccontextmanager
@@ -61,6 +68,11 @@ def create_app(
         app.state.seat_clock.start()
         app.state.floor = Floor(appliance)  # vouchers, attendant calls, live alarms
         app.state.floor.start()
+        secret = app.state.tokens.derived("floor-peer")  # the floor's servers know it
+        app.state.floor_view = FloorView(
+            appliance.runtime, secret, url, local=partial(floor.here_part, app.state)
+        )
+        app.state.floor_view.start()
         # Everything made at start-up lives as long as the server: keep it out of the
         # collector's full passes, which otherwise pause every request now and then.
         gc.collect()
@@ -71,6 +83,7 @@ def create_app(
             yield
         finally:
             await app.state.seat_clock.stop()
+            app.state.floor_view.stop()
             app.state.floor.stop()
             app.state.live.stop()
             app.state.committer.close()
@@ -89,6 +102,7 @@ def create_app(
         alarms,
         cashier,
         certify_jobs,
+        floor,
         jackpots,
         operator,
         pages,
@@ -107,6 +121,7 @@ def create_app(
     app.include_router(cashier.router, responses=ERROR_RESPONSES)
     app.include_router(alarms.router, responses=ERROR_RESPONSES)
     app.include_router(rooms.router, responses=ERROR_RESPONSES)
+    app.include_router(floor.router, responses=ERROR_RESPONSES)
     # Outermost last: a cross-origin request is refused before its body is read; no body
     # passes the limit. The security headers wrap even these (see _App).
     app.add_middleware(BodyLimit, limit=max_body or settings.max_body_bytes)

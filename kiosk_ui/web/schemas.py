@@ -69,6 +69,9 @@ class TableOut(Strict):
     house_rules: list[str]
     #: the collection schedule (None: the table takes no collection)
     collection: CollectionOut | None = None
+    #: the base URL of the server that serves the table (another worker or appliance of
+    #: a shared store; its pages and feed are there); None: this server
+    url: str | None = None
 
 
 class PlayerOut(Strict):

@@ -11,6 +11,7 @@ from kiosk_ui.appliance import Appliance
 from kiosk_ui.auth import Session
 from kiosk_ui.cashier.floor import Floor
 from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.web.floor_view import FloorView
 from kiosk_ui.web.live import Broadcaster
 
 PLAYER_COOKIE = "croupier_player"
@@ -37,6 +38,12 @@ async def floor(request: Request) -> Floor:
     """The cashier, attendant calls and live alarms of the served appliance."""
     f: Floor = request.app.state.floor
     return f
+
+
+async def floor_view(request: Request) -> FloorView:
+    """Every server's tables of a shared store (:mod:`kiosk_ui.web.floor_view`)."""
+    v: FloorView = request.app.state.floor_view
+    return v
 
 
 def tokens(request: Request) -> PlayerTokens:
@@ -86,5 +93,6 @@ PlayerDep = Annotated[str, Depends(player_id)]
 OperatorDep = Annotated[Session, Depends(operator_session)]
 LiveDep = Annotated[Broadcaster, Depends(live)]
 FloorDep = Annotated[Floor, Depends(floor)]
+FloorViewDep = Annotated[FloorView, Depends(floor_view)]
 #: the ``?seat=`` of a player's table routes: a seat number 0..15
 SeatQuery = Annotated[int, Query(ge=0, le=15)]

@@ -18,11 +18,13 @@ from certification.install.seal import check_install
 from certification.log.errors import LogIntegrityError
 from certification.log.verify import verify_lines
 from kiosk_ui.errors import AuditError
+from kiosk_ui.table.table import Table
 from kiosk_ui.web import schemas
 from kiosk_ui.web.routes.deps import (
     OPERATOR_COOKIE,
     ApplianceDep,
     FloorDep,
+    FloorViewDep,
     LiveDep,
     OperatorDep,
 )
@@ -95,34 +97,41 @@ def rng_health(app: ApplianceDep, session: OperatorDep) -> dict[str, Any]:
     return app.rng_status()
 
 
+def table_row(t: Table, alarm: Any) -> dict[str, Any]:
+    """A table as the console lists it: its game, seats and state (never a card)."""
+    return {
+        "id": t.id,
+        "variant": t.variant.id,
+        "title": t.variant.title,
+        "source": t.source.name,
+        "game": t.game,
+        "suspended": t.suspended,
+        "alarm": alarm,
+        "seats": {str(k): v for k, v in list(t.seats.items())},
+        "sitting_out": sorted(t.sitting_out),
+        "per_player": t.per_player,
+        # A per-player table: each player's own open game.
+        "games": {p: g.game for p, g in list(t.games_of.items()) if g.game is not None},
+    }
+
+
 @router.get("/tables")
 def tables(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
-    """Every table; ``alarm`` is the open store fault (a full disk, an I/O error) that
-    suspends them all until the operator resumes one of them."""
+    """Every table this server serves; ``alarm`` is the open store fault (a full disk, an
+    I/O error) that suspends them all until the operator resumes one of them. The whole
+    floor's tables are ``GET /api/operator/floor``."""
     alarm = app.runtime.db.health.alarm()
-    return [
-        {
-            "id": t.id,
-            "variant": t.variant.id,
-            "source": t.source.name,
-            "game": t.game,
-            "suspended": t.suspended,
-            "alarm": alarm,
-            "seats": {str(k): v for k, v in t.seats.items()},
-            "sitting_out": sorted(t.sitting_out),
-            "per_player": t.per_player,
-            # A per-player table: each player's own open game.
-            "games": {p: g.game for p, g in list(t.games_of.items()) if g.game is not None},
-        }
-        for t in app.tables()
-    ]
+    return [table_row(t, alarm) for t in app.tables()]
 
 
 @router.get("/floor")
-def floor(app: ApplianceDep, session: OperatorDep) -> list[dict[str, Any]]:
+def floor(session: OperatorDep, view: FloorViewDep) -> list[dict[str, Any]]:
     """On a shared store (a floor, or ``serve --workers``): every leased table, who
-    serves it and for how long yet, and whether this process does (empty otherwise)."""
-    return app.runtime.floor()
+    serves it (``holder``, its ``url``; ``here``: this process) and for how long yet
+    (``seconds_left``), with its state as its server's console lists it (``answered``
+    false: that server does not answer, its last known state); empty otherwise."""
+    view.watched()
+    return list(view.snapshot()["tables"]) if view.shared else []
 
 
 @router.get("/recoveries")

@@ -10,8 +10,8 @@ import re
 import threading
 from importlib import resources
 
-from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,32 +28,48 @@ def lobby() -> HTMLResponse:
     return _page("lobby.html")
 
 
+def _elsewhere(request: Request, table_id: str) -> Response | None:
+    """A table another server of a shared store serves: a redirect to its page there
+    (its game, seats and feed live in that process; None: served here, or unknown)."""
+    if table_id in request.app.state.appliance.runtime.tables:
+        return None
+    view = request.app.state.floor_view
+    if not view.shared:
+        return None
+    view.watched()
+    base = view.served_at(table_id, request.headers.get("host"))
+    if base is None:
+        return None
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"{base}{request.url.path}{query}", status_code=307)
+
+
 @router.get("/table/{table_id}")
-def table(table_id: str) -> HTMLResponse:
+def table(table_id: str, request: Request) -> Response:
     """One page for every table; the family's renderer is picked by the page script."""
-    del table_id  # the page reads it from its own address
-    return _page("table.html")
+    return _elsewhere(request, table_id) or _page("table.html")
 
 
 @router.get("/room/{table_id}")
-def room(table_id: str) -> HTMLResponse:
+def room(table_id: str, request: Request) -> Response:
     """A poker room's page (player against player); it reads the table from its address."""
-    del table_id
-    return _page("poker_room.html")
+    return _elsewhere(request, table_id) or _page("poker_room.html")
 
 
 _WARMING: list[threading.Thread] = []
 
 
 @router.get("/video_poker/{table_id}")
-def video_poker(table_id: str) -> HTMLResponse:
+def video_poker(table_id: str, request: Request) -> Response:
     """A video poker machine (issue 16): its own page, the table's id read from the address.
 
     The first page served starts building the exact auto-hold's counts in the background
     (seconds of CPU, once per process), so the player's first deal need not wait for all
     of it.
     """
-    del table_id
+    moved = _elsewhere(request, table_id)
+    if moved is not None:
+        return moved
     if not _WARMING:
         from games.video_poker import warm_up
 

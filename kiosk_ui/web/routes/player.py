@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Header, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
@@ -31,6 +31,7 @@ from kiosk_ui.web.recall_view import local_time, picture
 from kiosk_ui.web.routes.deps import (
     PLAYER_COOKIE,
     ApplianceDep,
+    FloorViewDep,
     LiveDep,
     PlayerDep,
     SeatQuery,
@@ -155,9 +156,24 @@ def status(app: ApplianceDep) -> dict[str, Any]:
 
 
 @router.get("/tables")
-def lobby(app: ApplianceDep) -> list[schemas.TableOut]:
-    """Every open table with its game, limits and state."""
-    return [table_out(t) for t in app.tables()]
+def lobby(request: Request, app: ApplianceDep, view: FloorViewDep) -> list[schemas.TableOut]:
+    """Every open table with its game, limits and state: on a shared store those of every
+    server of the floor, each served elsewhere with the ``url`` of its server (its pages
+    and feed are there; the player's session cookie goes with them on the same host)."""
+    here = [table_out(t) for t in app.tables()]
+    if not view.shared:
+        return here
+    view.watched()
+    seen = {t.id for t in here}
+    for row in view.lobby(request.headers.get("host")):
+        try:
+            table = schemas.TableOut.model_validate(row)
+        except ValidationError:  # a server of another version: its tables are left out
+            continue
+        if table.id not in seen:
+            seen.add(table.id)
+            here.append(table)
+    return here
 
 
 @router.post("/players", status_code=201)

@@ -16,7 +16,7 @@ async function guarded(fn) {
   }
 }
 
-function showLogin() { if (alarmStream) { alarmStream.close(); alarmStream = null; } ME = { user: '', role: '' }; $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
+function showLogin() { if (alarmStream) { alarmStream.close(); alarmStream = null; } if (floorStream) { floorStream.close(); floorStream = null; } ME = { user: '', role: '' }; $('login').hidden = false; $('console').hidden = true; $('logout').hidden = true; $('who').textContent = ''; }
 
 async function loadDevices() {
   const tb = $('devices').querySelector('tbody');
@@ -50,13 +50,37 @@ async function tableAction(id, what) {
   });
 }
 
+/** A server of the floor by its holder name ("host/id/worker-1" -> "host worker 1"). */
+function serverLabel(holder) {
+  const [host, , worker] = String(holder || '').split('/');
+  return worker ? `${host} ${worker.replace('-', ' ')}` : host;
+}
+
+function tableState(t) {
+  if (t.answered === false) return ['its server does not answer' + (t.suspended ? ' (last: suspended)' : ''), 'bad'];
+  if (t.suspended) return ['suspended: ' + t.suspended, 'bad'];
+  return [t.game ? 'in play ' + t.game : 'open', 'ok'];
+}
+
+// Every table of the floor: this server's with their actions, the others' (another worker
+// or appliance of a shared store) with who serves them and a link to that server's console.
+function renderTables(list) {
+  $('tables').querySelector('tbody').replaceChildren(...list.map(t => {
+    const [state, cls] = tableState(t);
+    const remote = t.here === false;
+    return el('tr', { dataset: { table: t.id, server: remote ? t.holder : 'here' } },
+      cell(t.id), cell(remote ? `${t.source || ''} · ${serverLabel(t.holder)}` : t.source), cell(state, cls),
+      el('td', {}, remote
+        ? (t.url ? el('a', { href: `${t.url}/operator`, text: `Open on ${serverLabel(t.holder)}` }) : '')
+        : t.suspended
+          ? [el('button', { onclick: () => tableAction(t.id, 'resume'), text: 'Resume' }), ' ', el('button', { onclick: () => tableAction(t.id, 'void'), disabled: !t.game, text: 'Void game' })]
+          : el('button', { onclick: () => tableAction(t.id, 'suspend'), text: 'Suspend' })));
+  }));
+}
+
 async function loadTables() {
-  const list = await api('GET', '/api/operator/tables');
-  $('tables').querySelector('tbody').replaceChildren(...list.map(t => el('tr', { dataset: { table: t.id } },
-    cell(t.id), cell(t.source), cell(t.suspended ? 'suspended: ' + t.suspended : (t.game ? 'in play ' + t.game : 'open'), t.suspended ? 'bad' : 'ok'),
-    el('td', {}, t.suspended
-      ? [el('button', { onclick: () => tableAction(t.id, 'resume'), text: 'Resume' }), ' ', el('button', { onclick: () => tableAction(t.id, 'void'), disabled: !t.game, text: 'Void game' })]
-      : el('button', { onclick: () => tableAction(t.id, 'suspend'), text: 'Suspend' })))));
+  const floor = await api('GET', '/api/operator/floor');  // a shared store: the whole floor
+  renderTables(floor.length ? floor : await api('GET', '/api/operator/tables'));
 }
 
 function amountCents() {
@@ -208,19 +232,50 @@ function when(seconds) { return new Date(seconds * 1000).toLocaleTimeString('en-
 
 function renderAlarms() {
   const rank = a => (a.state === 'cleared' ? 1 : 0);
-  const list = [...ALARMS.values()].sort((a, b) => rank(a) - rank(b) || b.id - a.id).slice(0, 60);
+  // this server's alarms, and the open ones of the floor's other servers (from the floor stream)
+  const list = [...ALARMS.values(), ...FLOOR_ALARMS].sort((a, b) => rank(a) - rank(b) || b.at - a.at).slice(0, 60);
   const tb = $('alarms').querySelector('tbody');
-  tb.replaceChildren(...list.map(a => el('tr', { dataset: { alarm: String(a.id), kind: a.kind, state: a.state } },
-    cell(when(a.at)), cell(a.kind, a.state === 'cleared' ? '' : 'bad'), cell(a.message),
+  tb.replaceChildren(...list.map(a => el('tr', { dataset: { alarm: String(a.id), kind: a.kind, state: a.state, server: a.holder || 'here' } },
+    cell(when(a.at)), cell(a.kind, a.state === 'cleared' ? '' : 'bad'), cell(a.holder ? `${serverLabel(a.holder)}: ${a.message}` : a.message),
     cell(a.state === 'acknowledged' ? `acknowledged by ${a.by}` : a.state, a.state === 'open' ? 'bad' : a.state === 'cleared' ? 'ok' : 'warn'),
-    el('td', {}, a.state === 'open' ? el('button', { onclick: () => ackAlarm(a.id), text: 'Acknowledge' }) : ''))));
+    el('td', {}, a.state === 'open' ? el('button', { onclick: () => ackAlarm(a.id, a.holder), text: 'Acknowledge' }) : ''))));
   if (!list.length) tb.append(el('tr', {}, el('td', { colspan: 5, text: 'No alarms.' })));
   const open = list.filter(a => a.state !== 'cleared').length;
   document.title = (open ? `(${open}) ` : '') + 'Croupier – operator console';
 }
 
-async function ackAlarm(id) {
-  await guarded(async () => { const a = await api('POST', `/api/operator/alarms/${id}/ack`); ALARMS.set(a.id, a); renderAlarms(); });
+async function ackAlarm(id, holder) {
+  await guarded(async () => {
+    if (holder) {  // another server's alarm: acknowledged there, for this operator
+      const a = await api('POST', '/api/operator/floor/alarms/ack', { holder, id });
+      FLOOR_ALARMS = FLOOR_ALARMS.map(x => (x.holder === holder && x.id === id ? { ...x, ...a } : x));
+    } else {
+      const a = await api('POST', `/api/operator/alarms/${id}/ack`); ALARMS.set(a.id, a);
+    }
+    renderAlarms();
+  });
+}
+
+// --- the floor: every server's tables and alarms, one event whenever any of them changes --
+let FLOOR_ALARMS = [];
+let floorStream = null;
+
+function followFloor() {
+  if (floorStream) floorStream.close();
+  floorStream = new EventSource('/api/operator/floor/stream');
+  floorStream.addEventListener('floor', ev => {
+    const snap = JSON.parse(ev.data);
+    if (snap.tables.length) renderTables(snap.tables);
+    FLOOR_ALARMS = snap.alarms;
+    renderAlarms();
+    $('floor-down').textContent = snap.servers.map(s => s.error).join(' · ');
+  });
+  floorStream.addEventListener('error', () => {
+    if ($('console').hidden && floorStream) { floorStream.close(); floorStream = null; return; }
+    if (floorStream && floorStream.readyState === EventSource.CLOSED) {
+      setTimeout(() => guarded(async () => { await api('GET', '/api/operator/me'); followFloor(); }), 3000);
+    }
+  });
 }
 
 function followAlarms() {
@@ -285,6 +340,7 @@ async function enter(sess) {
   $('login').hidden = true; $('console').hidden = false; $('logout').hidden = false;
   $('who').textContent = `${sess.user} (${sess.role})`;
   followAlarms();
+  followFloor();
   await loadAll();
 }
 

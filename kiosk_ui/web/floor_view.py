@@ -1,0 +1,328 @@
+"""The floor as any server of a shared store sees it: every table, who serves it, live.
+
+On a shared store (``croupier serve --workers N``, or several appliances on one
+PostgreSQL database) each process serves only the tables it leases, and their games,
+seats and alarms live in its memory. So that the lobby and the operator console of
+ANY of them show the whole floor, each server
+
+- advertises where it serves: its base URL in the store's ``servers`` row
+  (:meth:`kiosk_ui.store.leases.SqliteLeases.advertise`), renewed every third of the
+  lease life, so a dead server's row goes stale with its leases;
+- answers the other servers' ``GET /api/floor/here`` (:mod:`kiosk_ui.web.routes.floor`):
+  its tables as the lobby shows them, their state as the console shows it (seats, open
+  game, suspension) and its open alarms; never a card: no view, no event, no shoe.
+  The caller proves it is a server of this floor with a secret derived from the
+  floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
+  server of the floor holds a copy of ``keys/``);
+- while someone watches (a console's stream, a lobby asked for in the last
+  :data:`WATCH_SECONDS`), polls every other live server once a second
+  (:data:`POLL_SECONDS`) and pushes a new :meth:`FloorView.snapshot` to the console
+  streams whenever a table's state or an alarm changed anywhere.
+
+Polling rather than a relay of every event: a second per change is what a floor
+supervisor needs, the answer is small (a row per table), and a server that stops
+answering shows as such rather than silently missing from the floor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from kiosk_ui.table.runtime import Runtime
+
+log = logging.getLogger("kiosk_ui.web.floor")
+
+PEER_HEADER = "x-croupier-floor"  # the floor secret, between servers only
+POLL_SECONDS = 1.0
+WATCH_SECONDS = 30.0  # a lobby or console looked within this: keep the floor fresh
+PEER_TIMEOUT = 2.0
+#: a server's row not renewed for this many lease lives is a dead server's
+STALE_LIVES = 2
+
+
+@dataclass
+class PeerState:
+    """The last answer of another server (``error``: why it did not answer)."""
+
+    holder: str
+    url: str
+    answer: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    at: float = 0.0  # time.monotonic() of that answer
+
+
+def sibling(a: str, b: str) -> bool:
+    """Whether holders ``a`` and ``b`` are workers of one appliance (``serve --workers``:
+    ``host/id/worker-I``), which share a host."""
+    return a != b and a.rsplit("/worker-", 1)[0] == b.rsplit("/worker-", 1)[0]
+
+
+def on_host(url: str, host: str | None) -> str:
+    """``url`` with its host replaced by ``host`` (a sibling worker, linked for the
+    browser by the name it reached this one with); unchanged without a host."""
+    if not host:
+        return url
+    parts = urlsplit(url)
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    netloc = f"{name}:{parts.port}" if parts.port else name
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class FloorView:
+    """This server's view of the floor (see the module docstring)."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        secret: str,
+        url: str | None,
+        local: Callable[[], dict[str, Any]],
+    ) -> None:
+        self.runtime = runtime
+        self.secret = secret
+        self.url = url.rstrip("/") if url else None
+        self.local = local  # this server's part (routes.floor.here_part)
+        leasing = runtime.leasing
+        self.name = leasing.name if leasing is not None else None
+        self.every = leasing.life / 3e6 if leasing is not None else 5.0
+        self.peers: dict[str, PeerState] = {}
+        self._lock = threading.Lock()
+        self._watched = 0.0
+        self._last: str | None = None
+        self._subs: dict[asyncio.Queue[dict[str, Any]], asyncio.AbstractEventLoop] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    @property
+    def shared(self) -> bool:
+        return self.name is not None
+
+    # --- the thread ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if not self.shared:
+            return
+        self.advertise()
+        self._thread = threading.Thread(target=self._run, name="floor-view", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=PEER_TIMEOUT + 1)
+
+    def _run(self) -> None:
+        advertised = time.monotonic()
+        while not self._stop.wait(POLL_SECONDS):
+            try:
+                if time.monotonic() - advertised >= self.every:
+                    self.advertise()
+                    advertised = time.monotonic()
+                if self._subs or time.monotonic() - self._watched < WATCH_SECONDS:
+                    self.refresh()
+                    self._publish_if_changed()
+            except Exception:  # the view must never stop: the next poll tries again
+                log.exception("floor view poll failed")
+
+    def advertise(self) -> None:
+        """Name this server's URL in the store (renewed: a stale row is a dead server)."""
+        if self.name is None or self.url is None:
+            return
+        failures: tuple[type[Exception], ...] = (OSError, *self.runtime.db.errors)
+        try:
+            with self.runtime.db.transaction() as tx:
+                tx.leases.advertise(self.name, self.url, self.runtime.log.clock())
+        except failures as exc:
+            log.warning("could not advertise this server's URL (tried again): %s", exc)
+
+    # --- the other servers ---------------------------------------------------------------
+
+    def watched(self) -> None:
+        """A lobby or console asked: keep the floor fresh for a while; refresh now if it is
+        older than a poll (the first look after a quiet spell)."""
+        stale = time.monotonic() - self._watched >= WATCH_SECONDS and not self._subs
+        self._watched = time.monotonic()
+        if stale and self.shared:
+            self.refresh()
+
+    def leases(self) -> tuple[dict[str, tuple[str, int]], dict[str, tuple[str, int]], int]:
+        """The store's leases (table -> holder, expiry), servers (holder -> URL, seen) and
+        the clock now (microseconds)."""
+        with self.runtime.db.read() as tx:
+            leases, servers = tx.leases.holders(), tx.leases.servers()
+        return leases, servers, self.runtime.log.clock()
+
+    def refresh(self) -> None:
+        """Ask every other live server holding a lease for its part of the floor."""
+        leases, servers, now = self.leases()
+        life = self.runtime.leasing.life if self.runtime.leasing is not None else 0
+        holding = {h for h, until in leases.values() if until >= now}
+        wanted = {
+            h: url
+            for h, (url, seen) in servers.items()
+            if h != self.name and h in holding and now - seen <= STALE_LIVES * life
+        }
+        threads = [threading.Thread(target=self._ask, args=(h, u)) for h, u in wanted.items()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        with self._lock:
+            for gone in set(self.peers) - set(wanted):
+                del self.peers[gone]
+
+    def _ask(self, holder: str, url: str) -> None:
+        request = urllib.request.Request(
+            f"{url.rstrip('/')}/api/floor/here", headers={PEER_HEADER: self.secret}
+        )
+        state = PeerState(holder, url, at=time.monotonic())
+        try:
+            with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
+                state.answer = json.loads(answer.read())
+        except (OSError, ValueError) as exc:  # URLError, HTTPError, timeouts, bad JSON
+            state.error = f"server {holder} at {url} does not answer: {exc}"
+        with self._lock:
+            old = self.peers.get(holder)
+            if state.error and old is not None and old.answer:
+                state.answer = old.answer  # the last known state, marked unanswered
+            self.peers[holder] = state
+
+    def relay(self, holder: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST ``body`` to another server's floor API (an acknowledgement); its answer."""
+        with self._lock:
+            peer = self.peers.get(holder)
+        if peer is None:
+            raise LookupError(f"no server {holder} answers on this floor")
+        request = urllib.request.Request(
+            f"{peer.url.rstrip('/')}{path}",
+            data=json.dumps(body).encode(),
+            headers={PEER_HEADER: self.secret, "content-type": "application/json"},
+            method="POST",
+        )
+        try:
+            with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
+                return dict(json.loads(answer.read()))
+        except urllib.error.HTTPError as exc:
+            raise LookupError(f"server {holder} refused: {_message(exc)}") from None
+        except (OSError, ValueError) as exc:
+            raise LookupError(f"server {holder} at {peer.url} does not answer: {exc}") from None
+
+    # --- the merged floor ----------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every table of the floor with who serves it, where, and its state; and every
+        other server's open alarms (this one's are the console's own stream)."""
+        here = self.local()
+        if not self.shared:
+            return {"tables": here["tables"], "alarms": [], "servers": []}
+        leases, servers, now = self.leases()
+        with self._lock:
+            peers = dict(self.peers)
+        states: dict[str, dict[str, Any]] = {row["id"]: row for row in here["tables"]}
+        for peer in peers.values():
+            for row in peer.answer.get("tables", []):
+                states.setdefault(row["id"], row)
+        rows = []
+        for table, (holder, expires) in sorted(leases.items()):
+            state = states.get(table, {})
+            server = peers.get(holder)
+            rows.append(
+                {
+                    **state,
+                    "table": table,
+                    "id": table,
+                    "holder": holder,
+                    "url": None if holder == self.name else servers.get(holder, ("",))[0],
+                    "here": holder == self.name and table in self.runtime.tables,
+                    "seconds_left": max(0, expires - now) // 1_000_000,
+                    "answered": holder == self.name or (server is not None and not server.error),
+                }
+            )
+        alarms = [
+            {**alarm, "holder": peer.holder, "url": peer.url}
+            for peer in peers.values()
+            for alarm in peer.answer.get("alarms", [])
+        ]
+        down = [
+            {"holder": p.holder, "url": p.url, "error": p.error} for p in peers.values() if p.error
+        ]
+        return {"tables": rows, "alarms": alarms, "servers": down}
+
+    def lobby(self, host: str | None) -> list[dict[str, Any]]:
+        """Every table's lobby row served elsewhere, with the URL to open it at (for a
+        sibling worker: by the host the player reached this one with)."""
+        with self._lock:
+            peers = list(self.peers.values())
+        out = []
+        for peer in peers:
+            url = on_host(peer.url, host) if self.name and sibling(peer.holder, self.name) else None
+            for row in peer.answer.get("lobby", []):
+                out.append({**row, "url": url or peer.url})
+        return out
+
+    def served_at(self, table: str, host: str | None) -> str | None:
+        """The base URL of the server serving ``table`` (None: no other server has it)."""
+        with self._lock:
+            peers = list(self.peers.values())
+        for peer in peers:
+            if any(row.get("id") == table for row in peer.answer.get("lobby", [])):
+                if self.name and sibling(peer.holder, self.name):
+                    return on_host(peer.url, host)
+                return peer.url
+        return None
+
+    # --- the console streams -------------------------------------------------------------
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
+        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=50)
+        with self._lock:
+            self._subs[q] = asyncio.get_running_loop()
+        self._watched = time.monotonic()
+        return q
+
+    def unsubscribe(self, q: asyncio.Queue[dict[str, Any]]) -> None:
+        with self._lock:
+            self._subs.pop(q, None)
+
+    def _publish_if_changed(self) -> None:
+        snap = self.snapshot()
+        steady = json.dumps(
+            [{k: v for k, v in r.items() if k != "seconds_left"} for r in snap["tables"]]
+            + snap["alarms"]
+            + snap["servers"],
+            sort_keys=True,
+            default=str,
+        )
+        if steady == self._last:
+            return
+        self._last = steady
+        with self._lock:
+            subs = list(self._subs.items())
+        for q, loop in subs:
+            with contextlib.suppress(RuntimeError):  # that loop has closed
+                loop.call_soon_threadsafe(_put, q, snap)
+
+
+def _put(q: asyncio.Queue[dict[str, Any]], message: dict[str, Any]) -> None:
+    with contextlib.suppress(asyncio.QueueFull):
+        q.put_nowait(message)
+
+
+def _message(exc: urllib.error.HTTPError) -> str:
+    try:
+        return str(json.loads(exc.read())["error"]["message"])
+    except (ValueError, KeyError, TypeError, OSError):
+        return f"HTTP {exc.code}"

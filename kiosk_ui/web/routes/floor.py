@@ -1,0 +1,147 @@
+"""The whole floor of a shared store, between its servers and on the operator console.
+
+- ``GET /api/floor/here``: this server's part of the floor for the other servers
+  (:mod:`kiosk_ui.web.floor_view`): its tables' lobby rows, their console rows (seats,
+  open game, suspension) and its open alarms. Never a card. Only a server of this
+  floor may ask: the ``X-Croupier-Floor`` header carries the secret derived from the
+  floor's token key, compared in constant time.
+- ``POST /api/floor/alarms/{id}/ack``: another server's console acknowledges one of
+  this server's alarms for its signed-in operator (logged here with their name).
+- ``GET /api/operator/floor/stream``: Server-Sent Events for the console, a ``floor``
+  event with :meth:`FloorView.snapshot` at once and again whenever a table or an alarm
+  changed on any server; the operator's session checked at every event, at most
+  ``STREAM_SECONDS`` long (the EventSource reconnects), as the alarm stream.
+- ``POST /api/operator/floor/alarms/ack``: acknowledge another server's alarm from this
+  console (relayed to that server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+from pydantic import Field
+
+from kiosk_ui.errors import AuthError, NoSuchAlarm
+from kiosk_ui.web import schemas
+from kiosk_ui.web.floor_view import PEER_HEADER, FloorView
+from kiosk_ui.web.routes.alarms import KEEPALIVE_SECONDS, STREAM_SECONDS
+from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, OperatorDep
+from kiosk_ui.web.routes.operator import table_row
+from kiosk_ui.web.routes.player import table_out
+
+router = APIRouter(prefix="/api", tags=["floor"])
+
+
+def here_part(state: Any) -> dict[str, Any]:
+    """This server's part of the floor (``state``: the app's ``state``): what the other
+    servers' lobbies and consoles show of it."""
+    app = state.appliance
+    alarm = app.runtime.db.health.alarm()
+    tables = app.tables()
+    view: FloorView = state.floor_view
+    return {
+        "holder": view.name,
+        "url": view.url,
+        "lobby": [table_out(t).model_dump() for t in tables],
+        "tables": [table_row(t, alarm) for t in tables],
+        "alarms": [a.out() for a in state.floor.alarms.listing() if a.state != "cleared"],
+    }
+
+
+def _peer(request: Request, secret: str | None) -> None:
+    """Refuse a caller that is not a server of this floor."""
+    view: FloorView = request.app.state.floor_view
+    if not view.shared or not secret or not hmac.compare_digest(secret, view.secret):
+        raise AuthError("only a server of this floor may ask for its part of the floor")
+
+
+PeerSecret = Annotated[str | None, Header(alias=PEER_HEADER, include_in_schema=False)]
+
+
+@router.get("/floor/here", include_in_schema=False)
+def here(request: Request, secret: PeerSecret = None) -> dict[str, Any]:
+    """This server's tables, their state and its open alarms (for the floor's servers)."""
+    _peer(request, secret)
+    return here_part(request.app.state)
+
+
+class PeerAckIn(schemas.StrictIn):
+    by: str = Field(min_length=1, max_length=200, description="operator@server")
+
+
+@router.post("/floor/alarms/{alarm_id}/ack", include_in_schema=False)
+def peer_ack(
+    alarm_id: int, body: PeerAckIn, request: Request, floor: FloorDep, secret: PeerSecret = None
+) -> dict[str, Any]:
+    """Another server's console acknowledges this server's alarm for its operator."""
+    _peer(request, secret)
+    return floor.acknowledge(alarm_id, body.by).out()
+
+
+class FloorAckIn(schemas.StrictIn):
+    holder: str = Field(min_length=1, max_length=200, description="the server of the alarm")
+    id: int = Field(ge=1, description="its alarm id there")
+
+
+@router.post("/operator/floor/alarms/ack")
+async def floor_ack(
+    body: FloorAckIn, app: ApplianceDep, view: FloorViewDep, session: OperatorDep
+) -> dict[str, Any]:
+    """Acknowledge an alarm another server of the floor raised (relayed to it, logged
+    there with this operator's name and this server)."""
+    app.operators.session(session.token, "operator", "technician")
+    by = f"{session.user}@{view.name}"
+    try:
+        alarm = await run_in_threadpool(
+            view.relay, body.holder, f"/api/floor/alarms/{body.id}/ack", {"by": by}
+        )
+    except LookupError as exc:
+        raise NoSuchAlarm(str(exc)) from None
+    return {**alarm, "holder": body.holder}
+
+
+def _event(name: str, data: Any) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), default=str)}\n\n"
+
+
+@router.get("/operator/floor/stream", include_in_schema=False)
+async def floor_stream(
+    request: Request, app: ApplianceDep, view: FloorViewDep, session: OperatorDep
+) -> StreamingResponse:
+    """Server-Sent Events: the whole floor now, then again at every change anywhere."""
+    token = session.token
+    await run_in_threadpool(view.watched)  # the other servers asked now if nobody was
+    queue = view.subscribe()  # before the first snapshot: a change between is sent again
+    first = await run_in_threadpool(view.snapshot)
+
+    async def events() -> AsyncIterator[str]:
+        ends = time.monotonic() + STREAM_SECONDS
+        try:
+            yield "retry: 1000\n" + _event("floor", first)
+            while (left := ends - time.monotonic()) > 0:
+                try:
+                    snap = await asyncio.wait_for(queue.get(), min(left, KEEPALIVE_SECONDS))
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+                try:
+                    app.operators.session(token)  # signed out or expired: the stream ends
+                except AuthError:
+                    return
+                yield _event("floor", snap)
+        finally:
+            view.unsubscribe(queue)
+
+    return StreamingResponse(
+        events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    )

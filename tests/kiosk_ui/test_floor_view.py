@@ -1,0 +1,332 @@
+"""``croupier serve --workers 2``: the lobby and the console of each worker see the floor.
+
+Two real workers (a supervisor and its two ``serve --worker I`` processes, real uvicorn,
+one real SQLite store): worker 0 serves ``bac-0``, worker 1 serves ``bj-1``. Each
+worker's lobby lists both tables, the other's with the URL of the worker serving it
+(its pages, its feed and the player's session are there); a table page asked of the
+wrong worker sends the player on. Each worker's console lists both tables with who
+serves them, and worker 0's floor stream reports what happens on worker 1's table (a
+player's game dealt, a suspension and its alarm, acknowledged from worker 0) without a
+card in it. Only a server of the floor gets a server's part of the floor.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from kiosk_ui.identity import PlayerTokens
+from tests.kiosk_ui.test_floor_served import listening
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+PASSWORD = "floor-view-password"
+# a card code as the views write it (test_app's pattern)
+CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
+
+
+@dataclass
+class Floor:
+    base: int  # worker 0's port; worker 1 is base + 1
+    store: Path
+    token: str  # one player's, good on both workers
+
+    def url(self, worker: int) -> str:
+        return f"http://127.0.0.1:{self.base + worker}"
+
+
+def call(
+    port: int, method: str, path: str, body: object = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any, dict[str, str]]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        sent = {"content-type": "application/json", **(headers or {})}
+        conn.request(method, path, None if body is None else json.dumps(body), sent)
+        resp = conn.getresponse()
+        raw = resp.read()
+        kind = resp.getheader("content-type") or ""
+        body = json.loads(raw) if raw and kind.startswith("application/json") else raw
+        return resp.status, body, dict(resp.getheaders())
+    finally:
+        conn.close()
+
+
+def operator(port: int) -> dict[str, str]:
+    status, body, _ = call(
+        port, "POST", "/api/operator/login", {"user": "admin", "password": PASSWORD}
+    )
+    assert status == 200, body
+    return {"authorization": f"Bearer {body['token']}"}
+
+
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
+    tmp = tmp_path_factory.mktemp("floor-view")
+    cfg = tmp / "kiosk.toml"
+    lines = [
+        f'[store]\ndir = "{tmp / "store"}"\nlease_seconds = 3',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        "[demo]\nenabled = true\ncredit = 1000000",
+        f'[operator]\nuser = "admin"\npassword = "{PASSWORD}"',
+        "[lobby]\nall_variants = false",
+        '[[tables]]\nid = "bac-0"\nvariant = "baccarat-pinnacle"',  # worker 0's
+        '[[tables]]\nid = "bj-1"\nvariant = "blackjack-pinnacle"',  # worker 1's
+    ]
+    cfg.write_text("\n\n".join(lines) + "\n")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
+    subprocess.run(init, check=True, capture_output=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        base = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+           str(cfg), "--workers", "2"]  # fmt: skip
+    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for port in (base, base + 1):
+            listening(port)
+        status, body, _ = call(base, "POST", "/api/players", {"name": "Ann"})
+        assert status == 201
+        yield Floor(base, tmp / "store", str(body["token"]))
+    finally:
+        sup.send_signal(signal.SIGTERM)
+        try:
+            sup.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            sup.kill()
+            sup.wait()
+
+
+def test_the_lobby_of_each_worker_lists_every_table_with_its_server(floor: Floor) -> None:
+    player = {"x-player-token": floor.token}
+    for worker, own, other in ((0, "bac-0", "bj-1"), (1, "bj-1", "bac-0")):
+        status, tables, _ = call(floor.base + worker, "GET", "/api/tables")
+        assert status == 200
+        by_id = {t["id"]: t for t in tables}
+        assert set(by_id) == {"bac-0", "bj-1"}
+        assert by_id[own]["url"] is None  # served here
+        there = by_id[other]["url"]
+        assert there == floor.url(1 - worker)  # the worker that serves it
+        # what the lobby shows of it is what its own server's lobby shows
+        _, theirs, _ = call(floor.base + 1 - worker, "GET", "/api/tables")
+        assert {**by_id[other], "url": None} == next(t for t in theirs if t["id"] == other)
+        # and it is played there, by the same player (one token, one wallet)
+        status, view, _ = call(
+            floor.base + 1 - worker, "GET", f"/api/tables/{other}", headers=player
+        )
+        assert status == 200, view
+        status, _, _ = call(floor.base + worker, "GET", f"/api/tables/{other}", headers=player)
+        assert status == 404  # never served by the other worker
+
+
+def test_a_table_page_asked_of_the_wrong_worker_sends_the_player_on(floor: Floor) -> None:
+    status, _, headers = call(floor.base, "GET", "/table/bj-1?seat=0")
+    assert status == 307
+    assert headers["location"] == f"{floor.url(1)}/table/bj-1?seat=0"
+    status, _, headers = call(floor.base + 1, "GET", "/table/bac-0")
+    assert (status, headers["location"]) == (307, f"{floor.url(0)}/table/bac-0")
+    conn = http.client.HTTPConnection("127.0.0.1", floor.base + 1, timeout=10)
+    conn.request("GET", "/table/bj-1")
+    assert conn.getresponse().status == 200  # served here: the page itself
+    conn.close()
+    status, _, _ = call(floor.base, "GET", "/table/no-such-table")
+    assert status == 200  # unknown anywhere: the page says so itself, as before
+
+
+class Stream:
+    """A console's floor stream (Server-Sent Events), read on a thread of its own."""
+
+    def __init__(self, port: int, auth: dict[str, str]) -> None:
+        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.raw: list[str] = []
+        self.latest: dict[str, Any] | None = None
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.conn.request("GET", "/api/operator/floor/stream", headers=auth)
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        name = ""
+        try:
+            for line in iter(self.resp.readline, b""):
+                text = line.decode()
+                if text.startswith("event: "):
+                    name = text[7:].strip()
+                elif text.startswith("data: ") and name == "floor":
+                    self.raw.append(text)
+                    self.events.put(json.loads(text[6:]))
+        except (OSError, ValueError, AttributeError):  # closed under the reader
+            pass
+
+    def until(self, what: str, test: Any) -> dict[str, Any]:
+        """The first snapshot (the latest one seen included) where ``test`` holds."""
+        if self.latest is not None and test(self.latest):
+            return self.latest
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                snap = self.events.get(timeout=1)
+            except queue.Empty:
+                continue
+            self.latest = snap
+            if test(snap):
+                return snap
+        raise AssertionError(f"the floor stream never reported {what}")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def row(snap: dict[str, Any], table: str) -> dict[str, Any]:
+    return next(r for r in snap["tables"] if r["table"] == table)
+
+
+def test_worker_0s_console_hears_what_happens_on_worker_1s_table(floor: Floor) -> None:
+    auth0, auth1 = operator(floor.base), operator(floor.base + 1)
+    for worker, auth in ((0, auth0), (1, auth1)):
+        status, rows, _ = call(floor.base + worker, "GET", "/api/operator/floor", headers=auth)
+        assert status == 200
+        seen = {r["table"]: (r["here"], r["url"], r["answered"]) for r in rows}
+        own, other = ("bac-0", "bj-1") if worker == 0 else ("bj-1", "bac-0")
+        assert seen == {own: (True, None, True), other: (False, floor.url(1 - worker), True)}
+        assert {r["variant"] for r in rows} == {"baccarat-pinnacle", "blackjack-pinnacle"}
+    stream = Stream(floor.base, auth0)
+    try:
+        first = stream.until("the floor", lambda s: len(s["tables"]) == 2)
+        assert row(first, "bj-1")["holder"].endswith("/worker-1")
+        # a player's blackjack game dealt on worker 1: open, the dealer's hole card down
+        player = {"x-player-token": floor.token}
+        bet = {"kind": "place-bet", "seat": 0, "bet": "main", "amount": 1_000}
+        status, body, _ = call(floor.base + 1, "POST", "/api/tables/bj-1/actions", bet, player)
+        assert status == 200, body
+        status, dealt, _ = call(floor.base + 1, "POST", "/api/tables/bj-1/actions",
+                                {"kind": "deal", "seat": 0}, player)  # fmt: skip
+        assert status == 200, dealt
+        if not dealt["over"]:  # (a dealer blackjack ends it at once)
+            snap = stream.until("the game on worker 1", lambda s: row(s, "bj-1")["games"])
+            assert list(row(snap, "bj-1")["games"].values()) == [dealt["game"]]
+            assert CARD.findall(json.dumps(dealt["view"]))  # the player's own view has cards
+        # an operator suspends worker 1's table there: worker 0 hears it, with its alarm
+        status, _, _ = call(floor.base + 1, "POST", "/api/operator/tables/bj-1/suspend",
+                            {"reason": "a jam at the shoe"}, auth1)  # fmt: skip
+        assert status == 200
+        snap = stream.until("the suspension", lambda s: row(s, "bj-1")["suspended"])
+        assert row(snap, "bj-1")["suspended"] == "by admin: a jam at the shoe"
+        snap = stream.until("the alarm", lambda s: s["alarms"])
+        (alarm,) = snap["alarms"]
+        assert (alarm["kind"], alarm["holder"]) == ("table-suspended", row(snap, "bj-1")["holder"])
+        # acknowledged from worker 0's console: it is so on worker 1, with the operator's name
+        ack = {"holder": alarm["holder"], "id": alarm["id"]}
+        status, done, _ = call(floor.base, "POST", "/api/operator/floor/alarms/ack", ack, auth0)
+        assert status == 200, done
+        _, alarms1, _ = call(floor.base + 1, "GET", "/api/operator/alarms", headers=auth1)
+        there = next(a for a in alarms1 if a["id"] == alarm["id"])
+        assert there["state"] == "acknowledged" and there["by"].startswith("admin@")
+        assert there["by"].endswith("/worker-0")
+        snap = stream.until(
+            "the acknowledgement", lambda s: s["alarms"][0]["state"] == "acknowledged"
+        )
+        # nothing the floor stream sent ever carried a card
+        assert not [c for text in stream.raw for c in CARD.findall(text)]
+    finally:
+        stream.close()
+        call(floor.base + 1, "POST", "/api/operator/tables/bj-1/resume", None, auth1)
+
+
+def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) -> None:
+    secret = PlayerTokens(floor.store).derived("floor-peer")
+    other = PlayerTokens(tmp_path).derived("floor-peer")  # another floor's key
+    forged = [
+        {},
+        {"x-croupier-floor": ""},
+        {"x-croupier-floor": other},
+        {"x-croupier-floor": secret[:-1] + ("0" if secret[-1] != "0" else "1")},
+        {"x-croupier-floor-x": secret},
+    ]
+    for headers in forged:
+        status, body, _ = call(floor.base + 1, "GET", "/api/floor/here", headers=headers)
+        assert status == 401, headers
+        assert "server of this floor" in body["error"]["message"]
+        status, _, _ = call(floor.base + 1, "POST", "/api/floor/alarms/1/ack", {"by": "x"}, headers)
+        assert status == 401
+    status, part, _ = call(
+        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": secret}
+    )
+    assert status == 200
+    assert [t["id"] for t in part["lobby"]] == [t["id"] for t in part["tables"]] == ["bj-1"]
+    assert not CARD.findall(json.dumps([part["tables"], part["alarms"]]))
+    # the console's floor needs an operator: a player's token is not one
+    player = {"x-player-token": floor.token}
+    for path in ("/api/operator/floor", "/api/operator/floor/stream"):
+        assert call(floor.base, "GET", path, headers=player)[0] == 401
+    ack = {"holder": part["holder"], "id": 1}
+    assert call(floor.base, "POST", "/api/operator/floor/alarms/ack", ack, player)[0] == 401
+
+
+@pytest.mark.browser
+def test_in_chromium_the_lobby_sends_to_the_serving_worker_and_the_console_follows_the_floor(
+    floor: Floor, browser: Browser
+) -> None:
+    """Worker 0's lobby opens worker 1's table on worker 1, with the same player; worker
+    0's console lists worker 1's table and shows its suspension and alarm live, and the
+    alarm is acknowledged from there."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(base_url=floor.url(0))
+    try:
+        page = context.new_page()
+        page.goto("/")
+        tile = page.locator('article.tile[data-table="bj-1"]')
+        tile.get_by_role("button", name="Play").click()
+        page.wait_for_url(f"{floor.url(1)}/table/bj-1**")
+        expect(page.locator("#title")).to_have_text("Pinnacle Blackjack ($500)")
+        me0 = page.request.get(f"{floor.url(0)}/api/me").json()
+        me1 = page.request.get(f"{floor.url(1)}/api/me").json()
+        assert me0["id"] == me1["id"]  # one session: the cookie goes with the player
+
+        console = context.new_page()
+        console.goto(f"{floor.url(0)}/operator")
+        console.fill("#user", "admin")
+        console.fill("#password", PASSWORD)
+        console.get_by_role("button", name="Sign in").click()
+        remote = console.locator('#tables tr[data-table="bj-1"]')
+        expect(remote).to_contain_text("worker 1")
+        expect(remote.get_by_role("link", name=re.compile("Open on"))).to_have_attribute(
+            "href", f"{floor.url(1)}/operator"
+        )
+        expect(
+            console.locator('#tables tr[data-table="bac-0"]').get_by_role("button", name="Suspend")
+        ).to_be_visible()
+        auth1 = operator(floor.base + 1)
+        status, _, _ = call(floor.base + 1, "POST", "/api/operator/tables/bj-1/suspend",
+                            {"reason": "browser check"}, auth1)  # fmt: skip
+        assert status == 200
+        expect(remote).to_contain_text("suspended: by admin: browser check")  # no reload
+        alarm = console.locator('#alarms tr[data-kind="table-suspended"][data-server$="/worker-1"]')
+        expect(alarm).to_contain_text("worker 1: table bj-1 suspended")
+        alarm.get_by_role("button", name="Acknowledge").click()
+        expect(alarm).to_contain_text("acknowledged by admin@")
+    finally:
+        context.close()
+        call(
+            floor.base + 1,
+            "POST",
+            "/api/operator/tables/bj-1/resume",
+            None,
+            operator(floor.base + 1),
+        )
