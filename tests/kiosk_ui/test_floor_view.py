@@ -7,7 +7,9 @@ worker's lobby lists both tables, the other's with the URL of the worker serving
 wrong worker sends the player on. Each worker's console lists both tables with who
 serves them, and worker 0's floor stream reports what happens on worker 1's table (a
 player's game dealt, a suspension and its alarm, acknowledged from worker 0) without a
-card in it. Only a server of the floor gets a server's part of the floor.
+card in it. Only a server of the floor gets a server's part of the floor. And a floor
+of two appliances on one PostgreSQL store: each lobby lists the other's table with its
+URL, and one console's stream reports the other's suspension and alarm.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import http.client
 import json
 import queue
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,7 +33,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kiosk_ui.identity import PlayerTokens
+from tests.kiosk_ui.pg_cluster import Cluster
 from tests.kiosk_ui.test_floor_served import listening
+from tests.kiosk_ui.test_kill_served import serve
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -330,3 +335,71 @@ def test_in_chromium_the_lobby_sends_to_the_serving_worker_and_the_console_follo
             None,
             operator(floor.base + 1),
         )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """A floor: appliances A and B (their own store directories, the floor's keys copied)
+    on one PostgreSQL database. Each lobby lists both tables with the other appliance's
+    URL, and A's console stream reports B's table suspended, with B's alarm."""
+    url = pg_cluster.fresh_url()
+    cfg_a = appliance_config(tmp_path, "a", url, "bac-a")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg_a)]
+    subprocess.run(init, check=True, capture_output=True)
+    shutil.copytree(tmp_path / "a" / "keys", tmp_path / "b" / "keys")
+    cfg_b = appliance_config(tmp_path, "b", url, "bac-b")
+    seal = [sys.executable, "-m", "kiosk_ui.cli", "verify-install", "--seal", "--config"]
+    subprocess.run([*seal, str(cfg_b)], check=True, capture_output=True)
+    a, port_a = serve(cfg_a)
+    b, port_b = serve(cfg_b)
+    try:
+        for port, own, other, there in ((port_a, "bac-a", "bac-b", port_b),
+                                        (port_b, "bac-b", "bac-a", port_a)):  # fmt: skip
+            status, tables, _ = call(port, "GET", "/api/tables")
+            assert status == 200
+            urls = {t["id"]: t["url"] for t in tables}
+            assert urls == {own: None, other: f"http://127.0.0.1:{there}"}
+        auth_a, auth_b = operator(port_a), operator(port_b)
+        stream = Stream(port_a, auth_a)
+        try:
+            first = stream.until("the floor", lambda s: len(s["tables"]) == 2)
+            holder_b = row(first, "bac-b")["holder"]
+            assert "/worker-" not in holder_b and holder_b != row(first, "bac-a")["holder"]
+            status, _, _ = call(port_b, "POST", "/api/operator/tables/bac-b/suspend",
+                                {"reason": "dealer change"}, auth_b)  # fmt: skip
+            assert status == 200
+            snap = stream.until(
+                "B's suspension and alarm",
+                lambda s: row(s, "bac-b")["suspended"] and s["alarms"],
+            )
+            assert snap["alarms"][0]["holder"] == holder_b
+            assert snap["alarms"][0]["url"] == f"http://127.0.0.1:{port_b}"
+        finally:
+            stream.close()
+    finally:
+        for proc in (a, b):
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            assert proc.stdout is not None
+            proc.stdout.close()
+
+
+def appliance_config(tmp_path: Path, name: str, url: str, table: str) -> Path:
+    lines = [
+        f'[store]\ndir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 3',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        "[demo]\nenabled = true\ncredit = 1000000",
+        f'[operator]\nuser = "admin"\npassword = "{PASSWORD}"',
+        "[lobby]\nall_variants = false",
+        f'[[tables]]\nid = "{table}"\nvariant = "baccarat-pinnacle"',
+    ]
+    path = tmp_path / f"{name}.toml"
+    path.write_text("\n\n".join(lines) + "\n")
+    return path
