@@ -263,9 +263,10 @@ class FloorView:
 
     def lobby(self, host: str | None) -> list[dict[str, Any]]:
         """Every table's lobby row served elsewhere, with the URL to open it at (for a
-        sibling worker: by the host the player reached this one with)."""
+        sibling worker: by the host the player reached this one with); a server that did
+        not answer its last poll is left out (a player could not reach it)."""
         with self._lock:
-            peers = list(self.peers.values())
+            peers = [p for p in self.peers.values() if p.error is None]
         out = []
         for peer in peers:
             url = on_host(peer.url, host) if self.name and sibling(peer.holder, self.name) else None
@@ -274,9 +275,10 @@ class FloorView:
         return out
 
     def served_at(self, table: str, host: str | None) -> str | None:
-        """The base URL of the server serving ``table`` (None: no other server has it)."""
+        """The base URL of the server serving ``table`` (None: no other server that
+        answers has it)."""
         with self._lock:
-            peers = list(self.peers.values())
+            peers = [p for p in self.peers.values() if p.error is None]
         for peer in peers:
             if any(row.get("id") == table for row in peer.answer.get("lobby", [])):
                 if self.name and sibling(peer.holder, self.name):
