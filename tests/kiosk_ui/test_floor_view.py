@@ -377,11 +377,20 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
             )
             assert snap["alarms"][0]["holder"] == holder_b
             assert snap["alarms"][0]["url"] == f"http://127.0.0.1:{port_b}"
+            # B freezes: A's console says B does not answer (its table's last state kept),
+            # and A's lobby no longer sends players to it
+            b.send_signal(signal.SIGSTOP)
+            snap = stream.until("B not answering", lambda s: not row(s, "bac-b")["answered"])
+            assert row(snap, "bac-b")["suspended"] == "by admin: dealer change"
+            assert [s["holder"] for s in snap["servers"]] == [holder_b]
+            status, tables, _ = call(port_a, "GET", "/api/tables")
+            assert [t["id"] for t in tables] == ["bac-a"]
         finally:
             stream.close()
     finally:
         for proc in (a, b):
             proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGCONT)
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -393,7 +402,9 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
 
 def appliance_config(tmp_path: Path, name: str, url: str, table: str) -> Path:
     lines = [
-        f'[store]\ndir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 3',
+        # leases far longer than a poll's timeout: B frozen is "not answering" long before
+        # its lease could expire
+        f'[store]\ndir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 30',
         '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
         "[demo]\nenabled = true\ncredit = 1000000",
         f'[operator]\nuser = "admin"\npassword = "{PASSWORD}"',
