@@ -91,6 +91,7 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         "[lobby]\nall_variants = false",
         '[[tables]]\nid = "bac-0"\nvariant = "baccarat-pinnacle"',  # worker 0's
         '[[tables]]\nid = "bj-1"\nvariant = "blackjack-pinnacle"',  # worker 1's
+        '[[tables]]\nid = "cs-2"\nvariant = "caribbean-stud"',  # worker 0's, a progressive
     ]
     cfg.write_text("\n\n".join(lines) + "\n")
     init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
@@ -122,7 +123,7 @@ def test_the_lobby_of_each_worker_lists_every_table_with_its_server(floor: Floor
         status, tables, _ = call(floor.base + worker, "GET", "/api/tables")
         assert status == 200
         by_id = {t["id"]: t for t in tables}
-        assert set(by_id) == {"bac-0", "bj-1"}
+        assert set(by_id) == {"bac-0", "bj-1", "cs-2"}
         assert by_id[own]["url"] is None  # served here
         there = by_id[other]["url"]
         assert there == floor.url(1 - worker)  # the worker that serves it
@@ -136,6 +137,10 @@ def test_the_lobby_of_each_worker_lists_every_table_with_its_server(floor: Floor
         assert status == 200, view
         status, _, _ = call(floor.base + worker, "GET", f"/api/tables/{other}", headers=player)
         assert status == 404  # never served by the other worker
+    # the progressive meter (one ledger, the floor's) names worker 0's table on worker 1 too
+    for worker in (0, 1):
+        _, meters, _ = call(floor.base + worker, "GET", "/api/jackpots")
+        assert [(m["meter"], m["tables"]) for m in meters] == [("caribbean-stud", ["cs-2"])]
 
 
 def test_a_table_page_asked_of_the_wrong_worker_sends_the_player_on(floor: Floor) -> None:
@@ -207,12 +212,20 @@ def test_worker_0s_console_hears_what_happens_on_worker_1s_table(floor: Floor) -
         status, rows, _ = call(floor.base + worker, "GET", "/api/operator/floor", headers=auth)
         assert status == 200
         seen = {r["table"]: (r["here"], r["url"], r["answered"]) for r in rows}
-        own, other = ("bac-0", "bj-1") if worker == 0 else ("bj-1", "bac-0")
-        assert seen == {own: (True, None, True), other: (False, floor.url(1 - worker), True)}
-        assert {r["variant"] for r in rows} == {"baccarat-pinnacle", "blackjack-pinnacle"}
+        here, there = (True, None, True), (False, floor.url(1 - worker), True)
+        assert seen == (
+            {"bac-0": here, "cs-2": here, "bj-1": there}
+            if worker == 0
+            else {"bac-0": there, "cs-2": there, "bj-1": here}
+        )
+        assert {r["variant"] for r in rows} == {
+            "baccarat-pinnacle",
+            "blackjack-pinnacle",
+            "caribbean-stud",
+        }
     stream = Stream(floor.base, auth0)
     try:
-        first = stream.until("the floor", lambda s: len(s["tables"]) == 2)
+        first = stream.until("the floor", lambda s: len(s["tables"]) == 3)
         assert row(first, "bj-1")["holder"].endswith("/worker-1")
         # a player's blackjack game dealt on worker 1: open, the dealer's hole card down
         player = {"x-player-token": floor.token}
