@@ -81,7 +81,12 @@ def _add_battery_options(p: argparse.ArgumentParser) -> None:
         "--length", type=_positive, default=None, help="bits per sequence (default 1,000,000)"
     )
     p.add_argument("--tests", default=None, help="comma-separated test names (default: all 15)")
-    p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        help="worker processes (default 1: the sequences run on threads of this one)",
+    )
     p.add_argument(
         "--dask",
         metavar="ADDRESS",
