@@ -22,7 +22,6 @@ system time a sequence against 10,000 and 17 ms in a plain process,
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,7 +42,9 @@ def keep_freed_memory() -> bool:
     if _heap_set:
         return _heap_set[0]
     try:
-        libc: Any = ctypes.CDLL(ctypes.util.find_library("c"))
+        # the C library the interpreter already runs on: dlopen(NULL) finds its symbols,
+        # where find_library("c") would run ldconfig (10 ms, and ctypes.util's imports)
+        libc: Any = ctypes.CDLL(None)
         done = hasattr(libc, "mallopt") and all(
             libc.mallopt(param, value) == 1 for param, value in HEAP_KEPT.items()
         )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,8 @@ def run_suite(
         )
         run_tasks(dask, packed_battery_rows, items, finished, name="sp800-22")
     elif jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: 10 ms to load
+
         from certification.cluster import keep_freed_memory
 
         with ProcessPoolExecutor(max_workers=jobs, initializer=keep_freed_memory) as pool:
