@@ -2,13 +2,14 @@
 
 Reproduces NIST's SP800-90B_EntropyAssessment tool (``ea_non_iid``, ``ea_iid``,
 ``ea_restart``): the same estimators, the same intermediate quantities and the same
-final min-entropy, computed with NumPy. Start with :func:`assess_file`, or
+final min-entropy, computed with NumPy, and the predictors' sample-by-sample loops
+compiled by numba (``predictor_loops``, through ``jit``). Start with :func:`assess_file`, or
 :func:`assess_non_iid` / :func:`assess_iid` on :func:`read_samples` output.
 
 Modules: ``samples`` (reading and symbol mapping), one module per estimator (``mcv``,
 ``collision``, ``markov``, ``compression``, ``tuples`` over ``suffixes``, ``mcw``, ``lag``,
-``mmc`` and ``lz78y`` over ``contexts`` and ``scoreboard``, with ``prediction`` for the
-predictor bounds), ``non_iid`` and ``iid`` (the two tracks; ``permutation``,
+``mmc`` and ``lz78y`` over ``predictor_loops``, with ``prediction`` for the predictor
+bounds), ``non_iid`` and ``iid`` (the two tracks; ``permutation``,
 ``chisquare``, ``lrs_test``), ``restart``, ``report`` (tool-style text and JSON), ``api``
 and ``cli``.
 """

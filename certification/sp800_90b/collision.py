@@ -9,13 +9,13 @@ bound gives ``p`` by the tool's guarded bisection on the expected wait of a bina
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.errors import SampleDataError
+from certification.sp800_90b.jit import kernel
 from certification.sp800_90b.numerics import ZALPHA, bisect_decreasing
 
 
@@ -28,7 +28,23 @@ def _expected_wait(p: float) -> float:
     )
 
 
-_TOKEN = re.compile(rb"00|11|01[01]|10[01]")
+@kernel
+def _collision_counts(bits: npt.NDArray[np.uint8]) -> tuple[int, int]:
+    """Numbers of collisions found after 2 bits and after 3 (step 2 of 6.3.2)."""
+    n = bits.size
+    twos = 0
+    threes = 0
+    i = 0
+    while i + 1 < n:
+        if bits[i] == bits[i + 1]:
+            twos += 1
+            i += 2
+        elif i + 2 < n:
+            threes += 1
+            i += 3
+        else:
+            break
+    return twos, threes
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +63,10 @@ class CollisionResult:
 
 def collision_estimate(bits: npt.NDArray[np.uint8]) -> CollisionResult:
     """The collision estimate over a bit string (values 0/1)."""
-    text = (bits + np.uint8(48)).tobytes()
-    tokens = _TOKEN.findall(text)
-    v = len(tokens)
+    twos, threes = _collision_counts(np.ascontiguousarray(bits))
+    v = int(twos + threes)
     if v < 2:
         raise SampleDataError("too few samples for the collision estimate")
-    threes = sum(map(len, tokens)) - 2 * v
-    twos = v - threes
     i = 2 * twos + 3 * threes
     s = float(4 * twos + 9 * threes)
     x = i / v
