@@ -3,7 +3,7 @@
 One dictionary of (context, follower) counts for every context length 1..16, capped at
 65,536 entries in total. The prediction is the most frequent follower of the context with
 the highest count, the longest context winning ties. One compiled pass over the samples
-(:mod:`predictor_loops`).
+(:mod:`predictor_loops` for bits, :mod:`context_tables` for larger alphabets).
 
 The cap follows NIST's tool: for bit strings it counts (context, follower) entries added
 longest context first within a step; for larger alphabets it counts contexts added
@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from certification.sp800_90b.context_tables import lz78y_general_loop
 from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.prediction import PredictionResult, prediction_estimate
-from certification.sp800_90b.predictor_loops import lz78y_binary_loop, lz78y_general_loop
+from certification.sp800_90b.predictor_loops import lz78y_binary_loop
 
 B = 16
 MAX_DICTIONARY_SIZE = 65_536

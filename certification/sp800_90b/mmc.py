@@ -4,8 +4,8 @@ Sixteen sub-predictors; sub-predictor ``d`` predicts the symbol that most often 
 the last ``d`` symbols (ties to the larger symbol), from a table capped at 100,000
 (context, follower) entries per ``d``, admitted in order of first appearance; the
 scoreboard picks whose prediction is used. One compiled pass over the samples: contexts
-index the counts directly for bits, and sit in hash tables for larger alphabets
-(:mod:`predictor_loops`).
+index the counts directly for bits (:mod:`predictor_loops`) and sit in hash tables for
+larger alphabets (:mod:`context_tables`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from certification.sp800_90b.context_tables import mmc_general_loop
 from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.prediction import PredictionResult, prediction_estimate
-from certification.sp800_90b.predictor_loops import mmc_binary_loop, mmc_general_loop
+from certification.sp800_90b.predictor_loops import mmc_binary_loop
 
 D_MMC = 16
 MAX_ENTRIES = 100_000

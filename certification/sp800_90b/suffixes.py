@@ -1,18 +1,19 @@
-"""Sorted suffixes and their longest common prefixes, vectorised.
+"""Sorted suffixes and their longest common prefixes.
 
 The t-tuple and LRS estimates need, for every length ``t``, the counts of repeated
 ``t``-tuples. NIST's tool builds a suffix array and LCP array once and derives both
 estimates from it (Kaufer's algorithm). This module produces the same two arrays with
-NumPy instead of a per-suffix loop:
+one value sort and two compiled passes instead of a per-suffix comparison sort:
 
-* every suffix gets one 64-bit word: its first ``w`` symbols (``b`` bits each, zero padded
-  past the end) above its reversed position, so a plain value sort (fast, SIMD) orders the
-  suffixes by their first ``w`` symbols with shorter suffixes first among equal words, which
-  is their true lexicographic order;
+* every suffix gets one 64-bit word (a rolling pass): its first ``w`` symbols (``b``
+  bits each, zero padded past the end) above its reversed position, so a plain value sort
+  (fast, SIMD) orders the suffixes by their first ``w`` symbols with shorter suffixes
+  first among equal words, which is their true lexicographic order;
 * groups still tied after ``w`` symbols are refined by prefix doubling, touching only the
   tied suffixes (few for real data);
-* the LCP of adjacent suffixes comes from the XOR of their words, capped by their lengths,
-  and for fully tied words from the doubling ranks.
+* the LCP of adjacent suffixes comes from the highest set bit of the XOR of their words
+  (a compiled pass), capped by their lengths, and for fully tied words from the doubling
+  ranks.
 """
 
 from __future__ import annotations
@@ -20,39 +21,51 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from certification.sp800_90b.jit import kernel
+
 I64 = npt.NDArray[np.int64]
 
 
-def _leading_equal_fields(xor: npt.NDArray[np.uint64], top_bits: int, b: int) -> I64:
-    """Number of whole ``b``-bit fields equal above the highest set bit of ``xor``.
-
-    ``xor`` must be non-zero; fields occupy bits ``top_bits-1`` downwards.
-    """
-    _, e = np.frexp(xor.astype(np.float64))
-    hb = e.astype(np.int64) - 1
-    hb[(np.uint64(1) << hb.astype(np.uint64)) > xor] -= 1  # float rounding up near 2^k
-    return (top_bits - 1 - hb) // b
-
-
-def _window_keys(vals: npt.NDArray[np.uint64], n: int, w: int, b: int) -> npt.NDArray[np.uint64]:
-    """``keys[i]`` = symbols ``i..i+w-1`` packed ``b`` bits each, first symbol highest."""
-    # Windows of length 2^j by doubling, then combined along the binary expansion of w.
-    pow_windows: list[npt.NDArray[np.uint64]] = [vals]
-    length = 1
-    while length * 2 <= w:
-        prev = pow_windows[-1]
-        m = prev.size - length
-        pow_windows.append((prev[:m] << np.uint64(b * length)) | prev[length : length + m])
-        length *= 2
+@kernel
+def _window_keys(x: npt.NDArray[np.uint8], w: int, b: int) -> npt.NDArray[np.uint64]:
+    """``keys[i]`` = symbols ``i..i+w-1`` packed ``b`` bits each, first symbol highest,
+    zero past the end (one rolling pass)."""
+    n = x.size
     keys = np.zeros(n, dtype=np.uint64)
-    offset = 0
-    for j in range(len(pow_windows) - 1, -1, -1):
-        span = 1 << j
-        if w - offset >= span:
-            keys <<= np.uint64(b * span)
-            keys |= pow_windows[j][offset : offset + n]
-            offset += span
+    mask = (np.uint64(1) << np.uint64(w * b)) - np.uint64(1)
+    shift = np.uint64(b)
+    key = np.uint64(0)
+    for j in range(w):
+        key = (key << shift) | (np.uint64(x[j]) if j < n else np.uint64(0))
+    for i in range(n):
+        keys[i] = key
+        nxt = i + w
+        key = ((key << shift) | (np.uint64(x[nxt]) if nxt < n else np.uint64(0))) & mask
     return keys
+
+
+@kernel
+def _word_lcp(skeys: npt.NDArray[np.uint64], length: I64, w: int, b: int) -> I64:
+    """The LCP of adjacent sorted suffixes within their first ``w`` symbols.
+
+    The number of whole ``b``-bit fields above the highest differing bit of their keys
+    (``w`` for equal keys), capped by both suffixes' lengths.
+    """
+    m = skeys.size - 1
+    lcp = np.empty(max(m, 0), dtype=np.int64)
+    for j in range(m):
+        v = skeys[j + 1] ^ skeys[j]
+        if v == 0:
+            common = w
+        else:
+            high = 0  # index of the highest set bit of v
+            for step in (32, 16, 8, 4, 2, 1):
+                if v >> np.uint64(step):
+                    v >>= np.uint64(step)
+                    high += step
+            common = (w * b - 1 - high) // b
+        lcp[j] = min(common, length[j + 1], length[j])
+    return lcp
 
 
 def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I64]:
@@ -71,7 +84,7 @@ def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I6
     length = np.int64(n) - sa  # suffix lengths in sorted order
     # Group-start ranks: equal only for identical full-width keys.
     same = (skeys[1:] == skeys[:-1]) & (length[1:] >= w) & (length[:-1] >= w)
-    lcp = _word_lcp(skeys, length, same, w, b)
+    lcp = _word_lcp(skeys, length, w, b)
     levels = _refine_ties(sa, same, n, w)
     full = np.flatnonzero(same)
     if full.size:
@@ -86,31 +99,12 @@ def _sort_by_words(
 
     Returns the order ``sa`` and each sorted suffix's window key.
     """
-    vals = np.zeros(n + w, dtype=np.uint64)
-    vals[:n] = x
-    keys = _window_keys(vals, n, w, b)
+    keys = _window_keys(x, w, b)
     words = (keys << np.uint64(pos_bits)) | (np.uint64(n - 1) - np.arange(n, dtype=np.uint64))
     words.sort()
     sa = np.int64(n - 1) - (words & np.uint64((1 << pos_bits) - 1)).astype(np.int64)
     del words
     return sa, keys[sa]
-
-
-def _word_lcp(
-    skeys: npt.NDArray[np.uint64], length: I64, same: npt.NDArray[np.bool_], w: int, b: int
-) -> I64:
-    """The LCP of adjacent sorted suffixes within their first ``w`` symbols.
-
-    From the XOR of their keys, capped by both suffixes' lengths; ``w`` for tied keys.
-    """
-    lcp = np.empty(skeys.size - 1, dtype=np.int64)
-    xor = skeys[1:] ^ skeys[:-1]
-    nzx = xor != 0
-    lcp[same] = w
-    lcp[~nzx] = w
-    lcp[nzx] = _leading_equal_fields(xor[nzx], w * b, b)
-    np.minimum(lcp, np.minimum(length[1:], length[:-1]), out=lcp)
-    return lcp
 
 
 def _refine_ties(sa: I64, same: npt.NDArray[np.bool_], n: int, w: int) -> list[tuple[int, I64]]:
