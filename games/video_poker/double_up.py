@@ -13,6 +13,7 @@ position over the cards left (``StartPosition``), like the hand's.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from enum import StrEnum
 from typing import TypedDict
 
@@ -30,8 +31,9 @@ class DoubleUpCard(TypedDict):
     won: bool
 
 
-class DoubleUp:
-    """The double-up's state and its decisions, mixed into the round."""
+class DoubleUp(ABC):
+    """The double-up's state and its decisions, mixed into the round (which settles the
+    hand: :meth:`close`, abstract here, is ``VideoPokerRound.close``)."""
 
     phase: StrEnum
     fruit_rules: FruitRules | None
@@ -45,8 +47,10 @@ class DoubleUp:
         self._call = ""
         self._halved = False
 
+    @abstractmethod
     def close(self, returned: int) -> list[Event]:
-        raise NotImplementedError
+        """Settle the hand's bet for ``returned`` cents (the win the double-up leaves,
+        Half Gamble's banked halves included) and end the round."""
 
     # --- state -------------------------------------------------------------------
 
