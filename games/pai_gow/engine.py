@@ -31,7 +31,8 @@ next game starts from (``games.pai_gow.new_game(context=GameContext(previous=...
 
 The round is a :class:`games.core.round.Round`: one ``verify_<kind>`` /
 ``apply_<kind>`` pair per action, the bet book and the settlements from the base; the
-sums of the showdown are :mod:`games.pai_gow.showdown`.
+reveal and the settlement are :mod:`games.pai_gow.reveal`'s, the sums of the showdown
+:mod:`games.pai_gow.showdown`'s.
 """
 
 from __future__ import annotations
@@ -59,12 +60,11 @@ from games.core.records import (
 from games.core.round import Round
 from games.pai_gow.bank import BANK_BET, BankCarry
 from games.pai_gow.bank_offer import BANK_DECISIONS, BankOffer
-from games.pai_gow.bonus import bonus_hands
 from games.pai_gow.dragon import DRAGON_BET, DRAGON_DECISIONS, DragonHand, DragonHands
-from games.pai_gow.hands import Setting, describe_key
-from games.pai_gow.house_way import house_way
+from games.pai_gow.hands import Setting
 from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
 from games.pai_gow.player_dealer import FortuneBank
+from games.pai_gow.reveal import Reveal
 from games.pai_gow.rules import MAIN_BET, ExtraHands, PaiGowRules
 from games.pai_gow.setting import (
     EXTRA_HAND_TEXT,
@@ -75,17 +75,10 @@ from games.pai_gow.setting import (
     parse_seats,
     players_records,
 )
-from games.pai_gow.showdown import (
-    FOUL_KEYS,
-    foul_loses,
-    keys,
-    main_bet,
-    side_bet,
-)
 from games.pai_gow.view import PaiGowView, Phase
 
 
-class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRules]):
+class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Reveal, Round[PaiGowRules]):
     """One pai gow game for ``seats`` player seats (numbered from 0) against the banker.
 
     ``carry`` is what the previous game of the same table handed on
@@ -499,74 +492,6 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         self._settings.update(extra)
         return [Message(text=EXTRA_HAND_TEXT.format(seat=seat)) for seat in extra]
 
-    # --- the reveal and the settlement -------------------------------------------------------
-
-    def _reveal_and_settle(self) -> list[Event]:
-        rules = self.rules
-        dealer = house_way(self._dealer, rules.joker, rules.wheel_second)
-        self._dealer_setting = dealer
-        banker = keys(dealer, rules)
-        events: list[Event] = [CardShown(card=c, hand=DEALER) for c in self._dealer]
-        whose = "dealer" if self.banker is None else "the house's hand"
-        events.append(Message(text=f"{whose} sets {dealer} by the house way: {_words(banker)}"))
-        if self.banker is not None:  # every wager plays the player-banker's hands
-            b_set = self._settings[self.banker]
-            events += _shown(self.banker, b_set)
-            banker = keys(b_set, rules)
-            events.append(Message(text=f"seat {self.banker} banks with {b_set}: {_words(banker)}"))
-            if self.banker in self._fouls:  # page 002: it "automatically loses"
-                banker = FOUL_KEYS
-                events.append(
-                    Message(
-                        text=f"seat {self.banker}'s hands are foul ({self._fouls[self.banker]}): "
-                        "they lose to every hand set correctly"
-                    )
-                )
-        hands = {
-            s: bonus_hands(self._hands[s], rules.joker, rules.wheel_second) for s in self._order
-        }
-        bank_net = 0  # what the player-banker wins (+) or pays (-) over all wagers
-        for seat in self._order:
-            if seat == self.banker:
-                continue
-            if seat in self._surrendered:  # page 002: a surrendered hand is not exposed
-                for bet, stake in self._own_bets(seat).items():
-                    bank_net += stake
-                    events.append(
-                        self.settle(seat, bet, 0, "surrendered before the reveal", result="lose")
-                    )
-                continue
-            st = self._settings[seat]
-            events += _shown(seat, st)
-            for bet, stake in self._own_bets(seat).items():
-                if bet == MAIN_BET and seat in self._fouls:
-                    out = foul_loses(stake, self._fouls[seat])
-                    bank_net += stake
-                elif bet == MAIN_BET:
-                    out = main_bet(rules, stake, st, banker)
-                    bank_net -= out.returned - stake  # the banker pays the whole win
-                else:
-                    assert rules.side is not None and rules.side.name == bet
-                    out = side_bet(rules.side, seat, stake, hands)
-                events.append(
-                    self.settle(
-                        seat,
-                        bet,
-                        out.returned,
-                        out.note,
-                        commission=out.commission,
-                        result=out.result,
-                    )
-                )
-        dragon_events, dragon_net = self._settle_dragon(banker)
-        events += dragon_events
-        if self.banker is not None:
-            events += self._settle_bank(bank_net + dragon_net, banker)
-        events += self._close_banked()
-        who = "dealer" if self.banker is None else f"seat {self.banker} banks"
-        events.append(RoundOver(summary=f"{who}; dealer {dealer}"))
-        return events
-
     def players_actions(self, groups: Iterable[tuple[int, ...]]) -> tuple[Decide, ...]:
         """KnowsPlayers: the ``same-player`` records, before the deal, on Fortune tables."""
         if self.rules.extra_hands is not ExtraHands.HOUSE_WAY or self._players:
@@ -574,27 +499,11 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Round[PaiGowRul
         records = players_records(groups)
         return records if all(self.can(r) for r in records) else ()
 
-    def _own_bets(self, seat: int) -> dict[str, int]:
-        """The seat's bets on its own hand (its dragon hand's settles apart)."""
-        return {b: v for b, v in self.book.of(seat).items() if b != DRAGON_BET}
-
 
 def _same_player(action: Action) -> bool:
     """The runtime's ``Decide(seat=None, decision="same-player")`` (no player's action:
     a player's always names its seat)."""
     return isinstance(action, Decide) and action.seat is None and action.decision == SAME_PLAYER
-
-
-def _words(k: tuple[int, int]) -> str:
-    """A setting's (low, high) keys in words, high hand first."""
-    return f"{describe_key(k[1])} and {describe_key(k[0])}"
-
-
-def _shown(seat: int, setting: Setting) -> list[Event]:
-    """The reveal of a seat's set hands, low then high."""
-    low = [CardShown(card=c, hand=f"seat{seat}.low") for c in setting.low]
-    high = [CardShown(card=c, hand=f"seat{seat}.high") for c in setting.high]
-    return [*low, *high]
 
 
 __all__ = ["DEALER", "PaiGowRound", "PaiGowView", "Phase"]
