@@ -18,7 +18,8 @@ the table offers it). The dealer then peeks when showing an ace or a ten: with a
 turns the hole card over and the round ends (the player's natural pushes, insurance pays 2 to
 1, only the original bet is lost). Otherwise lost insurance is taken, player naturals are paid
 (3:2 or 6:5), and hands are played in order. The dealer draws only if a hand (or a Buster Bet)
-is still live, under ``dealer_hits_soft_through``; then every hand is settled.
+is still live, under ``dealer_hits_soft_through``; then every hand is settled (the dealer's
+turn and the settlement: the :class:`~games.blackjack.dealer_turn.DealerTurn` mixin).
 
 >>> from games.blackjack import VARIANTS
 >>> from games.core.cards import parse_cards
@@ -36,10 +37,10 @@ True
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from games.blackjack.backline import Backline
+from games.blackjack.dealer_turn import DealerTurn
 from games.blackjack.decisions import (
     DECISIONS,
     INSURANCE_DECISIONS,
@@ -48,19 +49,17 @@ from games.blackjack.decisions import (
     insurance_refusal,
     play_refusal,
 )
-from games.blackjack.hand import dealer_hits, hand_total, is_natural, points
+from games.blackjack.hand import is_natural, points
+from games.blackjack.phases import Phase
 from games.blackjack.player_dealer import BlackjackBank
 from games.blackjack.rules import BlackjackRules
 from games.blackjack.seats import PlayerHand, SeatState, spot
 from games.blackjack.settlement import (
     BUSTER_AGAINST_NATURAL,
-    Payout,
     bust_payout,
-    buster_payout,
     even_money,
     insurance_payout,
     peek_payout,
-    showdown_payout,
     surrender,
 )
 from games.blackjack.view import BlackjackView, SeatBets, SeatView, dealer_view, hand_view
@@ -73,7 +72,7 @@ from games.core.player_dealer import (
     PlayerDealerCarry,
     PlayerDealerOffer,
 )
-from games.core.records import BetSettled, CardShown, Event, Message, RoundOver
+from games.core.records import CardShown, Event, Message, RoundOver
 from games.core.round import Round
 
 if TYPE_CHECKING:  # the dispatch is by kind: the actions' types are for the signatures only
@@ -85,19 +84,7 @@ DEALER = -1
 BET_KINDS = frozenset({"place-bet", "remove-bet"})
 
 
-class Phase(StrEnum):
-    """A blackjack round's phases: bets, the initial deal, the answers to the dealer's ace,
-    the hands in turn, the dealer's draw, over (``is_over`` compares with ``"over"``)."""
-
-    BETTING = "betting"
-    DEALING = "dealing"
-    INSURANCE = "insurance"
-    PLAYING = "playing"
-    DEALER = "dealer"
-    OVER = "over"
-
-
-class BlackjackRound(BlackjackBank, Round[BlackjackRules]):
+class BlackjackRound(BlackjackBank, DealerTurn, Round[BlackjackRules]):
     """A round of blackjack at one table (see the module docstring for the flow)."""
 
     GAME: ClassVar[str] = "blackjack"
@@ -497,66 +484,6 @@ class BlackjackRound(BlackjackBank, Round[BlackjackRules]):
         ev.append(self.book.add_by_rule(seat, spot(len(st.hands) - 1), st.main))
         ev.append(Message(text=f"seat {seat} splits hand {h}"))
         self._turn = (seat, h)
-
-    # --- dealer and settlement -------------------------------------------------
-
-    def _reveal_hole(self, ev: list[Event]) -> None:
-        if not self._hole_shown and len(self._dealer) >= 2:
-            self._hole_shown = True
-            ev.append(CardShown(card=self._dealer[1], hand="dealer"))
-
-    def _dealer_must_draw(self) -> bool:
-        if self.phase is not Phase.DEALER:
-            return False
-        live = any(not h.settled for st in self._players for h in st.hands)
-        if not (live or any(self.book.stake(s, "buster") for s in range(self.seats))):
-            return False
-        total, soft = hand_total(self._dealer)
-        return dealer_hits(total, soft, self.rules.dealer_hits_soft_through)
-
-    def _settle_hand(
-        self, s: int, h: int, payout: Payout, ev: list[Event], *, shown: str = ""
-    ) -> None:
-        """Settle the seat's hand ``h``; ``shown``: its result in the view, if not the bet's."""
-        hand = self._players[s].hands[h]
-        hand.settled = hand.done = True
-        hand.result = shown or payout.result
-        ev.append(self._settle_spot(s, spot(h), payout))
-        if h == 0:  # the backline bets behind the seat follow its first hand
-            natural = self.rules.natural_pays
-            ev += self.backline.follow(self.book, s, payout, shown, natural, self._settle_back)
-
-    def _settle_back(
-        self, position: int, bet: str, returned: int, note: str, result: str
-    ) -> BetSettled:
-        return self.settle(position, bet, returned, note, result=result)
-
-    def _settle_spot(self, seat: int, bet: str, payout: Payout) -> BetSettled:
-        return self.settle(seat, bet, payout.returned, payout.note, result=payout.result)
-
-    def _settle_all(self, ev: list[Event]) -> None:
-        """The dealer has finished: every live hand against the dealer's total, then the
-        seat's Buster Bet, seat by seat."""
-        d_total, _ = hand_total(self._dealer)
-        for s, st in enumerate(self._players):
-            for h, hand in enumerate(st.hands):
-                if not hand.settled:
-                    self._settle_hand(s, h, showdown_payout(self.rules, hand, d_total), ev)
-            stake = self.book.stake(s, "buster")
-            if stake:
-                payout = buster_payout(self.rules, stake, d_total, len(self._dealer))
-                ev.append(self._settle_spot(s, "buster", payout))
-        self._finish(ev)
-
-    def _finish(self, ev: list[Event]) -> None:
-        self._reveal_hole(ev)
-        self.phase = Phase.OVER
-        self._turn = None
-        d_total, _ = hand_total(self._dealer)
-        bank = self.bank_settlement()
-        if bank is not None:
-            ev.append(self.settle(bank[0], BANK_BET, bank[1], bank[2]))
-        ev.append(RoundOver(summary=f"dealer {' '.join(map(str, self._dealer))} ({d_total})"))
 
     # --- views ------------------------------------------------------------------
 
