@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from certification.log.keys import KeyStore
+from certification.log.verify import verify_lines
+from kiosk_ui.store import log_records
 from kiosk_ui.table.outcomes import RngOutcomes
 from kiosk_ui.table.runtime import Runtime
 from rng.sample import Rng, SeededBytes
@@ -43,3 +46,16 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
         return None
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.fresh_url()
+
+
+def verified_lines(store: Path) -> list[bytes]:
+    """The store's signed log, every line, once it verifies against the store's key."""
+    conn = log_records.open_readonly(store)
+    try:
+        lines = log_records.lines(conn)
+    finally:
+        conn.close()
+    key = KeyStore(store).current()
+    assert key is not None
+    verify_lines(lines, [key.public])
+    return lines

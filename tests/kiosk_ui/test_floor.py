@@ -18,18 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from certification.log.keys import KeyStore
-from certification.log.verify import verify_lines
 from games.core.records import Deal, PlaceBet
 from kiosk_ui.errors import InsufficientFunds, TableError
-from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.leasing import LeaseLost
 from kiosk_ui.table.runtime import Runtime
 from tests.kiosk_ui.pg_cluster import Cluster
 
-from .conftest import seeded_outcomes
+from .conftest import seeded_outcomes, verified_lines
 
 
 def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime]:
@@ -48,14 +45,7 @@ def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime
 
 def verify_floor(store: Path) -> dict[str, int]:
     report = audit_store(store)
-    conn = log_records.open_readonly(store)
-    try:
-        lines = log_records.lines(conn)
-    finally:
-        conn.close()
-    key = KeyStore(store).current()
-    assert key is not None
-    verify_lines(lines, [key.public])
+    verified_lines(store)
     return report
 
 

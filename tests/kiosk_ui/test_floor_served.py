@@ -25,7 +25,7 @@ import pytest
 
 from kiosk_ui.store.audit import audit_store
 from tests.kiosk_ui.pg_cluster import Cluster
-from tests.kiosk_ui.test_kill_served import post, serve
+from tests.kiosk_ui.served import post, serve
 
 ROUNDS = 12
 

@@ -23,11 +23,10 @@ from typing import Any
 
 import pytest
 
-from certification.log.keys import KeyStore
-from certification.log.verify import verify_lines
 from games.core.player_dealer import BANK_BET
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
+from tests.kiosk_ui.conftest import verified_lines
 from tests.kiosk_ui.pg_cluster import Cluster
 
 # ultimate-texas-holdem: a California table, whose deal charges the collection (page 004)
@@ -80,14 +79,7 @@ def _check(store: Path) -> dict[str, int]:
     report = audit_store(store)
     assert report["total"] == 0
     assert report["open_games"] <= 1  # at most the game the kill interrupted
-    conn = log_records.open_readonly(store)
-    try:
-        lines = log_records.lines(conn)
-    finally:
-        conn.close()
-    key = KeyStore(store).current()
-    assert key is not None
-    verify_lines(lines, [key.public])
+    verified_lines(store)
     return report
 
 

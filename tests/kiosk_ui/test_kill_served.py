@@ -13,21 +13,17 @@ from __future__ import annotations
 import http.client
 import json
 import random
-import re
-import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from certification.log.keys import KeyStore
-from certification.log.verify import verify_lines
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
+from tests.kiosk_ui import served
+from tests.kiosk_ui.conftest import verified_lines
+from tests.kiosk_ui.served import new_players, post, serve, sigkill
 
 TABLES = 6
 ROUND = {"bets": {"banker": 500}}
@@ -35,66 +31,8 @@ KILLS = 6
 
 
 def config(tmp_path: Path, url: str | None = None) -> Path:
-    database = f'\nurl = "{url}"' if url else ""
-    lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"{database}',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 10000000",
-        '[operator]\nuser = "admin"\npassword = "kill-test-password"',
-        "[lobby]\nall_variants = false",
-    ]
-    lines += [f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(TABLES)]
-    path = tmp_path / "kiosk.toml"
-    path.write_text("\n\n".join(lines) + "\n")
-    # serve never creates a store: make it once, as `make run` does
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(path)]
-    subprocess.run(init, check=True, capture_output=True)
-    return path
-
-
-def serve(cfg: Path) -> tuple[subprocess.Popen[str], int]:
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", "0", "--config", str(cfg)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if m := re.search(r"http://127\.0\.0\.1:(\d+)/", line):
-            port = int(m.group(1))
-            wait_listening(port)  # the address is printed just before the socket listens
-            return proc, port
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError("croupier serve did not start")
-
-
-def wait_listening(port: int) -> None:
-    for _ in range(100):
-        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        try:
-            probe.connect()
-            return
-        except OSError:
-            time.sleep(0.05)
-        finally:
-            probe.close()
-    raise AssertionError(f"nothing listens on port {port}")
-
-
-def post(
-    port: int, path: str, body: object, token: str | None = None
-) -> tuple[int, dict[str, Any]]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        headers = {"content-type": "application/json"}
-        if token:
-            headers["x-player-token"] = token
-        conn.request("POST", path, json.dumps(body), headers)
-        resp = conn.getresponse()
-        return resp.status, json.loads(resp.read() or b"{}")
-    finally:
-        conn.close()
+    tables = [f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(TABLES)]
+    return served.config(tmp_path, tables, url)
 
 
 def terminal(
@@ -123,7 +61,6 @@ def check(store: Path, answered: dict[str, int]) -> None:
     assert report["open_games"] == 0  # a round is one unit: all of it or none of it
     conn = log_records.open_readonly(store)
     try:
-        lines = log_records.lines(conn)
         rows = dict(
             conn.execute(
                 "SELECT g.id, s.net FROM games g JOIN game_seats s ON s.game = g.id "
@@ -132,9 +69,7 @@ def check(store: Path, answered: dict[str, int]) -> None:
         )
     finally:
         conn.close()
-    key = KeyStore(store).current()
-    assert key is not None
-    verify_lines(lines, [key.public])
+    verified_lines(store)
     lost = {g: n for g, n in answered.items() if rows.get(g) != n}
     assert not lost, f"answered rounds missing or different after the kill: {lost}"
 
@@ -155,10 +90,7 @@ def test_sigkill_of_the_served_kiosk_loses_no_answered_round(
         proc, port = serve(cfg)
         try:
             if not tokens:  # players and their tokens outlive restarts (store and key)
-                for i in range(TABLES):
-                    status, body = post(port, "/api/players", {"name": f"t{i}"})
-                    assert status == 201
-                    tokens.append(body["token"])
+                tokens = new_players(port, [f"t{i}" for i in range(TABLES)])
             stop = threading.Event()
             threads = [
                 threading.Thread(
@@ -171,10 +103,7 @@ def test_sigkill_of_the_served_kiosk_loses_no_answered_round(
                 t.start()
             time.sleep(rnd.uniform(0.5, 2.0))
         finally:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            assert proc.stdout is not None
-            proc.stdout.close()
+            sigkill(proc)
         stop.set()
         for t in threads:
             t.join(timeout=30)

@@ -16,20 +16,17 @@ import http.client
 import json
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from certification.log.keys import KeyStore
-from certification.log.verify import verify_lines
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
-from tests.kiosk_ui.test_kill_served import post, serve
+from tests.kiosk_ui import served
+from tests.kiosk_ui.conftest import verified_lines
+from tests.kiosk_ui.served import get, new_players, post, serve, sigkill
 
 KILLS = 6
 PLAYERS = 3
@@ -38,32 +35,15 @@ IN_HAND = [False]  # the last answered decision left its hand in play
 
 
 def config(tmp_path: Path) -> Path:
-    lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 10000000",
-        '[operator]\nuser = "admin"\npassword = "kill-test-password"',
-        "[lobby]\nall_variants = false",
-        # a short action clock ticks the seat clock often (a quarter of it): the next hand is
-        # dealt at once, so most kills land in a hand
-        "[seats]\naction_seconds = 2.0\nidle_seconds = 3600.0\nhand_pause_seconds = 0.0",
-        '[[tables]]\nid = "room"\nvariant = "poker-room-holdem-2-4"',
-    ]
-    path = tmp_path / "kiosk.toml"
-    path.write_text("\n\n".join(lines) + "\n")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(path)]
-    subprocess.run(init, check=True, capture_output=True)
-    return path
-
-
-def get(port: int, path: str, token: str) -> tuple[int, dict[str, Any]]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", path, headers={"x-player-token": token})
-        resp = conn.getresponse()
-        return resp.status, json.loads(resp.read() or b"{}")
-    finally:
-        conn.close()
+    return served.config(
+        tmp_path,
+        [
+            # a short action clock ticks the seat clock often (a quarter of it): the next
+            # hand is dealt at once, so most kills land in a hand
+            "[seats]\naction_seconds = 2.0\nidle_seconds = 3600.0\nhand_pause_seconds = 0.0",
+            '[[tables]]\nid = "room"\nvariant = "poker-room-holdem-2-4"',
+        ],
+    )
 
 
 def players_act(port: int, tokens: list[str], answered: Answered, stop: threading.Event) -> None:
@@ -106,15 +86,12 @@ def check(store: Path, answered: Answered, kills: int) -> int:
     assert report["total"] == 0 and report["house"] == 0
     conn = log_records.open_readonly(store)
     try:
-        lines = log_records.lines(conn)
         (pot,) = conn.execute(
             "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'pot'"
         ).fetchone()
     finally:
         conn.close()
-    key = KeyStore(store).current()
-    assert key is not None
-    verify_lines(lines, [key.public])
+    lines = verified_lines(store)
     logged: dict[str, list[tuple[int, str]]] = {}
     for line in lines:
         rec = json.loads(line)
@@ -160,10 +137,7 @@ def test_sigkill_of_a_served_poker_room_loses_no_answered_decision(tmp_path: Pat
         stop = threading.Event()
         try:
             if not tokens:  # players and their tokens outlive restarts
-                for i in range(PLAYERS):
-                    status, body = post(port, "/api/players", {"name": f"p{i}"})
-                    assert status == 201
-                    tokens.append(body["token"])
+                tokens = new_players(port, [f"p{i}" for i in range(PLAYERS)])
             sit_down(port, tokens)
             before = len(answered)
             threads = [threading.Thread(target=players_act, args=(port, tokens, answered, stop))]
@@ -173,10 +147,7 @@ def test_sigkill_of_a_served_poker_room_loses_no_answered_decision(tmp_path: Pat
                 time.sleep(0.002)  # the players are deciding: a hand is in play
             time.sleep(rnd.uniform(0.0, 0.02))  # often with the next decision in flight
         finally:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            assert proc.stdout is not None
-            proc.stdout.close()
+            sigkill(proc)
         stop.set()
         for t in threads:
             t.join(timeout=30)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,22 +37,45 @@ def _room(rt: Runtime, variant: str = HOLDEM, seed: int = 3) -> Room:
     return room
 
 
-def _seat_all(room: Room, amounts: tuple[int, ...] = (4_000, 5_000, 6_000)) -> None:
-    for seat, (player, amount) in enumerate(zip(PLAYERS, amounts, strict=True)):
+def _seated(rt: Runtime, variant: str = HOLDEM) -> Room:
+    """The room with Ann, Bo and Cy bought in at seats 0, 3 and 6 for $40, $50 and $60."""
+    room = _room(rt, variant)
+    for seat, (player, amount) in enumerate(zip(PLAYERS, (4_000, 5_000, 6_000), strict=True)):
         room.buy_in(seat * 3, player, amount)
+    return room
+
+
+def _dealt(rt: Runtime) -> Room:
+    """The seated hold'em room with its first hand dealt (the blinds in the pot)."""
+    room = _seated(rt)
+    room.start_hand()
+    return room
+
+
+def _engine(room: Room) -> Any:
+    """The hand in play (a poker room's engine: ``to_act``, ``chips``, ``seats_in``)."""
+    engine = room.engine
+    assert engine is not None
+    return engine
+
+
+@pytest.fixture
+def room(runtime: Runtime) -> Room:
+    return _seated(runtime)
+
+
+@pytest.fixture
+def dealt(runtime: Runtime) -> Room:
+    return _dealt(runtime)
 
 
 def _play_out(room: Room, pick: str = "call") -> None:
     """Every seat calls (or checks) until the hand ends."""
-    engine = room.engine
-    assert engine is not None
-    while not engine.is_over:
-        seat = engine.to_act  # type: ignore[attr-defined]
+    while not (engine := _engine(room)).is_over:
+        seat = engine.to_act
         names = engine.legal_actions(seat)
         choice = pick if pick in names else "check" if "check" in names else "call"
         room.act(Decide(seat=seat, decision=choice))
-        engine = room.engine
-        assert engine is not None
 
 
 def test_buy_in_moves_wallet_to_stack_within_the_variant_limits(runtime: Runtime) -> None:
@@ -76,25 +100,25 @@ def test_buy_in_moves_wallet_to_stack_within_the_variant_limits(runtime: Runtime
         room.sit(1, "bo")  # a poker seat is taken by buying in, never by a bet
 
 
-def test_a_hand_moves_chips_through_the_pot_and_the_audit_balances(runtime: Runtime) -> None:
-    room = _room(runtime)
-    _seat_all(room)
+def test_a_hand_moves_chips_through_the_pot_and_the_audit_balances(
+    runtime: Runtime, room: Room
+) -> None:
     assert len(room.ready()) == 3
     room.start_hand()
     with runtime.db.read() as tx:
         pot = tx.ledger.balance(ledger.pot("room"))
     assert pot == 300  # the blinds: $1 and $2
     _play_out(room)
-    engine = room.engine
-    assert engine is not None and engine.is_over
+    engine = _engine(room)
+    assert engine.is_over
     stacks = room.stacks()
-    assert stacks == {s * 3: engine.chips.stack[s * 3] for s in range(3)}  # type: ignore[attr-defined]
+    assert stacks == {s * 3: engine.chips.stack[s * 3] for s in range(3)}
     with runtime.db.read() as tx:
         assert tx.ledger.balance(ledger.pot("room")) == 0
         revenue = tx.ledger.balance(ledger.REVENUE)
         house = tx.ledger.balance(ledger.HOUSE)
     assert sum(stacks.values()) + revenue == 15_000  # chips are conserved, less the rake
-    assert house == 0 and revenue == engine.collection  # type: ignore[attr-defined]
+    assert house == 0 and revenue == engine.collection
     report = runtime.audit()
     assert report["revenue"] == revenue and report["stacks"] == sum(stacks.values())
     # leaving returns the whole stack to the wallet
@@ -104,13 +128,11 @@ def test_a_hand_moves_chips_through_the_pot_and_the_audit_balances(runtime: Runt
     runtime.audit()
 
 
-def test_leaving_during_a_hand_folds_then_frees_the_seat_at_its_end(runtime: Runtime) -> None:
-    room = _room(runtime)
-    _seat_all(room)
-    room.start_hand()
-    engine = room.engine
-    assert engine is not None
-    first = engine.to_act  # type: ignore[attr-defined]
+def test_leaving_during_a_hand_folds_then_frees_the_seat_at_its_end(
+    runtime: Runtime, dealt: Room
+) -> None:
+    room, engine = dealt, _engine(dealt)
+    first = engine.to_act
     player = room.seats[first]
     assert runtime.leave("room", first, player) == "after the game"
     assert first in room.sitting_out and first in room.seats  # dealt in: kept till the end
@@ -118,10 +140,10 @@ def test_leaving_during_a_hand_folds_then_frees_the_seat_at_its_end(runtime: Run
     due = room.due(0.0, runtime.seat_rules)
     assert [a.encode()["decision"] for a in due] == ["fold"]
     room.act_many(due, by="timeout")
-    assert first in engine.chips.folded  # type: ignore[attr-defined]
+    assert first in engine.chips.folded
     _play_out(room)
     assert first not in room.seats  # freed when the hand ended, its stack back home
-    lost = engine.chips.total[first]  # type: ignore[attr-defined]
+    lost = engine.chips.total[first]
     assert room.stack(player) == 0 and runtime.balance(player) == 50_000 - lost
     runtime.audit()
 
@@ -130,12 +152,8 @@ def test_the_clock_checks_or_folds_then_the_seat_sits_out(tmp_path: Path) -> Non
     rules = SeatRules(per_table=1, floor=4, action_seconds=30.0)
     rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True, seat_rules=rules)
     try:
-        room = _room(rt)
-        _seat_all(room)
-        room.start_hand()
-        engine = room.engine
-        assert engine is not None
-        late = engine.to_act  # type: ignore[attr-defined]
+        room = _dealt(rt)
+        late = _engine(room).to_act
         assert room.due(100.0, rules) == []  # the clock starts when the seat is asked
         due = room.due(131.0, rules)
         assert [(a.seat, a.encode()["decision"]) for a in due] == [(late, "fold")]
@@ -154,13 +172,8 @@ def test_the_clock_checks_or_folds_then_the_seat_sits_out(tmp_path: Path) -> Non
 def test_a_crashed_hand_resumes_exactly_from_the_log(tmp_path: Path) -> None:
     store = tmp_path / "store"
     rt = Runtime(store, synchronous="NORMAL", create=True)
-    room = _room(rt)
-    _seat_all(room)
-    room.start_hand()
-    engine = room.engine
-    assert engine is not None
-    seat = engine.to_act  # type: ignore[attr-defined]
-    room.act(Decide(seat=seat, decision="call"))
+    room = _dealt(rt)
+    room.act(Decide(seat=_engine(room).to_act, decision="call"))
     before = room.view(None)
     game = room.game
     rt.close()  # as a crash leaves it: the hand open in the log
@@ -172,7 +185,7 @@ def test_a_crashed_hand_resumes_exactly_from_the_log(tmp_path: Path) -> None:
         assert [(r.game, r.outcome) for r in outcome] == [(game, "resumed")]
         assert again.view(None)["state"] == before["state"]
         _play_out(again)
-        assert again.engine is not None and again.engine.is_over
+        assert _engine(again).is_over
         rt2.audit()
         assert session_hands(rt2, "room").count("PokerStars Hand #") == 1  # of this session
     finally:
@@ -180,13 +193,11 @@ def test_a_crashed_hand_resumes_exactly_from_the_log(tmp_path: Path) -> None:
 
 
 def test_a_voided_hand_returns_every_committed_chip(runtime: Runtime) -> None:
-    room = _room(runtime, "poker-room-stud-2-4")  # antes, the bring-in, a seat fee
-    _seat_all(room)
+    room = _seated(runtime, "poker-room-stud-2-4")  # antes, the bring-in, a seat fee
     stacks = room.stacks()
     room.start_hand()
-    engine = room.engine
-    assert engine is not None
-    seat = engine.to_act  # type: ignore[attr-defined]
+    engine = _engine(room)
+    seat = engine.to_act
     room.act(Decide(seat=seat, decision=sorted(engine.legal_actions(seat))[0]))
     assert room.stacks() != stacks
     room.suspend("test: the floor voids the hand")
@@ -202,10 +213,7 @@ def test_a_voided_hand_returns_every_committed_chip(runtime: Runtime) -> None:
 def test_the_audit_names_a_forged_pot_or_stack_posting(tmp_path: Path) -> None:
     store = tmp_path / "store"
     rt = Runtime(store, synchronous="NORMAL", create=True)
-    room = _room(rt)
-    _seat_all(room)
-    room.start_hand()
-    _play_out(room)
+    _play_out(_dealt(rt))
     rt.close()
     assert audit_store(store)["total"] == 0
     conn = sqlite3.connect(store / "croupier.db")
@@ -228,13 +236,9 @@ def test_the_audit_names_a_forged_pot_or_stack_posting(tmp_path: Path) -> None:
         audit_store(store)
 
 
-def test_every_hand_is_in_each_players_history_and_recall(runtime: Runtime) -> None:
-    room = _room(runtime)
-    _seat_all(room)
-    room.start_hand()
-    engine = room.engine
-    assert engine is not None
-    folder = engine.to_act  # type: ignore[attr-defined]
+def test_every_hand_is_in_each_players_history_and_recall(runtime: Runtime, dealt: Room) -> None:
+    room = dealt
+    folder = _engine(room).to_act
     room.act(Decide(seat=folder, decision="fold"))  # folds with nothing in the pot
     _play_out(room)
     game = room.game
@@ -253,15 +257,14 @@ def test_every_hand_is_in_each_players_history_and_recall(runtime: Runtime) -> N
             assert folded <= shown  # its own cards, to its player
 
 
-def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(runtime: Runtime) -> None:
+def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(
+    runtime: Runtime, room: Room
+) -> None:
     """The variant's [room] entry rule ("a new player posts a big blind (live) to be
     dealt in"): Cy sits out the first hand and is dealt the second with a big blind."""
-    room = _room(runtime)
-    _seat_all(room)
     room.sit_out(6, "cy")
     room.start_hand()
-    engine = room.engine
-    assert engine is not None and 6 not in engine.seats_in  # type: ignore[attr-defined]
+    assert 6 not in _engine(room).seats_in
     _play_out(room)
     room.come_back(6, "cy")
     room.start_hand()
@@ -277,15 +280,11 @@ def test_a_player_new_to_the_game_posts_a_big_blind_to_come_in(runtime: Runtime)
     assert 6 in blinds  # its big blind, or the blind its seat owes this hand (the engine's)
 
 
-def test_sitting_out_by_choice_keeps_this_hands_decisions(runtime: Runtime) -> None:
+def test_sitting_out_by_choice_keeps_this_hands_decisions(runtime: Runtime, dealt: Room) -> None:
     """Sit out mid-hand: the player still decides this hand (the clock does not fold it
     at once), is not dealt the next, and is dealt again once back."""
-    room = _room(runtime)
-    _seat_all(room)
-    room.start_hand()
-    engine = room.engine
-    assert engine is not None
-    seat = engine.to_act  # type: ignore[attr-defined]
+    room = dealt
+    seat = _engine(room).to_act
     room.sit_out(seat, room.seats[seat])
     assert room.due(0.0, runtime.seat_rules) == []  # its clock runs as anybody's
     room.act(Decide(seat=seat, decision="call"))  # acting does not cancel the sit out
@@ -295,12 +294,10 @@ def test_sitting_out_by_choice_keeps_this_hands_decisions(runtime: Runtime) -> N
     assert seat in room.ready()
 
 
-def test_back_after_missing_the_blinds_posts_both(runtime: Runtime) -> None:
+def test_back_after_missing_the_blinds_posts_both(runtime: Runtime, dealt: Room) -> None:
     """The variant's [room] missed_blinds = "post-both": Cy sits out while the big blind
     goes past the seat, and comes back posting the big blind live and the small dead."""
-    room = _room(runtime)
-    _seat_all(room)
-    room.start_hand()
+    room = dealt
     _play_out(room)
     room.sit_out(6, "cy")
     for _ in range(4):  # heads-up between seats 0 and 3 until the big blind passes seat 6
