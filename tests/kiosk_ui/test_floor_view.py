@@ -34,8 +34,8 @@ import pytest
 
 from kiosk_ui.identity import PlayerTokens
 from tests.kiosk_ui.pg_cluster import Cluster
+from tests.kiosk_ui.served import serve
 from tests.kiosk_ui.test_floor_served import listening
-from tests.kiosk_ui.test_kill_served import serve
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
