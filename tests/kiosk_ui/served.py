@@ -59,8 +59,9 @@ def serve(cfg: Path) -> tuple[subprocess.Popen[str], int]:
     raise AssertionError("croupier serve did not start")
 
 
-def wait_listening(port: int) -> None:
-    for _ in range(100):
+def wait_listening(port: int, tries: int = 100) -> None:
+    """Return once ``port`` on loopback takes a connection (``tries`` probes 50 ms apart)."""
+    for _ in range(tries):
         probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
             probe.connect()

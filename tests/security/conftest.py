@@ -9,7 +9,6 @@ give the mappings the attacks start from.
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 import socket
@@ -27,6 +26,7 @@ import uvicorn
 
 from kiosk_ui.settings import Settings, parse
 from kiosk_ui.web.app import create_app
+from tests.kiosk_ui.served import wait_listening
 
 OPERATOR_PASSWORD = "correct horse battery staple"
 
@@ -120,19 +120,6 @@ def croupier(
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, input=input)
 
 
-def _wait_listening(port: int) -> None:
-    for _ in range(200):
-        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        try:
-            probe.connect()
-            return
-        except OSError:
-            time.sleep(0.05)
-        finally:
-            probe.close()
-    raise AssertionError(f"nothing listens on port {port}")
-
-
 def start_serve(config: Path, *extra: str, timeout: float = 60) -> Process:
     """Create the store if there is none (`croupier store init --if-missing`, as `make
     run` does), start `croupier serve --port 0 --config F`, return once it listens.
@@ -151,7 +138,7 @@ def start_serve(config: Path, *extra: str, timeout: float = 60) -> Process:
         line = proc.stdout.readline()
         if m := re.search(r"http://127\.0\.0\.1:(\d+)/", line):
             port = int(m.group(1))
-            _wait_listening(port)
+            wait_listening(port, tries=200)
             return Process(proc, port, f"http://127.0.0.1:{port}")
         if not line and proc.poll() is not None:
             break
