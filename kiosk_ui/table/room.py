@@ -31,7 +31,6 @@ from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult
 from kiosk_ui.table.money import RowKeys, post_entries
-from kiosk_ui.table.outcomes import OutcomeFault
 from kiosk_ui.table.room_engine import (
     big_blind_seat,
     buy_in_limits,
@@ -222,18 +221,10 @@ class Room(Table):
             if len(players) < 2:
                 raise TableError(f"table {self.id} needs two players with chips to deal")
             self._encoded.clear()
-            try:
-                with self.rt.log.transaction(defer=defer) as conn:
-                    events = self._open_hand(conn, players)
-                    seat = min(players)
-                    result = self._result(conn, seat, self.player_at(seat), events)
-            except OutcomeFault as exc:
-                self._rebuild()
-                self.suspend(str(exc), alarm=exc.alarm)
-                raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
-            except BaseException:
-                self._rebuild()
-                raise
+            with self._transaction(defer) as conn:
+                events = self._open_hand(conn, players)
+                seat = min(players)
+                result = self._result(conn, seat, self.player_at(seat), events)
             self._ended_at = 0.0
             self._note_blinds(players)
             return result

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from games import catalog
@@ -190,37 +191,29 @@ class Table(Suspension):
             if self.suspended:
                 raise TableSuspended(f"table {self.id} is suspended: {self.suspended}")
             self._encoded.clear()
-            try:
-                with self.rt.log.transaction(defer=defer) as conn:
-                    events: list[Event] = []
-                    for action in actions:
-                        self.current_engine()
-                        if self.game is None:
-                            self._start_game(conn)
-                        assert self.engine is not None and self.game is not None
-                        self._pass_unattended(conn)
-                        if is_deal_request(action):  # a player deals: one card, then wait
-                            events += self._deal_next(conn, seat)
-                            continue
-                        self.engine.verify(action)
-                        if isinstance(action, Deal):
-                            self._check_collection(conn, self.engine)
-                            events += self._record_players(conn, self.engine)
-                        events += self._apply(conn, action, by or f"seat:{seat}")
-                        if not self.source.blocking:
-                            events += self._drive(conn)
-                        elif self.engine.is_over:
-                            self._finish(conn)
-                    result = self._result(conn, seat, player, events)
-                    if idempotency_key:
-                        self.rt.store_response(conn, idempotency_key, result, request_digest)
-            except OutcomeFault as exc:
-                self._rebuild()
-                self.suspend(str(exc), alarm=exc.alarm)
-                raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
-            except BaseException:
-                self._rebuild()
-                raise
+            with self._transaction(defer) as conn:
+                events: list[Event] = []
+                for action in actions:
+                    self.current_engine()
+                    if self.game is None:
+                        self._start_game(conn)
+                    assert self.engine is not None and self.game is not None
+                    self._pass_unattended(conn)
+                    if is_deal_request(action):  # a player deals: one card, then wait
+                        events += self._deal_next(conn, seat)
+                        continue
+                    self.engine.verify(action)
+                    if isinstance(action, Deal):
+                        self._check_collection(conn, self.engine)
+                        events += self._record_players(conn, self.engine)
+                    events += self._apply(conn, action, by or f"seat:{seat}")
+                    if not self.source.blocking:
+                        events += self._drive(conn)
+                    elif self.engine.is_over:
+                        self._finish(conn)
+                result = self._result(conn, seat, player, events)
+                if idempotency_key:
+                    self.rt.store_response(conn, idempotency_key, result, request_digest)
             self._acted(seat, by=by)
             return result
 
@@ -514,6 +507,22 @@ class Table(Suspension):
             games = list(self.games_of.values())
         for mine in games:
             mine.rebuild()
+
+    @contextmanager
+    def _transaction(self, defer: bool) -> Iterator[Tx]:
+        """One unit of the table's work (the caller holds the lock): a log transaction
+        whose failure restores the engine from the log (:meth:`_rebuild`); an outcome
+        source's fault also suspends the table, with its alarm (``TableSuspended``)."""
+        try:
+            with self.rt.log.transaction(defer=defer) as conn:
+                yield conn
+        except OutcomeFault as exc:
+            self._rebuild()
+            self.suspend(str(exc), alarm=exc.alarm)
+            raise TableSuspended(f"table {self.id} is suspended: {exc}") from None
+        except BaseException:
+            self._rebuild()
+            raise
 
     def _rebuild(self) -> None:
         """Restore the engine from the log after a failed transaction."""
