@@ -53,8 +53,18 @@ I1 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
 U64 = npt.NDArray[np.uint64]
 
-#: threads computing shuffles side by side (the kernels and bzip2 release the GIL)
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+#: threads computing shuffles side by side (the kernels and bzip2 release the GIL): one
+#: per core, up to 8 (each further one adds at most one wasted shuffle when the
+#: compression statistic gets decided)
+WORKERS = max(1, min(8, _cores()))
 #: bytes of text per call of the compressor (two of its 500,000-byte blocks), between
 #: which a shuffle no longer needed stops compressing
 _SLICE = 1 << 20
