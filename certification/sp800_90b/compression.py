@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from certification.sp800_90b.errors import SampleDataError
+from certification.sp800_90b.jit import kernel
 from certification.sp800_90b.numerics import ZALPHA, bisect_decreasing
 
 _B = 6
@@ -74,6 +75,25 @@ class _GFunction:
         return 1.0 / self.v * z * (z * first + (a_sum - ad1))
 
 
+@kernel
+def _distances(bits: npt.NDArray[np.uint8], num_blocks: int) -> npt.NDArray[np.int64]:
+    """For each block after the first ``_D``: how far back its value last occurred.
+
+    Blocks are ``_B`` bits, most significant first; a value not seen before counts from
+    before the first block (distance = its 1-based index), as the dictionary starts empty.
+    """
+    last = np.zeros(_ALPH, dtype=np.int64)  # 1-based index of the last occurrence
+    dist = np.empty(num_blocks - _D, dtype=np.int64)
+    for i in range(num_blocks):
+        v = 0
+        for j in range(_B):
+            v = (v << 1) | bits[i * _B + j]
+        if i >= _D:
+            dist[i - _D] = i + 1 - last[v]
+        last[v] = i + 1
+    return dist
+
+
 def compression_estimate(bits: npt.NDArray[np.uint8]) -> CompressionResult:
     """The compression estimate over a bit string."""
     n = int(bits.size)
@@ -82,16 +102,7 @@ def compression_estimate(bits: npt.NDArray[np.uint8]) -> CompressionResult:
         raise SampleDataError(
             f"not enough samples to run the compression estimate (need more than {_D} blocks)"
         )
-    blocks = bits[: num_blocks * _B].reshape(num_blocks, _B).astype(np.int64)
-    weights = 1 << np.arange(_B - 1, -1, -1, dtype=np.int64)
-    vals = blocks @ weights
-    order = np.argsort(vals, kind="stable")
-    sv = vals[order]
-    prev = np.zeros(num_blocks, dtype=np.int64)  # 1-based index of previous occurrence
-    same = sv[1:] == sv[:-1]
-    prev[order[1:][same]] = order[:-1][same] + 1
-    pos = np.arange(num_blocks, dtype=np.int64)
-    dist = (pos + 1 - prev)[_D:]
+    dist = _distances(np.ascontiguousarray(bits), num_blocks)
     logs = np.log2(dist.astype(np.float64))
     v = num_blocks - _D
     x = math.fsum(logs.tolist()) / v
