@@ -24,39 +24,60 @@ import numpy.typing as npt
 from certification.sp800_90b.jit import kernel
 
 I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
 
 
 @kernel
-def _window_keys(x: npt.NDArray[np.uint8], w: int, b: int) -> npt.NDArray[np.uint64]:
-    """``keys[i]`` = symbols ``i..i+w-1`` packed ``b`` bits each, first symbol highest,
-    zero past the end (one rolling pass)."""
+def _suffix_words(x: npt.NDArray[np.uint8], w: int, b: int, pos_bits: int) -> U64:
+    """``words[i]``: symbols ``i..i+w-1`` packed ``b`` bits each (first symbol highest,
+    zero past the end) above ``n - 1 - i`` in the low ``pos_bits`` bits (one rolling pass).
+    """
     n = x.size
-    keys = np.zeros(n, dtype=np.uint64)
+    words = np.empty(n, dtype=np.uint64)
     mask = (np.uint64(1) << np.uint64(w * b)) - np.uint64(1)
     shift = np.uint64(b)
     key = np.uint64(0)
     for j in range(w):
         key = (key << shift) | (np.uint64(x[j]) if j < n else np.uint64(0))
     for i in range(n):
-        keys[i] = key
+        words[i] = (key << np.uint64(pos_bits)) | np.uint64(n - 1 - i)
         nxt = i + w
         key = ((key << shift) | (np.uint64(x[nxt]) if nxt < n else np.uint64(0))) & mask
-    return keys
+    return words
 
 
 @kernel
-def _word_lcp(skeys: npt.NDArray[np.uint64], length: I64, w: int, b: int) -> I64:
-    """The LCP of adjacent sorted suffixes within their first ``w`` symbols.
+def _unpack(words: U64, pos_bits: int) -> tuple[I64, U64]:
+    """The sorted words' suffix positions ``sa`` and window keys."""
+    n = words.size
+    sa = np.empty(n, dtype=np.int64)
+    keys = np.empty(n, dtype=np.uint64)
+    low = (np.uint64(1) << np.uint64(pos_bits)) - np.uint64(1)
+    for j in range(n):
+        sa[j] = n - 1 - np.int64(words[j] & low)
+        keys[j] = words[j] >> np.uint64(pos_bits)
+    return sa, keys
 
-    The number of whole ``b``-bit fields above the highest differing bit of their keys
-    (``w`` for equal keys), capped by both suffixes' lengths.
+
+@kernel
+def _adjacent(skeys: U64, sa: I64, w: int, b: int) -> tuple[I64, npt.NDArray[np.bool_]]:
+    """The LCP of adjacent sorted suffixes within their first ``w`` symbols, and whether
+    the pair is tied on all ``w`` (equal keys, both suffixes at least ``w`` long).
+
+    The LCP is the number of whole ``b``-bit fields above the highest differing bit of
+    their keys (``w`` for equal keys), capped by both suffixes' lengths.
     """
-    m = skeys.size - 1
-    lcp = np.empty(max(m, 0), dtype=np.int64)
+    n = sa.size
+    m = max(n - 1, 0)
+    lcp = np.empty(m, dtype=np.int64)
+    same = np.zeros(m, dtype=np.bool_)
     for j in range(m):
         v = skeys[j + 1] ^ skeys[j]
+        len_a = n - sa[j]
+        len_b = n - sa[j + 1]
         if v == 0:
             common = w
+            same[j] = len_a >= w and len_b >= w
         else:
             high = 0  # index of the highest set bit of v
             for step in (32, 16, 8, 4, 2, 1):
@@ -64,15 +85,31 @@ def _word_lcp(skeys: npt.NDArray[np.uint64], length: I64, w: int, b: int) -> I64
                     v >>= np.uint64(step)
                     high += step
             common = (w * b - 1 - high) // b
-        lcp[j] = min(common, length[j + 1], length[j])
-    return lcp
+        lcp[j] = min(common, len_a, len_b)
+    return lcp, same
+
+
+@kernel
+def _group_ranks(same: npt.NDArray[np.bool_], sa: I64) -> tuple[I64, I64]:
+    """Each sorted position's group start (groups: runs of tied pairs) and, by suffix,
+    that start as its rank."""
+    n = sa.size
+    starts = np.empty(n, dtype=np.int64)
+    rank = np.empty(n, dtype=np.int64)
+    start = 0
+    for j in range(n):
+        if j > 0 and not same[j - 1]:
+            start = j
+        starts[j] = start
+        rank[sa[j]] = start
+    return starts, rank
 
 
 def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I64]:
     """Suffix array ``sa`` and ``lcp`` (``lcp[j]`` = LCP of suffixes ``sa[j]``, ``sa[j+1]``).
 
-    Each step below is whole-array NumPy work done once per call, so naming the steps
-    costs a handful of Python calls, not a per-suffix one.
+    Each step below is one pass over all suffixes (compiled, or NumPy's sort) with no
+    whole-array temporaries: at 8x10^6 bits every array is 64 MB of fresh memory.
     """
     n = int(x.size)
     b = max(1, int(alph_size - 1).bit_length())
@@ -80,31 +117,17 @@ def sorted_suffix_lcp(x: npt.NDArray[np.uint8], alph_size: int) -> tuple[I64, I6
     w = (64 - pos_bits) // b
     if w < 1:
         raise ValueError("sample too long for suffix sorting")
-    sa, skeys = _sort_by_words(x, n, w, b, pos_bits)
-    length = np.int64(n) - sa  # suffix lengths in sorted order
-    # Group-start ranks: equal only for identical full-width keys.
-    same = (skeys[1:] == skeys[:-1]) & (length[1:] >= w) & (length[:-1] >= w)
-    lcp = _word_lcp(skeys, length, w, b)
+    words = _suffix_words(x, w, b, pos_bits)
+    words.sort()  # by the first w symbols, shorter suffixes first among equal keys
+    sa, skeys = _unpack(words, pos_bits)
+    del words
+    lcp, same = _adjacent(skeys, sa, w, b)
+    del skeys
     levels = _refine_ties(sa, same, n, w)
     full = np.flatnonzero(same)
     if full.size:
         lcp[full] = w + _tied_extension(x, sa, full, levels, n, w)
     return sa, lcp
-
-
-def _sort_by_words(
-    x: npt.NDArray[np.uint8], n: int, w: int, b: int, pos_bits: int
-) -> tuple[I64, npt.NDArray[np.uint64]]:
-    """The suffixes sorted by their first ``w`` symbols (shorter first among equals).
-
-    Returns the order ``sa`` and each sorted suffix's window key.
-    """
-    keys = _window_keys(x, w, b)
-    words = (keys << np.uint64(pos_bits)) | (np.uint64(n - 1) - np.arange(n, dtype=np.uint64))
-    words.sort()
-    sa = np.int64(n - 1) - (words & np.uint64((1 << pos_bits) - 1)).astype(np.int64)
-    del words
-    return sa, keys[sa]
 
 
 def _refine_ties(sa: I64, same: npt.NDArray[np.bool_], n: int, w: int) -> list[tuple[int, I64]]:
@@ -113,13 +136,7 @@ def _refine_ties(sa: I64, same: npt.NDArray[np.bool_], n: int, w: int) -> list[t
     Only the tied suffixes are touched. Returns the rank array of every level (``w``,
     ``2w``, ...): at level ``h`` equal ranks mean ``h`` equal leading symbols.
     """
-    diff = ~same
-    starts = np.empty(n, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = np.where(diff, np.arange(1, n, dtype=np.int64), 0)
-    np.maximum.accumulate(starts, out=starts)
-    rank = np.empty(n, dtype=np.int64)
-    rank[sa] = starts
+    starts, rank = _group_ranks(same, sa)
     levels: list[tuple[int, I64]] = [(w, rank.copy())]
     h = w
     tied_pairs = np.flatnonzero(same)
