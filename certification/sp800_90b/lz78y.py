@@ -24,6 +24,8 @@ from certification.sp800_90b.predictor_loops import lz78y_binary_loop
 
 B = 16
 MAX_DICTIONARY_SIZE = 65_536
+#: The compiled tables count in 32 bits.
+_MAX_SAMPLES = 2**31
 
 
 def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
@@ -31,6 +33,10 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     n = int(s.size)
     if n < B + 2:
         raise SampleDataError(f"not enough samples for the LZ78Y estimate (need more than {B + 2})")
+    if n >= _MAX_SAMPLES:
+        raise SampleDataError(
+            f"too many samples for the LZ78Y estimate (at most {_MAX_SAMPLES - 1})"
+        )
     data = np.ascontiguousarray(s)
     if k == 2:
         correct, longest = lz78y_binary_loop(data, B, MAX_DICTIONARY_SIZE)

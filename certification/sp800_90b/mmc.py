@@ -20,6 +20,8 @@ from certification.sp800_90b.predictor_loops import mmc_binary_loop
 
 D_MMC = 16
 MAX_ENTRIES = 100_000
+#: The compiled tables count in 32 bits.
+_MAX_SAMPLES = 2**31
 
 
 def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
@@ -27,6 +29,10 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     n = int(s.size)
     if n < 3:
         raise SampleDataError("not enough samples for the MultiMMC estimate")
+    if n >= _MAX_SAMPLES:
+        raise SampleDataError(
+            f"too many samples for the MultiMMC estimate (at most {_MAX_SAMPLES - 1})"
+        )
     data = np.ascontiguousarray(s)
     if k == 2:
         correct, longest = mmc_binary_loop(data, D_MMC, MAX_ENTRIES)

@@ -8,11 +8,12 @@ The scoreboard (6.3.7-6.3.9 step d): sub-predictors are visited in order; one th
 predicted the sample scores a point and becomes the winner when its score is at least the
 winner's. The winner therefore always holds the top score, and after a step it is the
 highest-numbered sub-predictor that scored and holds the new top score (unchanged when
-none does); :func:`_best_scorer` uses that form, which vectorises.
+none does); :func:`lag_loop` uses that form, which vectorises.
 
-All kernels live in this one module on purpose: numba's disk cache is keyed by the
-calling function's source file, so a helper changed in another module would not
-invalidate a kernel's cached machine code.
+Kernels here call only helpers of this module, on purpose: numba's disk cache is keyed by
+the calling function's source file, so a helper changed in another module would not
+invalidate a kernel's cached machine code (the larger-alphabet tables are the
+self-contained :mod:`context_tables`).
 """
 
 from __future__ import annotations
@@ -107,8 +108,8 @@ def lag_loop(s: U8) -> tuple[int, int]:
     n = s.size
     hist = np.zeros(n + LAGS, dtype=np.uint8)
     hist[LAGS:] = s
-    rev = np.zeros(LAGS, dtype=np.int32)
-    rank = np.arange(LAGS, 0, -1).astype(np.int32)  # d for rev[e]
+    rev = np.zeros(LAGS, dtype=np.int64)  # int64: score * LAGS must not overflow
+    rank = np.arange(LAGS, 0, -1).astype(np.int64)  # d for rev[e]
     winner = LAGS - 1  # d = 1
     correct = 0
     run = 0
@@ -118,18 +119,18 @@ def lag_loop(s: U8) -> tuple[int, int]:
         correct, run, longest = _tally(hist[t + winner] == x, correct, run, longest)
         old_top = rev[winner]
         h = hist[t : t + LAGS]
-        best = np.int32(-1)
+        best = -1
         if t < LAGS:  # only lags up to t have a sample to repeat
             for e in range(LAGS - t, LAGS):
-                hit = np.int32(h[e] == x)
+                hit = np.int64(h[e] == x)
                 rev[e] += hit
-                best = max(best, hit * (rev[e] * np.int32(LAGS) + rank[e]) - np.int32(1))
+                best = max(best, hit * (rev[e] * LAGS + rank[e]) - 1)
         else:
             for e in range(LAGS):
-                rev[e] += np.int32(h[e] == x)
+                rev[e] += np.int64(h[e] == x)
             for e in range(LAGS):
-                hit = np.int32(h[e] == x)
-                best = max(best, hit * (rev[e] * np.int32(LAGS) + rank[e]) - np.int32(1))
+                hit = np.int64(h[e] == x)
+                best = max(best, hit * (rev[e] * LAGS + rank[e]) - 1)
         if best >= 0 and best // LAGS >= old_top:
             winner = int(LAGS - 1 - best % LAGS)
     return correct, longest
