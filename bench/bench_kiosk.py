@@ -241,41 +241,74 @@ class Row:
         """Settled rounds per second of server CPU: what one dedicated core would settle."""
         return self.rounds_s * self.window / self.cpu_s if self.cpu_s else float("nan")
 
+    @classmethod
+    def of(
+        cls, kind: str, terminals: int, seconds: float, stats: Stats, cpu_s: float = float("nan")
+    ) -> Row:
+        """A scenario's row: its load's ``stats`` over ``seconds`` (and the server's CPU)."""
+        return cls(
+            kind=kind,
+            terminals=terminals,
+            rounds_s=stats.rounds / seconds,
+            req_p50=pct(stats.request_ms, 50),
+            req_p99=pct(stats.request_ms, 99),
+            round_p50=pct(stats.round_ms, 50),
+            round_p99=pct(stats.round_ms, 99),
+            errors=stats.errors,
+            cpu_s=cpu_s,
+            window=seconds,
+        )
+
+
+def served_load(
+    cmd: list[str],
+    conf: str,
+    store: Path,
+    terminals: int,
+    seconds: float,
+    *,
+    env: dict[str, str],
+    slip: bool = True,
+    cli: list[str] = CLI,
+    cwd: Path = ROOT,
+) -> tuple[Stats, float]:
+    """One served run on a new store: ``cli store init`` of ``conf``, the disk synced (the
+    last run's store is gone and its dirty pages written out, so their write-back lands in
+    none of this run's fsyncs), ``cmd`` started, ``terminals`` playing for ``seconds``
+    (``slip``: one request per round). Returns the load's stats and the server's CPU
+    seconds in the window; the server is stopped and the store removed."""
+    init_store(cli, conf, env, cwd)
+    os.sync()
+    proc, host, port = start_server(cmd, env, cwd)
+    window = CpuWindow(proc.pid, seconds)
+    try:
+        stats = asyncio.run(load(host, port, terminals, seconds, False, slip))
+        window.join()
+    finally:
+        stop_server(proc)
+        shutil.rmtree(store, ignore_errors=True)
+    return stats, window.busy
+
 
 def run(kind: str, terminals: int, seconds: float, tmp: Path) -> Row:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if kind == "peer":
-        script = tmp / "peer_app.py"
-        script.write_text(PEER_APP)
-        cmd = [str(PYTHON), str(script)]
-    else:
+    if kind != "peer":
         sync = kind.split("-")[1]
         store = tmp / f"store-{sync}-{terminals}"
         conf = str(config(store, terminals, sync))
         cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
-    # Each scenario starts from a clean disk: the last one's store is gone and its dirty
-    # pages written out, so its write-back does not land in this one's fsyncs.
-    os.sync()
-    if kind != "peer":
-        init_store(CLI, conf, env)
-    proc, host, port = start_server(cmd, env)
-    try:
         slip = kind.endswith("-round")
-        stats = asyncio.run(load(host, port, terminals, seconds, kind == "peer", slip))
+        stats, _ = served_load(cmd, conf, store, terminals, seconds, env=env, slip=slip)
+        return Row.of(kind, terminals, seconds, stats)
+    script = tmp / "peer_app.py"
+    script.write_text(PEER_APP)
+    os.sync()  # as before a served run: the last run's dirty pages written out
+    proc, host, port = start_server([str(PYTHON), str(script)], env)
+    try:
+        stats = asyncio.run(load(host, port, terminals, seconds, True, False))
     finally:
         stop_server(proc)
-        if kind != "peer":
-            shutil.rmtree(store, ignore_errors=True)
-    return Row(
-        kind=kind,
-        terminals=terminals,
-        rounds_s=stats.rounds / seconds,
-        req_p50=pct(stats.request_ms, 50),
-        req_p99=pct(stats.request_ms, 99),
-        round_p50=pct(stats.round_ms, 50),
-        round_p99=pct(stats.round_ms, 99),
-        errors=stats.errors,
-    )
+    return Row.of(kind, terminals, seconds, stats)
 
 
 RNG_SIDES = ("look-ahead", "on-demand")  # the old 64 KiB buffer, the rule of issue 12 A3
@@ -291,29 +324,8 @@ def run_rng(side: str, pr: str, terminals: int, seconds: float, tmp: Path) -> Ro
         cmd = [str(PYTHON), "-m", "bench.rng_lookahead", "serve", "--port", "0", "--config", conf]
     else:
         cmd = [str(CROUPIER), "serve", "--port", "0", "--config", conf]
-    os.sync()
-    init_store(CLI, conf, env)
-    proc, host, port = start_server(cmd, env)
-    window = CpuWindow(proc.pid, seconds)
-    try:
-        stats = asyncio.run(load(host, port, terminals, seconds, False, True))
-        window.join()
-    finally:
-        stop_server(proc)
-        shutil.rmtree(store, ignore_errors=True)
-    busy = window.busy
-    return Row(
-        cpu_s=busy,
-        window=seconds,
-        kind=f"{side} pr-{pr}",
-        terminals=terminals,
-        rounds_s=stats.rounds / seconds,
-        req_p50=pct(stats.request_ms, 50),
-        req_p99=pct(stats.request_ms, 99),
-        round_p50=pct(stats.round_ms, 50),
-        round_p99=pct(stats.round_ms, 99),
-        errors=stats.errors,
-    )
+    stats, busy = served_load(cmd, conf, store, terminals, seconds, env=env)
+    return Row.of(f"{side} pr-{pr}", terminals, seconds, stats, cpu_s=busy)
 
 
 def rng_buffer(args: argparse.Namespace) -> int:

@@ -24,7 +24,6 @@ Run: .venv/bin/python -m bench.bench_layout [--before REV] [--repeats 5] [--roun
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import platform
 import resource
@@ -37,8 +36,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
-from bench._common import CpuWindow, init_store, start_server, stop_server
-from bench.bench_kiosk import config, load
+from bench.bench_kiosk import config, served_load
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -90,21 +88,13 @@ def serve(tree: Path, terminals: int, seconds: float, tmp: Path) -> tuple[float,
     """(rounds per server CPU-second, wall rounds/s) of one served load run in ``tree``."""
     store = tmp / "store-serve"
     conf = str(config(store, terminals, "FULL"))
-    env = env_for(tree)
-    init_store([str(PYTHON), "-c", CLI], conf, env, cwd=tree)
-    os.sync()
-    cmd = [str(PYTHON), "-c", CLI, "serve", "--port", "0", "--config", conf]
-    proc, host, port = start_server(cmd, env, cwd=tree)
-    window = CpuWindow(proc.pid, seconds)
-    try:
-        stats = asyncio.run(load(host, port, terminals, seconds, False, True))
-        window.join()
-    finally:
-        stop_server(proc)
-        shutil.rmtree(store, ignore_errors=True)
+    cli = [str(PYTHON), "-c", CLI]
+    cmd = [*cli, "serve", "--port", "0", "--config", conf]
+    stats, busy = served_load(
+        cmd, conf, store, terminals, seconds, env=env_for(tree), cli=cli, cwd=tree
+    )
     if stats.errors:
         raise RuntimeError(f"{stats.errors} errors in the load run of {tree}")
-    busy = window.busy
     return stats.rounds / busy, stats.rounds / seconds
 
 
