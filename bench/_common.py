@@ -17,6 +17,7 @@ import re
 import signal
 import statistics
 import subprocess
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -162,3 +163,37 @@ def stop_server(proc: subprocess.Popen[str], timeout: float = 20.0) -> None:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+_PEER = """
+import json, socket, sys, uvicorn
+{respond}
+async def app(scope, receive, send):
+    if scope["type"] == "lifespan":
+        while True:
+            m = await receive()
+            if m["type"] == "lifespan.startup":
+                await send({{"type": "lifespan.startup.complete"}})
+            else:
+                await send({{"type": "lifespan.shutdown.complete"}}); return
+    body = b""
+    while True:
+        m = await receive(); body += m.get("body", b"")
+        if not m.get("more_body"): break
+    out = respond(body)
+    await send({{"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(out)).encode())]}})
+    await send({{"type": "http.response.body", "body": out}})
+sock = socket.socket(); sock.bind(("127.0.0.1", 0))
+print(f"serving on http://127.0.0.1:{{sock.getsockname()[1]}}/", flush=True)
+uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+"""
+
+
+def peer_app(respond: str) -> str:
+    """The source of a served bench's peer: a bare uvicorn app on a free loopback port
+    (printed as a server prints it, for :func:`start_server`) that answers every request
+    with ``respond(body) -> bytes`` (JSON; ``respond`` is Python source defining it) and
+    does nothing else: the HTTP ceiling of the machine with the bench's client."""
+    return _PEER.format(respond=textwrap.dedent(respond).strip())

@@ -38,7 +38,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,36 +46,23 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import CpuWindow, init_store, start_server, stop_server  # noqa: E402
+from bench._common import (  # noqa: E402
+    CpuWindow,
+    init_store,
+    peer_app,
+    start_server,
+    stop_server,
+)
 
 CROUPIER = ROOT / ".venv" / "bin" / "croupier"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 CLI = [str(PYTHON), "-m", "kiosk_ui.cli"]  # store init before each serve
 TARGET_RPS, TARGET_P99_MS = 500, 100
 
-PEER_APP = textwrap.dedent(
+PEER_APP = peer_app(
     """
-    import json, socket, sys, uvicorn
-    async def app(scope, receive, send):
-        if scope["type"] == "lifespan":
-            while True:
-                m = await receive()
-                if m["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                else:
-                    await send({"type": "lifespan.shutdown.complete"}); return
-        body = b""
-        while True:
-            m = await receive(); body += m.get("body", b"")
-            if not m.get("more_body"): break
-        out = json.dumps({"over": True, "balance": 0}).encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(out)).encode())]})
-        await send({"type": "http.response.body", "body": out})
-    sock = socket.socket(); sock.bind(("127.0.0.1", 0))
-    print(f"serving on http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    def respond(body):
+        return json.dumps({"over": True, "balance": 0}).encode()
     """
 )
 

@@ -29,7 +29,6 @@ import os
 import shutil
 import sys
 import tempfile
-import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,35 +37,25 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import CpuWindow, init_store, machine, start_server, stop_server  # noqa: E402
+from bench._common import (  # noqa: E402
+    CpuWindow,
+    init_store,
+    machine,
+    peer_app,
+    start_server,
+    stop_server,
+)
 from bench.bench_kiosk import Conn, pct  # noqa: E402
 
 VARIANT = "poker-room-holdem-2-4"
 BUY_IN = 10_000  # cents: the table's maximum
 
-PEER_APP = textwrap.dedent(
+PEER_APP = peer_app(
     """
-    import json, socket, uvicorn
     VIEW = json.dumps({"over": False, "seat": 0, "state": {"to_act": 0, "options": [
         {"name": "check", "add": 0, "to": 0}]}}).encode()
-    async def app(scope, receive, send):
-        if scope["type"] == "lifespan":
-            while True:
-                m = await receive()
-                if m["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                else:
-                    await send({"type": "lifespan.shutdown.complete"}); return
-        while True:
-            m = await receive()
-            if not m.get("more_body"): break
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(VIEW)).encode())]})
-        await send({"type": "http.response.body", "body": VIEW})
-    sock = socket.socket(); sock.bind(("127.0.0.1", 0))
-    print(f"serving on http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    def respond(body):
+        return VIEW
     """
 )
 
