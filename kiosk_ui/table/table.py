@@ -34,40 +34,29 @@ from games.core.engine import Engine, Variant
 from games.core.errors import IllegalAction
 from games.core.records import (
     Action,
-    BetPlaced,
-    BetReturned,
     Deal,
     Event,
-    JackpotWin,
 )
 from kiosk_ui.errors import SeatError, TableError, TableSuspended
 from kiosk_ui.store import ledger
 from kiosk_ui.store.protocol import Tx
 from kiosk_ui.table.answers import ActResult, visible_to
-from kiosk_ui.table.money import (
-    MONEY_EVENTS,
-    RowKeys,
-    check_collection,
-    collection_due,
-    post_event,
-)
 from kiosk_ui.table.outcomes import KeepsShoes, OutcomeFault, OutcomeSource, draw_info
 from kiosk_ui.table.player_deal import dealing_seat, is_deal_request, with_seat
 from kiosk_ui.table.seating import logged_seats
 from kiosk_ui.table.seats import unattended
-from kiosk_ui.table.suspension import Suspension
+from kiosk_ui.table.table_money import TableMoney
 
 if TYPE_CHECKING:
-    from certification.log.chain import StoredRecord
     from kiosk_ui.table.runtime import Runtime
 
 
-class Table(Suspension):
+class Table(TableMoney):
     """One table: its game's engine and outcome source, and every write (its seats:
     :class:`~kiosk_ui.table.seating.Seating`; suspend and resume:
-    :class:`~kiosk_ui.table.suspension.Suspension`)."""
+    :class:`~kiosk_ui.table.suspension.Suspension`; its money:
+    :class:`~kiosk_ui.table.table_money.TableMoney`)."""
 
-    money_events: tuple[type[Event], ...] = MONEY_EVENTS  # a poker room has its own
     room = False  # a poker room (kiosk_ui.table.room): player against player
 
     def __init__(
@@ -217,15 +206,6 @@ class Table(Suspension):
             self._acted(seat, by=by)
             return result
 
-    def _show_collection(self, base: dict[str, Any], engine: Engine) -> None:
-        """A California table's view: the collection each seat will pay for its wagers
-        now placed (``collection``: seat as text -> cents), while bets are still open."""
-        if self.variant.collection is None:
-            return
-        open_ = any("deal" in engine.legal_actions(s) for s in range(self.variant.seats))
-        due = collection_due(engine) if open_ else []
-        base["collection"] = {str(c.seat): c.amount for c in due}
-
     def _record_players(self, conn: Tx, engine: Engine) -> list[Event]:
         """Before a deal, tell a round that asks (KnowsPlayers) which seats each player
         holds, as logged runtime actions, so its rules and a replay both know it."""
@@ -239,11 +219,6 @@ class Table(Suspension):
         for record in engine.players_actions(tuple(g) for g in groups.values()):
             events += self._apply(conn, record, "runtime")
         return events
-
-    def _check_collection(self, conn: Tx, engine: Engine) -> None:
-        """Refuse a deal a seated player cannot pay the collection for."""
-        wallets = {s: conn.ledger.balance(ledger.wallet(p)) for s, p in self.seats.items() if p}
-        check_collection(collection_due(engine), wallets)
 
     def advance(self) -> list[dict[str, Any]]:
         """For a blocking (device) source: wait for outcomes and apply them until players act.
@@ -429,32 +404,6 @@ class Table(Suspension):
             if money:
                 self._post(conn, ev, seat, rec, ts)
         return events
-
-    def _post(self, conn: Tx, ev: Event, seat: int | None, rec: StoredRecord, ts: int) -> None:
-        """A money event's ledger rows (the family's: :meth:`_post_rows`), each naming the
-        log record ``rec``, and what it staked and won in the seat's row of the game."""
-        assert self.game is not None
-        player = self.player_at(seat) if seat is not None else ""
-        keys = RowKeys(
-            table=self.id, game=self.game, player=player, ts=ts, log_seq=rec.seq, log_hash=rec.hash
-        )
-        staked, net = self._post_rows(conn, ev, seat, keys)
-        if seat is not None:
-            conn.seats.add(self.game, seat, player, staked, net)
-
-    def _post_rows(self, conn: Tx, ev: Event, seat: int | None, keys: RowKeys) -> tuple[int, int]:
-        """A house-banked game's rows for a seat's money event (a poker room posts its
-        own); returns (staked, net) for the seat's row. A jackpot win's paid amount is
-        logged (``jackpot-paid``): engines state the award, the meter sets the amount."""
-        assert self.game is not None and seat is not None
-        reset = self.variant.jackpots.get(getattr(ev, "meter", ""), 0)
-        net = post_event(conn, ev, **keys, reset=reset)
-        if isinstance(ev, JackpotWin):
-            body = {"seat": seat, "meter": ev.meter, "amount": net}
-            self.rt.log.append(conn, "runtime", "jackpot-paid", body, self.game)
-        staked = ev.amount if isinstance(ev, BetPlaced) else 0
-        staked -= ev.amount if isinstance(ev, BetReturned) else 0
-        return staked, net
 
     def _drive(self, conn: Tx) -> list[Event]:
         assert self.engine is not None and self.game is not None
