@@ -64,10 +64,11 @@ def sts_ranks(rows: NDArray[np.uint32]) -> NDArray[np.int64]:
     a = np.ascontiguousarray(rows.T, dtype=np.uint32)  # (row, matrix)
     one = np.uint32(1)
     for i in range(M - 1):  # forward: pivot on the diagonal, eliminate below
-        col = (a >> np.uint32(i)) & one  # rows above i are not looked at
-        _swap_in(a, col, i, below=True)
+        rows_on = a[i:]  # a view: rows i.., renumbered from 0
+        col = (rows_on >> np.uint32(i)) & one
+        _swap_in(rows_on, col, 0, below=True)
         keep = np.uint32((0xFFFFFFFF << i) & 0xFFFFFFFF)  # the tool adds columns k >= i only
-        a[i + 1 :] ^= ((a[i] & keep) * col[i]) * col[i + 1 :]
+        rows_on[1:] ^= ((rows_on[0] & keep) * col[0]) * col[1:]
     for i in range(M - 1, 0, -1):  # backward: from the last row up, eliminate above
         col = (a[: i + 1] >> np.uint32(i)) & one
         _swap_in(a, col, i, below=False)
