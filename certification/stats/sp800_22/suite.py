@@ -107,16 +107,22 @@ def run_suite(
                     on_sequence(i, results[i])
     else:
         workers = min(default_threads() if threads is None else threads, len(todo))
-        with ThreadPoolExecutor(max_workers=max(workers, 1)) as threads_pool:
-            found = (
-                threads_pool.map(lambda i: battery_rows(sequences[i], params, chosen), todo)
-                if workers > 1
-                else (battery_rows(sequences[i], params, chosen) for i in todo)
-            )
+        threads_pool = ThreadPoolExecutor(max_workers=max(workers, 1))
+        try:
+            found: Iterable[list[PValue]]
+            if workers > 1:
+                queued = [
+                    threads_pool.submit(battery_rows, sequences[i], params, chosen) for i in todo
+                ]
+                found = (f.result() for f in queued)
+            else:
+                found = (battery_rows(sequences[i], params, chosen) for i in todo)
             for i, rows_of in zip(todo, found, strict=True):
                 results[i] = rows_of
                 if on_sequence is not None:
                     on_sequence(i, rows_of)
+        finally:  # interrupted (Ctrl-C, a failing callback): drop the sequences not started
+            threads_pool.shutdown(wait=True, cancel_futures=True)
     per_sequence = [results[i] for i in range(len(sequences))]
     length = int(sequences[0].size) if len(sequences) else 0
     return SuiteResult(len(sequences), length, per_sequence, final_analysis(per_sequence))
