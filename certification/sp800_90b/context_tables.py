@@ -307,11 +307,12 @@ def mmc_general_loop(s: U8, k: int, b: int, depth: int, max_entries: int) -> tup
                 longest = max(longest, run)
             else:
                 run = 0
-            for d in range(1, depth + 1):
-                if preds[d] == x:
-                    scores[d] += 1
-                    if scores[d] >= scores[winner]:
-                        winner = d
+            for d in range(1, depth + 1):  # step d, with no branch on the hit
+                hit = preds[d] == x
+                sc = scores[d] + np.int64(hit)
+                scores[d] = sc
+                take = hit & (sc >= scores[winner])
+                winner = d if take else winner
     return correct, longest
 
 
