@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.jit import kernel
-from certification.sp800_90b.numerics import ZALPHA, bisect_decreasing
+from certification.sp800_90b.numerics import ZALPHA, bisect_decreasing, exact_sum
 
 _B = 6
 _D = 1000
@@ -57,7 +57,7 @@ class _GFunction:
         b = np.cumprod(np.full(m, bterm, dtype=_LD))
         a = self.log2i[:m] * b  # a_i for i = 2..m+1 (long double)
         head = a[: _D - 1].astype(np.float64)  # i = 2..d
-        ad1 = math.fsum(head.tolist())
+        ad1 = exact_sum(head)
         tail = a[_D - 1 :]  # i = d+1 .. m+1
         i_vals = np.arange(_D + 1, _D + 1 + tail.size, dtype=np.int64)
         keep = i_vals <= nb - 1
@@ -68,8 +68,8 @@ class _GFunction:
         truncated = zero.size > 0 or (tail_i.size > 0 and tail_i[-1] < nb - 1)
         stop = int(zero[0]) if zero.size else tail_i.size
         ai_terms = tail_a[:stop].astype(np.float64)
-        a_sum = math.fsum([ad1, *ai_terms.tolist()])
-        first = math.fsum([*scaled[:stop].tolist(), float(nb - _D) * ad1])
+        a_sum = exact_sum(np.concatenate(([ad1], ai_terms)))
+        first = exact_sum(np.concatenate((scaled[:stop], [float(nb - _D) * ad1])))
         if not truncated:
             a_sum = math.fsum([a_sum, float(self.log2i[nb - 2] * b[nb - 2])])
         return 1.0 / self.v * z * (z * first + (a_sum - ad1))
@@ -105,8 +105,8 @@ def compression_estimate(bits: npt.NDArray[np.uint8]) -> CompressionResult:
     dist = _distances(np.ascontiguousarray(bits), num_blocks)
     logs = np.log2(dist.astype(np.float64))
     v = num_blocks - _D
-    x = math.fsum(logs.tolist()) / v
-    sq = math.fsum((logs * logs).tolist())
+    x = exact_sum(logs) / v
+    sq = exact_sum(logs * logs)
     sigma = 0.5907 * math.sqrt(sq / (v - 1.0) - x * x)
     x_prime = x - ZALPHA * sigma / math.sqrt(v)
     g = _GFunction(num_blocks)

@@ -14,6 +14,9 @@ import sys
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
+
+from certification.sp800_90b.jit import kernel
 
 #: Upper 99.5% point of the standard normal distribution, as the tool writes it.
 ZALPHA = 2.5758293035489008
@@ -113,3 +116,51 @@ def longest_run(flags: np.ndarray) -> int:
     starts = np.flatnonzero(d == 1)
     ends = np.flatnonzero(d == -1)
     return int((ends - starts).max())
+
+
+@kernel
+def exact_sum(values: npt.NDArray[np.float64]) -> float:
+    """The sum of finite ``values`` correctly rounded, as :func:`math.fsum` gives it.
+
+    Shewchuk's exact summation: the running sum is kept as non-overlapping partials
+    (each addition split into its rounded sum and its exact error), and the partials are
+    added from the largest with a final half-even correction. The correctly rounded sum
+    is unique, so the result is fsum's, without making a Python list of the values and
+    without the GIL.
+    """
+    partials = np.zeros(128, dtype=np.float64)  # finite doubles need about 40
+    count = 0
+    for k in range(values.size):
+        x = values[k]
+        i = 0
+        for j in range(count):
+            y = partials[j]
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i] = x
+        count = i + 1
+    if count == 0:
+        return 0.0
+    n = count - 1
+    hi = partials[n]
+    lo = 0.0
+    while n > 0:
+        x = hi
+        n -= 1
+        y = partials[n]
+        hi = x + y
+        lo = y - (hi - x)
+        if lo != 0.0:
+            break
+    if n > 0 and ((lo < 0.0 and partials[n - 1] < 0.0) or (lo > 0.0 and partials[n - 1] > 0.0)):
+        y = lo * 2.0
+        x = hi + y
+        if y == x - hi:
+            hi = x
+    return float(hi)

@@ -11,6 +11,7 @@ cache compiles to the same estimates.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from certification.install.manifest import build_manifest
 from certification.sp800_90b import context_tables, predictor_loops
 from certification.sp800_90b.lag import lag_estimate
 from certification.sp800_90b.mcw import mcw_estimate
+from certification.sp800_90b.numerics import exact_sum
 
 from .resfile import DATA, parse, same_value
 
@@ -200,6 +202,21 @@ def test_estimates_from_the_kernels_name_their_counts() -> None:
     lag = lag_estimate(s, 4)
     assert (mcw.n, lag.n) == (5000 - 63, 4999)
     assert 0 < mcw.c <= mcw.n and 0 < lag.c <= lag.n
+
+
+def test_exact_sum_is_fsum() -> None:
+    # Compression's sums must round as fsum does: the same correctly rounded value on
+    # plain, wide-exponent and cancelling inputs (values and their negatives shuffled).
+    rng = np.random.default_rng(5)
+    for trial in range(3000):
+        n = int(rng.integers(0, 50))
+        v = rng.standard_normal(n) * 10.0 ** rng.integers(
+            -40 * (trial % 3), 1 + 40 * (trial % 3), n
+        )
+        if trial % 2:
+            v = np.concatenate([v, -v, [2.0**-1074, 1.0, 2.0**-53]])
+            rng.shuffle(v)
+        assert exact_sum(v) == math.fsum(v.tolist()), v
 
 
 def test_kernel_cache_sits_in_pycache_which_the_seal_skips() -> None:
