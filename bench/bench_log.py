@@ -84,9 +84,11 @@ def bench_append(n: int, tmp: Path) -> tuple[float, float, list[bytes], SigningK
     plain = _db(tmp / "plain.db")
     t0 = time.perf_counter()
     for start in range(0, n, BATCH):
-        rows = [(i + 1, "", "event", "", lines[i]) for i in range(start, min(n, start + BATCH))]
+        rows = [("", i + 1, "", "event", "", lines[i]) for i in range(start, min(n, start + BATCH))]
         plain.execute("BEGIN")
-        plain.executemany("INSERT INTO log (seq, hash, type, game, data) VALUES (?,?,?,?,?)", rows)
+        plain.executemany(
+            "INSERT INTO log (chain, seq, hash, type, game, data) VALUES (?,?,?,?,?,?)", rows
+        )
         plain.execute("COMMIT")
     peer = n / (time.perf_counter() - t0)
     plain.close()
@@ -157,7 +159,7 @@ def bench_startup(tmp: Path, n: int, repeat: int) -> tuple[list[tuple[str, ...]]
 
     def sha_pass() -> None:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        for (d,) in conn.execute("SELECT data FROM log ORDER BY seq"):
+        for (d,) in conn.execute("SELECT data FROM log ORDER BY id"):
             hashlib.sha256(d).digest()
         conn.close()
 

@@ -6,6 +6,13 @@ record's bytes (64 zeros for the first), ``ts`` is microseconds since the Unix
 epoch (an integer, supplied by the caller's clock so this module stays pure),
 ``game`` the game id or ``""``. A record's hash is SHA-256 over its bytes.
 
+A store holds one chain per writer (``chain`` names it: an appliance or one of
+its ``serve --workers`` processes; ``""`` for a store one process writes alone). A
+named chain's records carry ``"chain": NAME`` among their fields, so a record moved
+into another chain no longer belongs where it stands and its bytes say so; the
+unnamed chain's records have no such field (the format of a one-writer store is
+unchanged). Each chain has its own log-start, seq, checkpoints and tree.
+
 Every ``checkpoint_every`` records, and whenever the caller asks (at every game
 end), the writer appends a ``checkpoint`` record whose body holds the RFC 6962
 Merkle root over the records since the previous checkpoint, the hash of the
@@ -63,6 +70,7 @@ class StoredRecord:
     data: bytes
     type: str
     game: str
+    chain: str = ""
 
 
 def checkpoint_message(body: Mapping[str, Any]) -> bytes:
@@ -78,20 +86,28 @@ def rotation_message(body: Mapping[str, Any]) -> bytes:
 
 
 def make_record(
-    seq: int, prev: str, ts: int, source: str, type_: str, body: Mapping[str, Any], game: str = ""
+    seq: int,
+    prev: str,
+    ts: int,
+    source: str,
+    type_: str,
+    body: Mapping[str, Any],
+    game: str = "",
+    chain: str = "",
 ) -> StoredRecord:
-    data = canonical(
-        {
-            "seq": seq,
-            "prev": prev,
-            "ts": ts,
-            "source": source,
-            "type": type_,
-            "game": game,
-            "body": dict(body),
-        }
-    )
-    return StoredRecord(seq, hashlib.sha256(data).hexdigest(), data, type_, game)
+    fields: dict[str, Any] = {
+        "seq": seq,
+        "prev": prev,
+        "ts": ts,
+        "source": source,
+        "type": type_,
+        "game": game,
+        "body": dict(body),
+    }
+    if chain:
+        fields["chain"] = chain
+    data = canonical(fields)
+    return StoredRecord(seq, hashlib.sha256(data).hexdigest(), data, type_, game, chain)
 
 
 class JournalWriter:
@@ -112,12 +128,15 @@ class JournalWriter:
         pending_leaves: list[bytes] | None = None,
         checkpoint_every: int = 1000,
         tree: Frontier | None = None,
+        chain: str = "",
     ) -> None:
         """``tree``: the RFC 6962 tree over records 1..head_seq; without it a writer
-        that starts on an existing log (head_seq > 0) makes no tree heads."""
+        that starts on an existing log (head_seq > 0) makes no tree heads. ``chain``:
+        the chain this writer appends (see the module docstring)."""
         if checkpoint_every < 1:
             raise ValueError("checkpoint_every must be at least 1")
         self.key = key
+        self.chain = chain
         self.head_seq = head_seq
         self.head_hash = head_hash
         self._leaves: list[bytes] = list(pending_leaves or [])
@@ -173,13 +192,17 @@ class JournalWriter:
         """A signed tree head of the log as it stands (RFC 6962 root over every record)."""
         if self.tree is None:
             raise ValueError("this writer keeps no tree")
-        return sign_tree_head(self.key, self.head_seq, self.tree.root(), self.head_hash, ts)
+        return sign_tree_head(
+            self.key, self.head_seq, self.tree.root(), self.head_hash, ts, self.chain
+        )
 
     def append(
         self, ts: int, source: str, type_: str, body: Mapping[str, Any], game: str = ""
     ) -> list[StoredRecord]:
         """Append one record; a checkpoint follows it when one is due."""
-        rec = make_record(self.head_seq + 1, self.head_hash, ts, source, type_, body, game)
+        rec = make_record(
+            self.head_seq + 1, self.head_hash, ts, source, type_, body, game, self.chain
+        )
         out = [self._push(rec)]
         if len(self._leaves) >= self.checkpoint_every:
             out.append(self.checkpoint(ts))
@@ -204,7 +227,9 @@ class JournalWriter:
             "key_id": self.key.key_id,
         }
         body["signature"] = self.key.sign(checkpoint_message(body))
-        rec = make_record(self.head_seq + 1, self.head_hash, ts, source, CHECKPOINT, body)
+        rec = make_record(
+            self.head_seq + 1, self.head_hash, ts, source, CHECKPOINT, body, "", self.chain
+        )
         self._leaves.clear()
         return self._push(rec, leaf=False)
 
@@ -217,7 +242,9 @@ class JournalWriter:
             "new_public_key": public_raw_hex(new_key.public),
         }
         body["signature"] = self.key.sign(rotation_message(body))
-        rec = make_record(self.head_seq + 1, self.head_hash, ts, source, KEY_ROTATION, body)
+        rec = make_record(
+            self.head_seq + 1, self.head_hash, ts, source, KEY_ROTATION, body, "", self.chain
+        )
         out.append(self._push(rec))
         self.key = new_key
         out.append(self.checkpoint(ts, source))

@@ -26,10 +26,11 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    from certification.log.chains import ChainsReport, ChainsVerifier
     from certification.log.commitments import StoredShoe
     from certification.log.reader import StoredLog
     from certification.log.treehead import TreeHead
-    from certification.log.verify import Verifier
+    from certification.log.verify import VerifyReport
 
 #: opens a store directory read-only as a log (raises LogFormatError if there is none)
 StoreOpener = Callable[[Path], "StoredLog"]
@@ -120,9 +121,9 @@ def _trusted(specs: list[str]) -> list[Ed25519PublicKey]:
 def _verify(args: argparse.Namespace) -> int:
     import hashlib
 
+    from certification.log.chains import ChainsVerifier
     from certification.log.errors import LogFormatError, LogIntegrityError
     from certification.log.merkle import leaf_hash
-    from certification.log.verify import Verifier
 
     stored: Mapping[str, StoredShoe] = {}
     if args.store is not None:
@@ -137,31 +138,29 @@ def _verify(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
     keys = _trusted(args.pubkey)
-    since = _since_head(args.since) if args.since is not None else None
-    verifier = Verifier(keys, keep_tree=since is not None, shoes=True)
-    leaves: list[bytes] = []  # every record's leaf hash, for the consistency proof
-    at_size: str | None = None  # the chain hash of record ``since.size``
-    seen = 0
+    since = _since_heads(args.since) if args.since is not None else None
+    verifier = ChainsVerifier(keys, keep_tree=since is not None)
+    leaves: dict[str, list[bytes]] = {}  # each chain's leaf hashes, for the consistency proofs
+    at_size: dict[str, str] = {}  # each chain's hash of record ``since[chain].size``
     try:
-        for lines in _read_lines(args):
+        for rows in _read_rows(args):
             if since is not None:
-                leaves += [leaf_hash(ln) for ln in lines]
-                if seen < since.size <= seen + len(lines):
-                    at_size = hashlib.sha256(lines[since.size - seen - 1]).hexdigest()
-            seen += len(lines)
-            verifier.feed(lines)
+                for chain, line in rows:
+                    got = leaves.setdefault(chain, [])
+                    got.append(leaf_hash(line))
+                    head = since.get(chain)
+                    if head is not None and len(got) == head.size:
+                        at_size[chain] = hashlib.sha256(line).hexdigest()
+            verifier.feed(rows)
         report = verifier.finish(stored)
-        if since is not None:
-            proof = _check_since(since, verifier, leaves, at_size)
+        proofs = {
+            chain: _check_since(head, verifier, chain, leaves.get(chain, []), at_size.get(chain))
+            for chain, head in (since or {}).items()
+        }
     except LogIntegrityError as exc:
         print(f"FAILED: {_where(args)}: {exc}")
         return 1
-    print(
-        f"OK: {_where(args)}: {report.records} records, {report.checkpoints} signed checkpoints, "
-        f"signed through seq {report.last_signed_seq}"
-        + (f", {report.unsigned_tail} unsigned at the end" if report.unsigned_tail else "")
-        + f"; keys {', '.join(report.key_ids)}"
-    )
+    _print_report(_where(args), report)
     if report.shoes is not None and report.shoes.games:
         s = report.shoes
         print(
@@ -169,25 +168,58 @@ def _verify(args: argparse.Namespace) -> int:
             f"{s.unrevealed} not revealed yet (open); {s.device} from a physical shoe "
             "(no commitment)"
         )
-    if since is not None:
+    for chain, proof in proofs.items():
+        assert since is not None
         print(
-            f"OK: extends the signed tree head of size {since.size} in {args.since} "
-            f"(RFC 6962 consistency proof, {proof} hashes)"
+            f"OK: {_chain_name(chain)}extends the signed tree head of size "
+            f"{since[chain].size} in {args.since} (RFC 6962 consistency proof, {proof} hashes)"
         )
     return 0
+
+
+def _chain_name(chain: str) -> str:
+    return f"chain {chain} " if chain else ""
+
+
+def _print_report(where: str, report: ChainsReport) -> None:
+    """``OK: ...`` for a one-chain log; a store of several chains also gets a line each."""
+
+    def signed(r: VerifyReport) -> str:
+        return f"signed through seq {r.last_signed_seq}" + (
+            f", {r.unsigned_tail} unsigned at the end" if r.unsigned_tail else ""
+        )
+
+    chains = report.chains
+    key_ids = sorted({k for r in chains.values() for k in r.key_ids})
+    if list(chains) == [""]:
+        r = chains[""]
+        print(
+            f"OK: {where}: {r.records} records, {r.checkpoints} signed checkpoints, "
+            f"{signed(r)}; keys {', '.join(r.key_ids)}"
+        )
+        return
+    print(
+        f"OK: {where}: {report.records} records in {len(chains)} chains, "
+        f"{report.checkpoints} signed checkpoints; keys {', '.join(key_ids)}"
+    )
+    for chain, r in chains.items():
+        print(f"  chain {chain or '(unnamed)'}: {r.records} records, {signed(r)}")
 
 
 def _where(args: argparse.Namespace) -> str:
     return f"store {args.store}" if args.store is not None else str(args.file)
 
 
-def _read_lines(args: argparse.Namespace) -> Iterator[list[bytes]]:
+def _read_rows(args: argparse.Namespace) -> Iterator[list[tuple[str, bytes]]]:
+    """The log's records as ``(chain, bytes)`` in stored order: a store's by the chain
+    each is stored in, an exported file's by the chain each record names."""
+    from certification.log.chains import chain_of
     from certification.log.errors import LogFormatError
 
     if args.store is not None:
         log = args.open_store(args.store)
         try:
-            yield from log.chunks()
+            yield from log.rows()
         finally:
             log.close()
         return
@@ -195,38 +227,48 @@ def _read_lines(args: argparse.Namespace) -> Iterator[list[bytes]]:
         raw = args.file.read_bytes()
     except OSError as exc:
         raise LogFormatError(f"cannot read {args.file}: {exc.strerror}") from None
-    yield [ln for ln in raw.split(b"\n") if ln.strip()]
+    yield [(chain_of(ln), ln) for ln in raw.split(b"\n") if ln.strip()]
 
 
-def _since_head(path: Path) -> TreeHead:
+def _since_heads(path: Path) -> dict[str, TreeHead]:
+    """The last signed tree head of each chain in ``path`` (a head file or an anchor)."""
     from certification.log.errors import LogFormatError
-    from certification.log.treehead import last_head
+    from certification.log.treehead import last_heads
 
     if not path.exists():
         raise LogFormatError(f"cannot read {path}: no such file")
-    head = last_head(path)
-    if head is None:
+    heads = last_heads(path)
+    if not heads:
         raise LogFormatError(f"{path} holds no signed tree head")
-    return head
+    return heads
 
 
-def _check_since(head: TreeHead, verifier: Verifier, leaves: list[bytes], at: str | None) -> int:
-    """Prove the verified log extends ``head``; return the proof's length."""
+def _check_since(
+    head: TreeHead, verifier: ChainsVerifier, chain: str, leaves: list[bytes], at: str | None
+) -> int:
+    """Prove the verified chain ``chain`` extends ``head``; return the proof's length."""
     from certification.log.errors import LogIntegrityError
     from certification.log.merkle import consistency_proof, verify_consistency
 
-    st = verifier.state
+    v = verifier.verifiers.get(chain)
+    label = _chain_name(chain)
+    if v is None:
+        raise LogIntegrityError(
+            f"the log has no chain {chain}, which the signed tree head of size {head.size} "
+            "names: records were removed (rollback)"
+        )
+    st = v.state
     n = st.seq
     if head.size > n:
         raise LogIntegrityError(
-            f"the log ends at record {n}, behind the signed tree head of size {head.size}: "
-            "records were removed (rollback)"
+            f"the log {label}ends at record {n}, behind the signed tree head of size "
+            f"{head.size}: records were removed (rollback)"
         )
     key = st.keys.get(head.key_id)
     if key is None or head.key_id not in st.vouched or not head.verify(key):
         raise LogIntegrityError(
-            f"the signed tree head of size {head.size} is not signed by a key of this log's "
-            "chain (a different log, or a forged head)"
+            f"the signed tree head {label}of size {head.size} is not signed by a key of this "
+            "log's chain (a different log, or a forged head)"
         )
     assert st.tree is not None
     proof = consistency_proof(head.size, leaves)
@@ -235,8 +277,8 @@ def _check_since(head: TreeHead, verifier: Verifier, leaves: list[bytes], at: st
     )
     if not ok:
         raise LogIntegrityError(
-            f"the log does not extend the signed tree head of size {head.size}: its first "
-            f"{head.size} records differ (fork or rewrite)"
+            f"the log {label}does not extend the signed tree head of size {head.size}: its "
+            f"first {head.size} records differ (fork or rewrite)"
         )
     return len(proof)
 
@@ -254,8 +296,8 @@ def _pubkey(args: argparse.Namespace) -> int:
         sys.stdout.write(public_pem(key.public))
         return 0
     log = args.open_store(args.store)
-    try:
-        history = log.key_records()
+    try:  # every chain's key records (the first chain's log-start is the root)
+        history = [line for chain in log.chains() for line in log.of(chain).key_records()]
     finally:
         log.close()
     if not history:
@@ -278,20 +320,28 @@ def _anchor(args: argparse.Namespace) -> int:
 
     log = args.open_store(args.store)
     try:
-        checked = check_log(log, full=True)
-    except LogIntegrityError as exc:
-        raise LogIntegrityError(f"not anchored: {exc}") from None
+        checked = {}
+        for chain in log.chains():
+            try:
+                checked[chain] = check_log(log.of(chain), full=True, name=chain)
+            except LogIntegrityError as exc:
+                raise LogIntegrityError(f"not anchored: {_chain_name(chain)}{exc}") from None
     finally:
         log.close()
-    if checked is None:
+    if not any(checked.values()):
         raise LogKeyError(f"the log in {args.store} is empty")
-    kid = checked.chain.ids[-1]
-    key = KeyStore(args.store).load(kid)
-    head = sign_tree_head(
-        key, checked.head_seq, checked.tree.root(), checked.head_hash, time.time_ns() // 1000
-    )
-    append_head(args.to, head)
-    print(f"anchored: size {head.size}, root {head.root}, key {kid} -> {args.to}")
+    for chain, c in checked.items():
+        if c is None:
+            continue
+        kid = c.chain.ids[-1]
+        key = KeyStore(args.store).load(kid)
+        ts = time.time_ns() // 1000
+        head = sign_tree_head(key, c.head_seq, c.tree.root(), c.head_hash, ts, chain)
+        append_head(args.to, head)
+        print(
+            f"anchored: {_chain_name(chain)}size {head.size}, root {head.root}, key {kid} "
+            f"-> {args.to}"
+        )
     return 0
 
 

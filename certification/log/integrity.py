@@ -189,11 +189,12 @@ def _verified_position(
     return seq, hash_, tree
 
 
-def check_log(log: LogReader, *, full: bool = False) -> CheckedLog | None:
+def check_log(log: LogReader, *, full: bool = False, name: str = "") -> CheckedLog | None:
     """Verify the log from the last verified checkpoint (``full``: from record 1).
 
-    Returns None for an empty log; raises :class:`LogIntegrityError` naming the first
-    bad record.
+    ``log`` reads one chain of the store, the chain ``name`` (a store of several
+    writers has one each: :mod:`.chains`; ``""``: a one-writer store's). Returns None
+    for an empty chain; raises :class:`LogIntegrityError` naming the first bad record.
     """
     head = log.last_seq()
     if head == 0:
@@ -201,7 +202,7 @@ def check_log(log: LogReader, *, full: bool = False) -> CheckedLog | None:
     chain = key_chain(log)
     start = None if full else _verified_position(log, chain, head)
     if start is None:
-        verifier = Verifier([chain.root], keep_tree=True)
+        verifier = Verifier([chain.root], keep_tree=True, chain=name)
         after = 0
     else:
         after, hash_, tree = start
@@ -215,7 +216,7 @@ def check_log(log: LogReader, *, full: bool = False) -> CheckedLog | None:
             tree=tree.copy(),
             at_checkpoint=(after, hash_, tree.copy()),
         )
-        verifier = Verifier([chain.root], state)
+        verifier = Verifier([chain.root], state, chain=name)
     for lines in log.chunks(after):
         verifier.feed(lines)
     verifier.finish()
@@ -236,9 +237,12 @@ def check_log(log: LogReader, *, full: bool = False) -> CheckedLog | None:
     )
 
 
-def check_anchor(reader: LogReader, log: CheckedLog | None, anchor: Path) -> TreeHead | None:
-    """Refuse a store that is behind (or forks from) the last signed head of ``anchor``."""
-    last = last_head(anchor)
+def check_anchor(
+    reader: LogReader, log: CheckedLog | None, anchor: Path, name: str = ""
+) -> TreeHead | None:
+    """Refuse a store whose chain ``name`` is behind (or forks from) its last signed head
+    in ``anchor``."""
+    last = last_head(anchor, name)
     if last is None or last.size == 0:
         return last
     size = log.head_seq if log is not None else 0

@@ -68,7 +68,7 @@ class StoredLog(LogReader, Protocol):
         ...
 
     def game_lines(self, game: str) -> Iterator[bytes]:
-        """One game's records, in seq order."""
+        """One game's records, in the order written (across chains)."""
         ...
 
     def stored_shoes(self) -> Mapping[str, StoredShoe]:

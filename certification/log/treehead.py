@@ -12,6 +12,11 @@ later ends before ``size``, or whose first ``size`` records hash differently, is
 the log that head signed. ``croupier log verify --since FILE`` proves with an RFC 6962
 consistency proof that today's log extends it; the server refuses to start on a
 store that is behind the last head of its configured anchor.
+
+A store of several chains (one per writer: :mod:`.chain`) has a head per chain: a
+named chain's head carries ``"chain": NAME`` (signed with the rest), and one anchor
+file keeps the heads of every chain of the store, each chain's last head being the
+one that counts for it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ class TreeHead:
     key_id: str
     ts: int  # microseconds since the epoch, when it was signed
     signature: str
+    chain: str = ""  # the chain it is the head of ("": a one-writer store's log)
 
     def message(self) -> bytes:
         return tree_head_message(asdict(self))
@@ -46,7 +52,10 @@ class TreeHead:
         return verify_signature(key, self.signature, self.message())
 
     def line(self) -> bytes:
-        return canonical(asdict(self))
+        body = asdict(self)
+        if not self.chain:
+            del body["chain"]
+        return canonical(body)
 
     @classmethod
     def parse(cls, line: bytes, where: str = "tree head") -> TreeHead:
@@ -60,10 +69,16 @@ class TreeHead:
                 key_id=d["key_id"],
                 ts=d["ts"],
                 signature=d["signature"],
+                chain=d.get("chain", ""),
             )
-        except (orjson.JSONDecodeError, KeyError, TypeError):
+        except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
             raise LogFormatError(f"{where}: not a signed tree head") from None
-        if not isinstance(head.size, int) or head.size < 0 or not isinstance(head.root, str):
+        if (
+            not isinstance(head.size, int)
+            or head.size < 0
+            or not isinstance(head.root, str)
+            or not isinstance(head.chain, str)
+        ):
             raise LogFormatError(f"{where}: not a signed tree head")
         return head
 
@@ -71,11 +86,17 @@ class TreeHead:
 def tree_head_message(body: Mapping[str, Any]) -> bytes:
     """The exact bytes a tree head's signature covers."""
     signed = {k: body[k] for k in ("size", "root", "head", "key_id", "ts")}
+    if body.get("chain"):
+        signed["chain"] = body["chain"]
     return b"croupier-log-tree-head-v1\n" + canonical(signed)
 
 
-def sign_tree_head(key: SigningKey, size: int, root: bytes, head: str, ts: int) -> TreeHead:
+def sign_tree_head(
+    key: SigningKey, size: int, root: bytes, head: str, ts: int, chain: str = ""
+) -> TreeHead:
     body = {"size": size, "root": root.hex(), "head": head, "key_id": key.key_id, "ts": ts}
+    if chain:
+        body["chain"] = chain
     return TreeHead(**body, signature=key.sign(tree_head_message(body)))  # type: ignore[arg-type]
 
 
@@ -100,9 +121,15 @@ def read_heads(path: Path) -> list[TreeHead]:
     return heads
 
 
-def last_head(path: Path) -> TreeHead | None:
-    heads = read_heads(path)
+def last_head(path: Path, chain: str | None = None) -> TreeHead | None:
+    """The last head of ``path`` (of ``chain`` only, if given)."""
+    heads = [h for h in read_heads(path) if chain is None or h.chain == chain]
     return heads[-1] if heads else None
+
+
+def last_heads(path: Path) -> dict[str, TreeHead]:
+    """The last head of each chain in ``path``."""
+    return {h.chain: h for h in read_heads(path)}
 
 
 def append_head(path: Path, head: TreeHead) -> None:

@@ -10,7 +10,9 @@ game's dealt cards are checked against its shoe commitment
 The first failure raises :class:`LogIntegrityError` naming the record: a changed
 record breaks the link to the one after it (and a changed ``prev`` breaks two
 links, which tells the two cases apart); a deleted record leaves a gap in
-``seq``; a reordered or inserted record repeats or skips one.
+``seq``; a reordered or inserted record repeats or skips one. A :class:`Verifier`
+checks one chain (a store of several writers has one each: :mod:`.chains`); a
+record that names another chain than the one it is read in was moved there.
 """
 
 from __future__ import annotations
@@ -123,7 +125,9 @@ class Verifier:
         *,
         keep_tree: bool = False,
         shoes: bool = False,
+        chain: str = "",
     ) -> None:
+        self.chain = chain  # the chain verified: each record must name it (or none for "")
         self.trusted_ids = {key_id_of(k): k for k in trusted}
         if not self.trusted_ids:
             raise LogIntegrityError("no trusted public key given")
@@ -186,6 +190,7 @@ class Verifier:
         leaves = st.leaves
         expected_prev = st.prev
         games = self._games
+        chain = self.chain
         for i, rec in enumerate(records):
             pos = base + i + 1
             try:
@@ -193,6 +198,8 @@ class Verifier:
             except (TypeError, KeyError):
                 _parse(lines[i], pos)  # raises with the reason
                 raise
+            if rec.get("chain", "") != chain:
+                raise _chain_error(rec.get("chain", ""), chain, pos)
             if seq != pos:
                 raise _seq_error(seq, pos)
             if prev != expected_prev:
@@ -259,6 +266,21 @@ def _decode(lines: Sequence[bytes], base: int) -> list[Any]:
         for i, line in enumerate(lines):
             _parse(line, base + i + 1)  # raises at the first record that is not JSON
         raise
+
+
+def _chain_error(named: Any, chain: str, pos: int) -> LogIntegrityError:
+    """The record at ``pos`` of ``chain`` says it belongs to chain ``named``."""
+    return LogIntegrityError(
+        f"record at position {pos}{chain_label(chain)} names "
+        f"{'chain ' + repr(named) if named else 'no chain'}: moved between chains",
+        seq=pos,
+        position=pos,
+    )
+
+
+def chain_label(chain: str) -> str:
+    """`` of chain NAME`` for a named chain, nothing for a one-writer store's log."""
+    return f" of chain {chain}" if chain else ""
 
 
 def _seq_error(seq: Any, pos: int) -> LogIntegrityError:

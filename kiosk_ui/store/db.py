@@ -25,6 +25,7 @@ holder dies, so a killed server never blocks the next); readers (``log verify``,
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shlex
@@ -59,6 +60,13 @@ def schema_mismatch(directory: str | Path, found: int) -> str:
             f"store {directory} has schema 1, whose ledger rows do not name their log "
             f"records' hashes; this build expects {SCHEMA_VERSION} and cannot audit it: "
             "audit and cash out with the build that made it, then start a new store"
+        )
+    if found == 2:
+        return (
+            f"store {directory} has schema 2, one log chain for the whole store; this build "
+            f"expects {SCHEMA_VERSION} (a chain per writer) and does not rewrite a signed "
+            "log: verify, audit and cash out with the build that made it, then start a new "
+            "store (keep the old one for the auditor)"
         )
     return f"store {directory} has schema {found}, this build expects {SCHEMA_VERSION}"
 
@@ -114,6 +122,31 @@ class StoreLock:
     def release(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)  # closing the file releases the flock
+            self._fd = -1
+
+
+class ChainLock:
+    """One writer per log chain of a shared store: an exclusive ``flock`` on
+    ``<store>/chains/<digest of the chain's name>.lock`` (a worker or appliance started
+    twice is refused; the kernel drops the lock when its holder dies)."""
+
+    def __init__(self, directory: Path, chain: str) -> None:
+        folder = directory / "chains"
+        folder.mkdir(exist_ok=True)
+        name = hashlib.sha256(chain.encode()).hexdigest()[:24]
+        self._fd = os.open(folder / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._fd)
+            raise StoreError(
+                f"store {directory}: the log chain {chain} is appended by another process "
+                "already (this appliance or worker runs twice): one writer per chain"
+            ) from None
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
             self._fd = -1
 
 
@@ -200,6 +233,7 @@ class Database(GroupCommit[SqliteTx]):
                 )
                 self.conn.executescript(LEASES_DDL)
                 self.appliance = appliance_name(self.directory, worker)
+                self._chain_lock = ChainLock(self.directory, self.appliance)
         except StoreError:
             self._abandon()
             raise
@@ -305,6 +339,9 @@ class Database(GroupCommit[SqliteTx]):
         conn = getattr(self, "conn", None)
         if conn is not None:
             conn.close()
+        chain = getattr(self, "_chain_lock", None)
+        if chain is not None:
+            chain.release()
         self._store_lock.release()
 
     def close(self) -> None:
@@ -313,6 +350,7 @@ class Database(GroupCommit[SqliteTx]):
             self.conn.close()
             if self.shared:
                 os.close(self._writer_fd)
+                self._chain_lock.release()
         self._store_lock.release()
 
 

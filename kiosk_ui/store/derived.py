@@ -1,7 +1,9 @@
 """The ledger the log implies, compared with the ledger the store holds, row by row.
 
 Every ledger transaction is caused by one log record and names it (``txns.log_seq``,
-``txns.log_hash``). This module reads the log alone, in order, and derives from each
+``txns.log_hash``: the hash names it in whichever writer's chain it is, the seq must
+agree). This module reads the log alone, every chain in the store's order (a game's
+records in the order they were written, whichever writer wrote them), and derives from each
 money record the transactions it implies, through the very rules the runtime posts
 with (:mod:`kiosk_ui.table.money`):
 
@@ -134,6 +136,7 @@ class _Txn:
     game: str
     log_hash: str
     postings: list[list[Any]] = field(default_factory=list)  # [rowid, account, cents]
+    seq: int | None = None  # the log seq it names
 
 
 @dataclass(slots=True)
@@ -304,12 +307,12 @@ def derive(conn: Conn) -> Derivation:
         int(tid): orjson.loads(rows)
         for tid, rows in conn.execute(f"SELECT txn, {grouped} FROM postings GROUP BY txn")
     }
-    by_seq: dict[int | None, list[_Txn]] = {}
+    by_hash: dict[str, list[_Txn]] = {}
     for tid, kind, game, seq, log_hash in conn.execute(
         "SELECT id, kind, game, log_seq, log_hash FROM txns ORDER BY id"
     ):
-        t = _Txn(tid, kind, game, log_hash or "", postings_of.pop(tid, []))
-        by_seq.setdefault(seq, []).append(t)
+        t = _Txn(tid, kind, game, log_hash or "", postings_of.pop(tid, []), seq)
+        by_hash.setdefault(t.log_hash, []).append(t)
     for tid, rows in sorted(postings_of.items()):
         for rowid, account, amount in rows:
             problems.append(
@@ -324,46 +327,27 @@ def derive(conn: Conn) -> Derivation:
     types = ", ".join("?" for _ in READ_TYPES)
     records = 0
     ends: Counter[str] = Counter()
-    for seq, record_hash, type_, data in conn.execute(
-        f"SELECT seq, hash, type, data FROM log WHERE type IN ({types}) "
-        f"OR (type = 'event' AND ({marks})) ORDER BY seq",
+    for chain, seq, record_hash, type_, data in conn.execute(
+        f"SELECT chain, seq, hash, type, data FROM log WHERE type IN ({types}) "
+        f"OR (type = 'event' AND ({marks})) ORDER BY id",
         (*READ_TYPES, *_EVENT_MARKS),
     ):
+        what = record_label(chain, seq, type_)
         try:
             rec = orjson.loads(data)
             game = str(rec.get("game", ""))
             expected = deriver.entries(seq, type_, game, rec["body"])
         except (KeyError, ValueError, TypeError, LedgerError, AttributeError) as exc:
-            problems.append(f"log record {seq} ({type_}) cannot be derived: {exc}")
+            problems.append(f"{what} cannot be derived: {exc}")
             expected, game = [], ""
         if type_ == "game-end":
             ends[game] += 1
-        stored = by_seq.pop(seq, [])
+        stored = by_hash.pop(record_hash, [])
         if expected or stored:
             records += 1
-            _compare(seq, record_hash, type_, game, data, expected, stored, problems)
+            _compare(seq, what, record_hash, game, data, expected, stored, problems)
         deriver.apply(expected)
-
-    for seq, stored in sorted(by_seq.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
-        row = (
-            None
-            if seq is None
-            else conn.execute("SELECT type FROM log WHERE seq = ?", (seq,)).fetchone()
-        )
-        for t in stored:
-            if seq is None:
-                problems.append(f"ledger transaction {t.id} ({t.kind}) names no log record")
-            elif row is None:
-                problems.append(
-                    f"ledger transaction {t.id} ({t.kind}) names log record {seq}, "
-                    "which is not in the log"
-                )
-            else:
-                problems.append(
-                    f"ledger transaction {t.id} ({t.kind}) names log record {seq} ({row[0]}), "
-                    "which moves no money"
-                )
-
+    problems += _unmatched(conn, by_hash)
     cached = {str(n): int(b) for n, b in conn.execute("SELECT name, balance FROM accounts")}
     for name in sorted(set(cached) | set(deriver.balances)):
         have, want = cached.get(name, 0), deriver.balances.get(name, 0)
@@ -374,10 +358,46 @@ def derive(conn: Conn) -> Derivation:
     return Derivation(problems, deriver.balances, records, dict(ends), deriver.vouchers.open)
 
 
+def record_label(chain: str, seq: int, type_: str) -> str:
+    """How a problem names a log record: ``log record SEQ (TYPE)``, with its chain on a
+    store of several writers."""
+    where = f" of chain {chain}" if chain else ""
+    return f"log record {seq}{where} ({type_})"
+
+
+def _unmatched(conn: Conn, by_hash: dict[str, list[_Txn]]) -> list[str]:
+    """The ledger transactions that name no money record of the log: each names no
+    record, one not in the log, or one that moves no money."""
+    problems = []
+    for log_hash, stored in by_hash.items():
+        row = (
+            conn.execute(
+                "SELECT chain, seq, type FROM log WHERE hash = ? LIMIT 1", (log_hash,)
+            ).fetchone()
+            if log_hash
+            else None
+        )
+        for t in stored:
+            if t.seq is None or not log_hash:
+                problems.append(f"ledger transaction {t.id} ({t.kind}) names no log record")
+            elif row is None:
+                problems.append(
+                    f"ledger transaction {t.id} ({t.kind}) names log record {t.seq}, "
+                    "which is not in the log"
+                )
+            else:
+                problems.append(
+                    f"ledger transaction {t.id} ({t.kind}) names "
+                    f"{record_label(str(row[0]), int(row[1]), str(row[2]))}, "
+                    "which moves no money"
+                )
+    return problems
+
+
 def _compare(
     seq: int,
+    what: str,
     record_hash: str,
-    type_: str,
     game: str,
     data: bytes,
     expected: list[Entry],
@@ -387,20 +407,18 @@ def _compare(
     """One record's implied transactions against the stored ones that name it."""
     if expected and hashlib.sha256(data).hexdigest() != record_hash:
         problems.append(
-            f"log record {seq} ({type_}): its bytes do not hash to its stored hash "
+            f"{what}: its bytes do not hash to its stored hash "
             "(croupier log verify names the change)"
         )
     implied = [e for e in expected if ledger.moving(e.postings)]
-    what = f"log record {seq} ({type_})"
     named = []
     for t in stored:
-        if t.log_hash == record_hash:
+        if t.seq == seq:
             named.append(t)
-        else:  # it names this seq, but another record: not one of this record's rows
+        else:  # its hash is this record's, its seq another's: not one of this record's rows
             problems.append(
-                f"ledger transaction {t.id} ({t.kind}) names {what} by hash "
-                f"{t.log_hash[:16] or 'none'}, but that record's hash is {record_hash[:16]} "
-                "(a reused sequence number)"
+                f"ledger transaction {t.id} ({t.kind}) names log record {t.seq} by the "
+                f"hash {record_hash[:16]} of {what} (a reused sequence number)"
             )
     stored = named
     for i in range(max(len(implied), len(stored))):

@@ -3,9 +3,10 @@
 The log lives in the same database file as the wallet ledger, so one transaction
 writes a game's log records and its ledger rows together: the two can never disagree
 after a crash. Each row is a record's exact bytes (``data``) with the columns the
-queries need (seq, hash, type, game); what a record is, and how it is checked, is
-:mod:`certification.log`'s. :class:`SqliteLog` is the store's log repository (and the
-verifier's :class:`~certification.log.reader.LogReader`); the module functions are
+queries need (chain, seq, hash, type, game: a store has a chain per writer); what a
+record is, and how it is checked, is :mod:`certification.log`'s. :class:`SqliteLog`
+is the store's log repository (and the verifier's
+:class:`~certification.log.reader.LogReader` of one chain); the module functions are
 the same statements on a bare connection (the audit, tests and benches use them), on
 either backend (:mod:`kiosk_ui.store.sql`).
 """
@@ -61,30 +62,33 @@ def open_readonly(store_dir: str | Path) -> Conn:
 
 def insert(conn: Conn, records: Iterable[StoredRecord]) -> None:
     conn.executemany(
-        "INSERT INTO log (seq, hash, type, game, data) VALUES (?, ?, ?, ?, ?)",
-        [(r.seq, r.hash, r.type, r.game, r.data) for r in records],
+        "INSERT INTO log (chain, seq, hash, type, game, data) VALUES (?, ?, ?, ?, ?, ?)",
+        [(r.chain, r.seq, r.hash, r.type, r.game, r.data) for r in records],
     )
 
 
-def last_seq(conn: Conn) -> int:
-    return int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()[0])
+def last_seq(conn: Conn, chain: str = "") -> int:
+    """The head of ``chain`` (0 for a chain with no record yet)."""
+    row = conn.execute("SELECT MAX(seq) FROM log WHERE chain = ?", (chain,)).fetchone()
+    return int(row[0] or 0)
 
 
-def record(conn: Conn, seq: int) -> bytes | None:
-    row = conn.execute("SELECT data FROM log WHERE seq = ?", (seq,)).fetchone()
+def record(conn: Conn, seq: int, chain: str = "") -> bytes | None:
+    row = conn.execute("SELECT data FROM log WHERE chain = ? AND seq = ?", (chain, seq)).fetchone()
     return None if row is None else bytes(row[0])
 
 
 def chunks(
-    conn: Conn, after: int = 0, upto: int | None = None, size: int = 20_000
+    conn: Conn, after: int = 0, upto: int | None = None, size: int = 20_000, chain: str = ""
 ) -> Iterator[list[bytes]]:
-    """The records after seq ``after`` (through ``upto``), in seq order, ``size`` at a time:
-    a million-record log is read without holding it all in memory."""
+    """The records of ``chain`` after seq ``after`` (through ``upto``), in seq order,
+    ``size`` at a time: a million-record log is read without holding it all in memory."""
     top = upto if upto is not None else 2**63 - 1
     while True:
         rows = conn.execute(
-            "SELECT seq, data FROM log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-            (after, top, size),
+            "SELECT seq, data FROM log WHERE chain = ? AND seq > ? AND seq <= ? "
+            "ORDER BY seq LIMIT ?",
+            (chain, after, top, size),
         ).fetchall()
         if not rows:
             return
@@ -92,28 +96,51 @@ def chunks(
         yield [bytes(d) for _, d in rows]
 
 
-def key_records(conn: Conn) -> list[bytes]:
-    """The log-start and key-rotation records (the key chain), in seq order."""
+def key_records(conn: Conn, chain: str = "") -> list[bytes]:
+    """The log-start and key-rotation records of ``chain`` (its key chain), in seq order."""
     return [
         bytes(d)
         for (d,) in conn.execute(
-            "SELECT data FROM log WHERE type IN ('log-start', 'key-rotation') ORDER BY seq"
+            "SELECT data FROM log WHERE chain = ? AND type IN ('log-start', 'key-rotation') "
+            "ORDER BY seq",
+            (chain,),
         )
     ]
 
 
+def chains(conn: Conn) -> list[str]:
+    """Every chain of the store, by name."""
+    return [str(c) for (c,) in conn.execute("SELECT DISTINCT chain FROM log ORDER BY chain")]
+
+
+def rows(conn: Conn, size: int = 20_000) -> Iterator[list[tuple[str, bytes]]]:
+    """Every record of every chain as ``(chain, bytes)``, in the store's order (each chain
+    in seq order, a game's records in the order they were written), ``size`` at a time."""
+    after = 0
+    while True:
+        got = conn.execute(
+            "SELECT id, chain, data FROM log WHERE id > ? ORDER BY id LIMIT ?", (after, size)
+        ).fetchall()
+        if not got:
+            return
+        after = int(got[-1][0])
+        yield [(str(c), bytes(d)) for _, c, d in got]
+
+
 def lines(conn: Conn) -> list[bytes]:
-    """Every record's exact bytes, in seq order."""
-    return [bytes(d) for (d,) in conn.execute("SELECT data FROM log ORDER BY seq")]
+    """Every record's exact bytes, every chain, in the store's order."""
+    return [bytes(d) for (d,) in conn.execute("SELECT data FROM log ORDER BY id")]
 
 
 def game_lines(conn: Conn, game: str) -> Iterator[bytes]:
-    for (d,) in conn.execute("SELECT data FROM log WHERE game = ? ORDER BY seq", (game,)):
+    """One game's records in the order written, across chains (a game taken over by
+    another writer continues in that writer's chain)."""
+    for (d,) in conn.execute("SELECT data FROM log WHERE game = ? ORDER BY id", (game,)):
         yield bytes(d)
 
 
 def has_game_end(conn: Conn, game: str) -> bool:
-    """Whether the log holds a ``game-end`` record of ``game``."""
+    """Whether the log holds a ``game-end`` record of ``game`` (in any chain)."""
     return (
         conn.execute(
             "SELECT 1 FROM log WHERE game = ? AND type = 'game-end' LIMIT 1", (game,)
@@ -123,32 +150,52 @@ def has_game_end(conn: Conn, game: str) -> bool:
 
 
 class SqliteLog:
-    """The log repository of one connection: writes records, reads them back in order."""
+    """The log repository of one connection, reading one chain (``chain``; ``""``: the
+    log of a store one process writes alone): writes records (each into its own
+    chain), reads the chain back in order, and the whole store's records across
+    chains (``rows``, ``lines``, ``game_lines``)."""
 
-    __slots__ = ("_conn",)
+    __slots__ = ("_conn", "_views", "chain")
 
-    def __init__(self, conn: Conn) -> None:
+    def __init__(self, conn: Conn, chain: str = "") -> None:
         self._conn = conn
+        self.chain = chain
+        self._views: dict[str, SqliteLog] = {}
+
+    def of(self, chain: str) -> SqliteLog:
+        """The same repository reading chain ``chain``."""
+        if chain == self.chain:
+            return self
+        view = self._views.get(chain)
+        if view is None:
+            view = self._views[chain] = SqliteLog(self._conn, chain)
+        return view
 
     def insert(self, records: Iterable[StoredRecord]) -> None:
         insert(self._conn, records)
 
     def last_seq(self) -> int:
-        return last_seq(self._conn)
+        return last_seq(self._conn, self.chain)
 
     def record(self, seq: int) -> bytes | None:
-        return record(self._conn, seq)
+        return record(self._conn, seq, self.chain)
 
     def chunks(
         self, after: int = 0, upto: int | None = None, size: int = 20_000
     ) -> Iterator[list[bytes]]:
-        return chunks(self._conn, after, upto, size)
+        return chunks(self._conn, after, upto, size, self.chain)
 
     def key_records(self) -> list[bytes]:
-        return key_records(self._conn)
+        return key_records(self._conn, self.chain)
 
     def verified(self) -> VerifiedPosition | None:
-        return checkpoints.read(self._conn)
+        return checkpoints.read(self._conn, self.chain)
+
+    def chains(self) -> list[str]:
+        return chains(self._conn)
+
+    def rows(self, size: int = 20_000) -> Iterator[list[tuple[str, bytes]]]:
+        return rows(self._conn, size)
 
     def lines(self) -> list[bytes]:
         return lines(self._conn)

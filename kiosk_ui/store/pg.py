@@ -17,6 +17,13 @@ store over without anybody clearing a stale lock, and a second writer meanwhile 
 refused naming the holder (its ``application_name``: pid, host, command). A writer
 that lost its connection lost the lock with it: it writes nothing more until
 :meth:`PgDatabase.probe` (the operator's resume) reconnects and takes the lock again.
+
+A shared store (``[store] shared``: a floor's appliances, ``serve --workers``) holds
+the first lock in share mode, and each writer appends a log chain of its own
+(:mod:`certification.log.chains`), held by a second session lock on the chain's name
+so no two processes ever append one chain. Their transactions take no lock of the
+store's: they run side by side, serialised only where they touch the same rows (a
+player's wallet, a table's lease, the house's accounts), by PostgreSQL's row locks.
 """
 
 from __future__ import annotations
@@ -48,7 +55,9 @@ from kiosk_ui.store.sql import Dialect, Rows, postgres_ddl, to_postgres
 from kiosk_ui.store.tx import Repositories
 
 LOCK_CLASS = 0x43525550  # "CRUP": the advisory lock's first key (its second: the schema)
-CHAIN_CLASS = LOCK_CLASS + 1  # a shared store's writer lock, held by one transaction at a time
+#: a shared store's log chain, held by its one writer for the session (second key: the
+#: schema and the chain's name)
+CHAIN_CLASS = LOCK_CLASS + 1
 #: shared openers' DDL, one at a time: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe
 #: against itself (two at once: "duplicate key ... pg_type_typname_nsp_index")
 DDL_CLASS = LOCK_CLASS + 2
@@ -158,6 +167,8 @@ class PgDatabase(GroupCommit[PgTx]):
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             self._store_lock = StoreLock(self.directory, shared=shared)
+            # the chain this writer appends (its table leases' holder name too)
+            self.appliance = appliance_name(self.directory, worker) if shared else ""
         except OSError as exc:
             raise StoreError(f"cannot open store {self.directory}: {exc}") from None
         try:
@@ -180,7 +191,6 @@ class PgDatabase(GroupCommit[PgTx]):
                     + postgres_ddl(LEASES_DDL)
                     + "\nCOMMIT;"
                 )
-                self.appliance = appliance_name(self.directory, worker)
             remember(location)
         except StoreError:
             self._abandon()
@@ -218,10 +228,27 @@ class PgDatabase(GroupCommit[PgTx]):
                     f"store {self.directory} (database {public(self.url)}) is in use by "
                     f"{holder}: {why}"
                 )
+            if self.shared:
+                self._take_chain(pg)
         except BaseException:
             pg.close()
             raise
         return pg
+
+    def _take_chain(self, pg: psycopg.Connection[Any]) -> None:
+        """Take the session lock of this writer's log chain (refused while another
+        process appends it: the same appliance, or worker, started twice)."""
+        row = pg.execute(
+            "SELECT pg_try_advisory_lock(%s, hashtext(current_schema() || '/' || %s))",
+            (CHAIN_CLASS, self.appliance),
+        ).fetchone()
+        assert row is not None
+        if not row[0]:
+            raise StoreError(
+                f"store {self.directory}: the log chain {self.appliance} is appended by "
+                "another process already (this appliance or worker runs twice): one "
+                "writer per chain"
+            )
 
     @staticmethod
     def _holder(pg: psycopg.Connection[Any], objid: int) -> str:
@@ -302,18 +329,6 @@ class PgDatabase(GroupCommit[PgTx]):
             except psycopg.Error as exc:
                 fault = self.health.report(exc, "probe") or StoreError(f"probe failed: {exc}")
                 raise fault from None
-
-    def _begin(self) -> None:
-        """BEGIN; on a shared store also take the writer lock for this transaction: the
-        appliances' groups are serialised, each sees the others' committed records
-        first (the LogBook follows the head: :meth:`kiosk_ui.table.logbook.LogBook.
-        transaction`), and a player's wallet is read and changed by one at a time."""
-        self._execute(self.BEGIN, "begin")
-        if self.shared:
-            self._execute(
-                f"SELECT pg_advisory_xact_lock({CHAIN_CLASS}, hashtext(current_schema()))",
-                "begin",
-            )
 
     def _abandon(self) -> None:
         self.conn.close()

@@ -37,9 +37,18 @@ if TYPE_CHECKING:
 
 
 class LogRecords(LogReader, Protocol):
-    """The game log's records: appended by the LogBook, read back in seq order."""
+    """The game log's records: appended by the LogBook (each into its writer's chain),
+    read back per chain in seq order (the :class:`LogReader` methods read the chain
+    :meth:`of` names; ``tx.log`` itself reads chain ``""``, a one-writer store's), and
+    across chains in the store's order."""
+
+    def of(self, chain: str) -> LogRecords: ...
 
     def insert(self, records: Iterable[StoredRecord]) -> None: ...
+
+    def chains(self) -> list[str]: ...
+
+    def rows(self, size: int = 20_000) -> Iterator[list[tuple[str, bytes]]]: ...
 
     def lines(self) -> list[bytes]: ...
 
@@ -49,13 +58,13 @@ class LogRecords(LogReader, Protocol):
 
 
 class Checkpoints(Protocol):
-    """The verified checkpoint (signed by :mod:`certification.log.integrity`)."""
+    """Each chain's verified checkpoint (signed by :mod:`certification.log.integrity`)."""
 
-    def verified(self) -> VerifiedPosition | None: ...
+    def verified(self, chain: str = "") -> VerifiedPosition | None: ...
 
-    def verified_seq(self) -> int | None: ...
+    def verified_seq(self, chain: str = "") -> int | None: ...
 
-    def save(self, position: VerifiedPosition) -> None: ...
+    def save(self, position: VerifiedPosition, chain: str = "") -> None: ...
 
 
 class Games(Protocol):

@@ -12,20 +12,24 @@ from __future__ import annotations
 import re
 
 DB_NAME = "croupier.db"
-SCHEMA_VERSION = 2  # 2: ledger transactions name their log record's hash
+#: 2: ledger transactions name their log record's hash; 3: a log chain per writer
+SCHEMA_VERSION = 3
 
 LOG_DDL = """
 CREATE TABLE IF NOT EXISTS log (
-    seq  INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    chain TEXT NOT NULL DEFAULT '',
+    seq INTEGER NOT NULL,
     hash TEXT NOT NULL,
     type TEXT NOT NULL,
     game TEXT NOT NULL,
-    data BLOB NOT NULL
+    data BLOB NOT NULL,
+    UNIQUE (chain, seq)
 );
-CREATE INDEX IF NOT EXISTS log_by_game ON log(game, seq) WHERE game != '';
-CREATE INDEX IF NOT EXISTS log_keys ON log(seq) WHERE type IN ('log-start', 'key-rotation');
+CREATE INDEX IF NOT EXISTS log_by_game ON log(game, id) WHERE game != '';
+CREATE INDEX IF NOT EXISTS log_keys ON log(chain, seq) WHERE type IN ('log-start', 'key-rotation');
 CREATE TABLE IF NOT EXISTS log_verified (
-    id        INTEGER PRIMARY KEY CHECK (id = 1),
+    chain     TEXT PRIMARY KEY,
     seq       INTEGER NOT NULL,
     hash      TEXT NOT NULL,
     tree      TEXT NOT NULL,
@@ -33,9 +37,13 @@ CREATE TABLE IF NOT EXISTS log_verified (
     signature TEXT NOT NULL
 );
 """
-# log_keys: the key chain (log-start and rotations) is read at every start without a
-# scan of the log. log_verified: the last checkpoint the start-up check (or a clean
-# stop) vouched for, with the RFC 6962 tree at it, signed (certification.log.integrity).
+# log: one signed chain per writer (certification.log.chain): ``chain`` names it (""
+# for a store one process writes alone), ``seq`` counts within it, ``id`` is the
+# store's order of insertion across chains (a game's records in the order written,
+# whichever writers wrote them). log_keys: each chain's key records (log-start and
+# rotations) are read at every start without a scan of the log. log_verified: per
+# chain, the last checkpoint the start-up check (or a clean stop) vouched for, with
+# the RFC 6962 tree at it, signed (certification.log.integrity).
 
 SCHEMA = (
     LOG_DDL

@@ -13,6 +13,13 @@ With an anchor, the LogBook appends a signed tree head of the committed log to i
 start, every ``ANCHOR_EVERY`` seconds while the log grows, and at a clean stop, when
 it also records the last checkpoint as verified so the next start checks only what
 came after it.
+
+A LogBook appends one chain (:mod:`certification.log.chains`): on a store several
+processes write (``Store.shared``: the workers of ``serve --workers``, a floor's
+appliances) the chain named for this writer (``Store.appliance``, the name its
+table leases carry), else the store's one chain ``""``. It checks, follows and
+anchors only its own chain: no writer re-reads another's records, so the writers
+never wait for each other's hashing.
 """
 
 from __future__ import annotations
@@ -64,11 +71,13 @@ class LogBook:
         self._pending: list[StoredRecord] = []  # the current unit's records, written at its end
         self._depth = 0
         self.keys = KeyStore(db.directory)
+        self.chain = db.appliance if db.shared else ""
         with db.read() as tx:
+            log = tx.log.of(self.chain)
             try:
-                checked = integrity.check_log(tx.log, full=full_check)
+                checked = integrity.check_log(log, full=full_check, name=self.chain)
                 if anchor is not None:
-                    integrity.check_anchor(tx.log, checked, anchor)
+                    integrity.check_anchor(log, checked, anchor, self.chain)
             except LogError as exc:
                 raise StoreError(
                     f"store {db.directory} refused: the game log fails its integrity check: "
@@ -81,7 +90,7 @@ class LogBook:
             if key is None:
                 key = SigningKey.generate()
                 self.keys.save(key)
-            self.writer = JournalWriter(key, checkpoint_every=checkpoint_every)
+            self.writer = JournalWriter(key, checkpoint_every=checkpoint_every, chain=self.chain)
             with self.transaction() as tx:
                 tx.log.insert(self.writer.start(self.clock()))
         else:
@@ -100,6 +109,7 @@ class LogBook:
                 pending_leaves=checked.leaves,
                 checkpoint_every=checkpoint_every,
                 tree=checked.tree,
+                chain=self.chain,
             )
             if checked.checkpoint is not None:
                 self._save_verified(*checked.checkpoint, key)
@@ -127,9 +137,10 @@ class LogBook:
 
     def _save_verified(self, seq: int, hash_: str, tree: Frontier, key: SigningKey) -> None:
         with self.db.transaction() as tx:
-            stored = tx.checkpoints.verified_seq()
+            stored = tx.checkpoints.verified_seq(self.chain)
             if stored is None or stored < seq:
-                tx.checkpoints.save(integrity.signed_position(key, seq, hash_, tree))
+                position = integrity.signed_position(key, seq, hash_, tree)
+                tx.checkpoints.save(position, self.chain)
 
     def anchor_head(self) -> bool:
         """Append a signed tree head of the committed log to the anchor, if it grew.
@@ -145,7 +156,7 @@ class LogBook:
             w = self.writer
             if w.head_seq <= self._anchored:
                 return False
-            data = tx.log.record(w.head_seq)
+            data = tx.log.of(self.chain).record(w.head_seq)
             if data is None or hashlib.sha256(data).hexdigest() != w.head_hash:
                 return False
             head = w.tree_head(self.clock())
@@ -177,7 +188,7 @@ class LogBook:
             snaps = [s for s in self.writer.snapshots if s.checkpoint]
             last = snaps[-1] if snaps else None
             if last is not None:  # only a checkpoint the store holds as it was written
-                data = tx.log.record(last.seq)
+                data = tx.log.of(self.chain).record(last.seq)
                 if data is None or hashlib.sha256(data).hexdigest() != last.hash:
                     return
         if last is not None:
@@ -193,8 +204,6 @@ class LogBook:
         call :meth:`resync`."""
         try:
             with self.db.transaction(defer=defer) as tx:
-                if self.db.shared and not self._depth:
-                    self._follow(tx)
                 mark = self.writer.mark()
                 start = len(self._pending)
                 self._depth += 1
@@ -215,18 +224,12 @@ class LogBook:
             self.resync()
             raise
 
-    def _follow(self, tx: Tx) -> None:
-        """On a shared store, take up the records other appliances committed since this
-        one's last unit (its unit holds the store's writer lock, so the head cannot move
-        again before it commits): the next record chains onto theirs and the next
-        checkpoint covers them."""
-        if tx.log.last_seq() != self.writer.head_seq:
-            self.resync()
-
     def resync(self) -> None:
-        """Take the chain head, pending leaves and tree from what the database holds."""
+        """Take this chain's head, pending leaves and tree from what the database holds
+        (after a failed commit: the records of the lost group are not there)."""
         with self.db.read() as tx:
-            disk = tx.log.last_seq()
+            log = tx.log.of(self.chain)
+            disk = log.last_seq()
             base = self._base
             for snap in self.writer.snapshots:
                 if snap.seq <= disk and snap.seq >= base.seq:
@@ -236,7 +239,7 @@ class LogBook:
             tree = base.tree.copy()
             leaves = list(base.leaves)
             head = base.hash
-            for lines in tx.log.chunks(base.seq, disk):
+            for lines in log.chunks(base.seq, disk):
                 for data in lines:
                     h = leaf_hash(data)
                     tree.append(h)

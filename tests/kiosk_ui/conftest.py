@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from certification.log.chains import ChainsReport, verify_chains
 from certification.log.keys import KeyStore
-from certification.log.verify import verify_lines
 from kiosk_ui.store import log_records
 from kiosk_ui.table.outcomes import RngOutcomes
 from kiosk_ui.table.runtime import Runtime
@@ -48,14 +48,23 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
     return cluster.fresh_url()
 
 
-def verified_lines(store: Path) -> list[bytes]:
-    """The store's signed log, every line, once it verifies against the store's key."""
+def _rows(store: Path) -> list[tuple[str, bytes]]:
     conn = log_records.open_readonly(store)
     try:
-        lines = log_records.lines(conn)
+        return [row for chunk in log_records.rows(conn) for row in chunk]
     finally:
         conn.close()
+
+
+def verified_chains(store: Path) -> ChainsReport:
+    """``log verify`` of every chain of the store, trusting the store's key."""
     key = KeyStore(store).current()
     assert key is not None
-    verify_lines(lines, [key.public])
-    return lines
+    return verify_chains(_rows(store), [key.public])
+
+
+def verified_lines(store: Path) -> list[bytes]:
+    """The store's signed log, every line (every chain, in the store's order), once each
+    chain verifies against the store's key."""
+    verified_chains(store)
+    return [data for _, data in _rows(store)]

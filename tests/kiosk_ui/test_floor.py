@@ -1,10 +1,10 @@
-"""Several appliances on one PostgreSQL store (a floor): one chain, shared wallets, leases.
+"""Several appliances on one PostgreSQL store (a floor): a chain each, shared wallets, leases.
 
 Each appliance is a Runtime of its own (its own store directory, the floor's signing
-keys copied into it) on one real PostgreSQL database with ``shared=True``. They
-append to one signed chain, one at a time (the store's writer lock per
-transaction), each serving the tables it leases; a player's wallet is the same row
-for all of them. The attacks: a second appliance opening a leased table, a frozen
+keys copied into it) on one real PostgreSQL database with ``shared=True``. Each
+appends a signed chain of its own (no lock of the store's between them), serving the
+tables it leases; a player's wallet is the same row for all of them, guarded by its
+row lock. The attacks: a second appliance opening a leased table, a frozen
 appliance writing after its lease was taken over, and one player's bets on two
 appliances at once trying to spend the same money twice.
 """
@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 from games.core.records import Deal, PlaceBet
@@ -26,7 +27,7 @@ from kiosk_ui.table.leasing import LeaseLost
 from kiosk_ui.table.runtime import Runtime
 from tests.kiosk_ui.pg_cluster import Cluster
 
-from .conftest import seeded_outcomes, verified_lines
+from .conftest import seeded_outcomes, verified_chains
 
 
 def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime]:
@@ -45,7 +46,7 @@ def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime
 
 def verify_floor(store: Path) -> dict[str, int]:
     report = audit_store(store)
-    verified_lines(store)
+    verified_chains(store)
     return report
 
 
@@ -61,7 +62,7 @@ def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluste
             b.open_table("bac-a", "baccarat-pinnacle", seeded_outcomes(3))
         ta.sit(0, ann)
         tb.sit(0, ann)
-        for _ in range(5):  # interleaved: each appliance's records chain onto the other's
+        for _ in range(5):  # interleaved: each appliance appends its own chain
             play_round(ta, 0)
             play_round(tb, 0)
         assert a.balance(ann) == b.balance(ann)
@@ -73,6 +74,9 @@ def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluste
         report = verify_floor(tmp_path / "a1")
         assert report["games_settled"] == 10
         assert report["player_credits"] == a.balance(ann)
+        chains = verified_chains(tmp_path / "a1").chains
+        assert set(chains) == {a.db.appliance, b.db.appliance}  # one chain per appliance
+        assert all(r.checkpoints >= 5 for r in chains.values())
     finally:
         b.close()
         a.close()
@@ -96,14 +100,19 @@ def test_an_appliance_that_lost_its_lease_writes_nothing_more(
         tb = b.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(5))  # taken over
         tb.sit(0, ann)
         with a.db.read() as tx:
-            head = tx.log.last_seq()
+            head = tx.log.of(a.db.appliance).last_seq()
         with pytest.raises(LeaseLost):  # a wakes up and tries to play its old table
             ta.act(PlaceBet(seat=0, bet="banker", amount=500))
         with pytest.raises(LeaseLost):
             ta.act(Deal(seat=0))
         with a.db.read() as tx:
-            assert tx.log.last_seq() == head  # not one record from the old holder
+            assert tx.log.of(a.db.appliance).last_seq() == head  # not one record from a
         assert play_round(tb, 0) == "bac-1-000002"  # the new holder numbers after a's game
+        with b.db.read() as tx:  # the table's first game in a's chain, its second in b's
+            first = [orjson.loads(x) for x in tx.log.game_lines("bac-1-000001")]
+            second = [orjson.loads(x) for x in tx.log.game_lines("bac-1-000002")]
+        assert {r.get("chain") for r in first} == {a.db.appliance}
+        assert {r.get("chain") for r in second} == {b.db.appliance}
         report = verify_floor(tmp_path / "a1")
         assert report["games_settled"] == 2
     finally:

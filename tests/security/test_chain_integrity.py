@@ -269,7 +269,7 @@ def test_a_forged_verified_position_is_refused(tmp_path: Path) -> None:
     head, data = conn.execute("SELECT seq, data FROM log ORDER BY seq DESC LIMIT 1").fetchone()
     with conn:
         conn.execute(
-            "INSERT OR REPLACE INTO log_verified VALUES (1, ?, ?, ?, 'ffff', 'ab')",
+            "INSERT OR REPLACE INTO log_verified VALUES ('', ?, ?, ?, 'ffff', 'ab')",
             (head, hashlib.sha256(data).hexdigest(), json.dumps([head, []])),
         )
     conn.close()

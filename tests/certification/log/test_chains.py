@@ -1,0 +1,131 @@
+"""A store of several chains (one per writer): each verifies alone; tampering is named.
+
+Two writers append chains of their own, interleaved in the store's order as two
+``serve --workers`` processes write them. The attacks: a record edited, deleted or
+swapped in one chain (named with its chain), a record moved from one chain into the
+other (its bytes name the chain it was written in), a record re-written without its
+chain name, and a tree head of one chain passed off as the other's.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import orjson
+import pytest
+
+from certification.log.canonical import canonical
+from certification.log.chain import JournalWriter
+from certification.log.chains import chain_of, verify_chains
+from certification.log.errors import LogIntegrityError
+from certification.log.keys import SigningKey
+from certification.log.treehead import TreeHead
+from certification.log.verify import verify_lines
+
+A, B = "host/abc/worker-0", "host/abc/worker-1"
+
+
+def two_chains(key: SigningKey, n: int = 30) -> list[tuple[str, bytes]]:
+    """Chains A and B interleaved (each: start, events, checkpoints), as a store holds them."""
+    clock = itertools.count(1_700_000_000_000_000, 1000)
+    writers = {c: JournalWriter(key, checkpoint_every=7, chain=c) for c in (A, B)}
+    rows = [(c, r.data) for c, w in writers.items() for r in w.start(next(clock))]
+    for i in range(n):
+        c = (A, B)[i % 2]
+        body = {"kind": "bet-placed", "seat": 1, "bet": "banker", "amount": 100 + i}
+        rows += [(c, r.data) for r in writers[c].append(next(clock), "engine", "event", body)]
+    rows += [(c, w.checkpoint(next(clock)).data) for c, w in writers.items()]
+    return rows
+
+
+def test_two_interleaved_chains_verify_each_on_its_own() -> None:
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    report = verify_chains(rows, [key.public])
+    assert set(report.chains) == {A, B}
+    assert report.records == len(rows)
+    assert all(r.unsigned_tail == 0 and r.checkpoints >= 3 for r in report.chains.values())
+    # An export is the same records as JSON lines: each names its own chain.
+    assert verify_chains([(chain_of(d), d) for _, d in rows], [key.public]).records == len(rows)
+
+
+def test_a_chains_record_names_that_chain_and_the_unnamed_chain_is_the_old_format() -> None:
+    key = SigningKey.generate()
+    named = JournalWriter(key, chain=A).start(1)[0]
+    plain = JournalWriter(key).start(1)[0]
+    assert orjson.loads(named.data)["chain"] == A and named.chain == A
+    assert b'"chain"' not in plain.data  # a one-writer store's records are unchanged
+    assert verify_lines([plain.data], [key.public]).records == 1
+
+
+@pytest.mark.parametrize("victim", [A, B])
+def test_an_edited_record_is_named_with_its_chain(victim: str) -> None:
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    i = next(n for n, (c, d) in enumerate(rows) if c == victim and b'"type":"event"' in d)
+    rec = orjson.loads(rows[i][1])
+    seq = rec["seq"]
+    rec["body"]["amount"] += 1000
+    rows[i] = (victim, canonical(rec))
+    with pytest.raises(LogIntegrityError, match=f"chain {victim}: record {seq} altered"):
+        verify_chains(rows, [key.public])
+
+
+def test_a_deleted_record_in_one_chain_is_named() -> None:
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    i = [n for n, (c, _) in enumerate(rows) if c == B][5]
+    seq = orjson.loads(rows[i][1])["seq"]
+    del rows[i]
+    with pytest.raises(LogIntegrityError, match=f"chain {B}: record {seq} missing"):
+        verify_chains(rows, [key.public])
+
+
+def test_two_swapped_records_of_one_chain_are_named() -> None:
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    i, j = [n for n, (c, _) in enumerate(rows) if c == A][4:6]
+    rows[i], rows[j] = rows[j], rows[i]
+    with pytest.raises(LogIntegrityError, match=f"chain {A}: record 5 missing before seq 6"):
+        verify_chains(rows, [key.public])
+
+
+def test_a_record_moved_into_the_other_chain_fails() -> None:
+    """Chain B's record stored as chain A's, in A's place: its bytes name chain B."""
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    a_rows = [n for n, (c, _) in enumerate(rows) if c == A]
+    b_rows = [n for n, (c, _) in enumerate(rows) if c == B]
+    rows[a_rows[6]] = (A, rows[b_rows[6]][1])  # same seq, other chain's record
+    with pytest.raises(LogIntegrityError, match=f"chain {A}: .*names chain .*moved between"):
+        verify_chains(rows, [key.public])
+
+
+def test_a_record_rewritten_without_its_chain_name_fails() -> None:
+    """Dropping the chain field to pass a record off as the unnamed chain's breaks it."""
+    key = SigningKey.generate()
+    rows = two_chains(key)
+    i = [n for n, (c, _) in enumerate(rows) if c == A][3]
+    rec = orjson.loads(rows[i][1])
+    del rec["chain"]
+    rows[i] = (A, canonical(rec))
+    with pytest.raises(LogIntegrityError, match="moved between chains"):
+        verify_chains(rows, [key.public])
+    # Both chains relabelled as one unnamed chain: every record names its real chain.
+    with pytest.raises(LogIntegrityError, match="moved between chains"):
+        verify_chains([("", d) for _, d in two_chains(key)], [key.public])
+
+
+def test_a_tree_head_is_signed_for_its_chain_only() -> None:
+    key = SigningKey.generate()
+    w = JournalWriter(key, chain=A)
+    w.start(1)
+    head = w.tree_head(2)
+    assert head.chain == A and head.verify(key.public)
+    again = TreeHead.parse(head.line())
+    assert again == head
+    fields = orjson.loads(head.line())
+    fields["chain"] = B  # the same signature claimed for chain B
+    assert not TreeHead.parse(canonical(fields)).verify(key.public)
+    del fields["chain"]  # ... or for a one-writer store's log
+    assert not TreeHead.parse(canonical(fields)).verify(key.public)
