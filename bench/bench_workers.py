@@ -81,6 +81,22 @@ def wait_ports(base: int, n: int, proc: subprocess.Popen[bytes]) -> None:
                 time.sleep(0.2)
 
 
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) of the processes ``pids`` and their descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def busy_cores() -> tuple[float, float]:
     """(busy, total) jiffies of all cores so far (/proc/stat)."""
     f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -99,19 +115,23 @@ class Row:
     errors: int
     load_cores: float  # this process's CPU over the window, in cores
     busy: float  # the machine's busy cores over the window
+    server_cores: float = 0.0  # the server's processes' CPU over the window, in cores
+    cpu_ms: float = 0.0  # server CPU per settled round, ms
 
 
-async def load(base: int, workers: int, terminals: int, seconds: float, peer: bool) -> Row:
+async def load(
+    base: int, workers: int, terminals: int, seconds: float, peer: bool, pids: list[int]
+) -> Row:
     stats = Stats()
     now = time.perf_counter()
     start, stop = now + 2.0, now + 2.0 + seconds
-    sample: dict[str, tuple[float, float, float]] = {}
+    sample: dict[str, tuple[float, float, float, float]] = {}
 
     async def window() -> None:
         await asyncio.sleep(start - time.perf_counter())
-        sample["a"] = (time.process_time(), *busy_cores())
+        sample["a"] = (time.process_time(), *busy_cores(), tree_cpu(pids))
         await asyncio.sleep(stop - time.perf_counter())
-        sample["b"] = (time.process_time(), *busy_cores())
+        sample["b"] = (time.process_time(), *busy_cores(), tree_cpu(pids))
 
     await asyncio.gather(
         window(),
@@ -120,12 +140,13 @@ async def load(base: int, workers: int, terminals: int, seconds: float, peer: bo
             for k in range(terminals)
         ),
     )
-    (c0, b0, t0), (c1, b1, t1) = sample["a"], sample["b"]
+    (c0, b0, t0, s0), (c1, b1, t1, s1) = sample["a"], sample["b"]
     cores = os.cpu_count() or 1
     return Row(
         "", workers, terminals, stats.rounds / seconds, pct(stats.request_ms, 50),
         pct(stats.request_ms, 99), stats.errors, (c1 - c0) / seconds,
         cores * (b1 - b0) / (t1 - t0) if t1 > t0 else float("nan"),
+        (s1 - s0) / seconds, 1000 * (s1 - s0) / max(stats.rounds, 1),
     )  # fmt: skip
 
 
@@ -155,7 +176,8 @@ def run(kind: str, workers: int, terminals: int, seconds: float, tmp: Path, url:
     try:
         for i, p in enumerate(procs):
             wait_ports(base + (i if kind == "peer" else 0), 1 if kind == "peer" else workers, p)
-        row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer"))
+        pids = [p.pid for p in procs]
+        row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer", pids))
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
@@ -172,6 +194,8 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=8.0, help="measured window per scenario")
     p.add_argument("--terminals", type=int, nargs="+", default=[50, 200])
     p.add_argument("--out", type=Path, default=HERE / "results" / "workers.md")
+    p.add_argument("--kinds", nargs="+", default=["peer", "sqlite", "postgresql"])
+    p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     args = p.parse_args()
     from tests.kiosk_ui import pg_cluster
 
@@ -180,14 +204,16 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-workers-") as d:
             for n in args.terminals:
-                for kind in ("peer", "sqlite", "postgresql"):
-                    for w in (1, 2):
+                for kind in args.kinds:
+                    for w in args.workers:
                         url = cluster.fresh_url() if kind == "postgresql" else ""
                         row = run(kind, w, n, args.seconds, Path(d), url)
                         rows.append(row)
                         print(f"{kind:10s} {w} workers {n:4d} terminals: {row.rounds_s:8.1f} "
                               f"rounds/s p99 {row.req_p99:6.1f} ms load {row.load_cores:.2f} "
-                              f"busy {row.busy:.2f} errors {row.errors}", flush=True)  # fmt: skip
+                              f"busy {row.busy:.2f} server {row.server_cores:.2f} cores "
+                              f"{row.cpu_ms:.2f} ms/round errors {row.errors}",
+                              flush=True)  # fmt: skip
                         shutil.rmtree(Path(d) / f"store-{kind}-{w}-{n}", ignore_errors=True)
     finally:
         cluster.stop()
@@ -207,17 +233,19 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         "player and table; terminal k plays on worker k mod N. `peer`: bench_kiosk's bare",
         "uvicorn app as 1 or 2 processes. 2/1 = rounds/s with 2 workers over 1 worker.",
         "load cores: the load generator's CPU over the window; busy: the machine's busy cores",
-        "(of 2; other work on the shared machine included).\n",
+        "(of 2; other work on the shared machine included); server cores: the server's",
+        "processes' CPU over the window; CPU/round: server CPU per settled round.\n",
         "| server | workers | terminals | settled rounds/s | 2/1 | request p50 ms | "
-        "request p99 ms | load cores | busy cores | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "request p99 ms | load cores | busy cores | server cores | CPU/round ms | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        ratio = r.rounds_s / one[(r.kind, r.terminals)] if r.workers == 2 else 1.0
+        base = one.get((r.kind, r.terminals))
+        ratio = r.rounds_s / base if base else float("nan")
         out.append(
             f"| {r.kind} | {r.workers} | {r.terminals} | {r.rounds_s:.0f} | {ratio:.2f} | "
             f"{r.req_p50:.1f} | {r.req_p99:.1f} | {r.load_cores:.2f} | {r.busy:.2f} | "
-            f"{r.errors} |"
+            f"{r.server_cores:.2f} | {r.cpu_ms:.2f} | {r.errors} |"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(out) + "\n")

@@ -10,10 +10,12 @@ for the others, so a worker that dies has its tables taken over by the survivors
 once its leases expire. Partitioned rather than any-worker-any-table: a table's game,
 seats and action clock live in one process's memory, and a second copy elsewhere
 would have to be rebuilt from the log at every request; partitioning also keeps a
-table's WebSocket feed in the process that makes its events. The store's writer lock
-still serialises the appends to the one signed chain (docs/deploy.md has what that
-costs). This supervisor starts the workers, names each one's address, passes
-SIGINT/SIGTERM on to them, and stops them all if one fails to start.
+table's WebSocket feed in the process that makes its events. Each worker appends a
+signed log chain of its own (:mod:`certification.log.chains`), named like its leases'
+holder, so the workers never re-read each other's records. This supervisor starts
+the workers, names each one's address, passes SIGINT/SIGTERM on to them, starts again
+any that dies (all of them, if all die at once), and stops them all if one fails to
+start.
 """
 
 from __future__ import annotations
@@ -61,7 +63,9 @@ def supervise(args: argparse.Namespace, workers: int) -> int:
     signal.signal(signal.SIGINT, stop)
     failed = 0
     try:
-        while any(p.poll() is None for p in procs):
+        # Until a signal (or a failed start) stops them, and then until every one ended:
+        # workers that all die at once are all started again, not taken for a stop.
+        while not (stopping or failed) or any(p.poll() is None for p in procs):
             for i, p in enumerate(procs):
                 if p.poll() is None or stopping or failed:
                     continue

@@ -234,6 +234,7 @@ class Database(GroupCommit[SqliteTx]):
                 self.conn.executescript(LEASES_DDL)
                 self.appliance = appliance_name(self.directory, worker)
                 self._chain_lock = ChainLock(self.directory, self.appliance)
+                self.conn.shard = self.appliance
         except StoreError:
             self._abandon()
             raise

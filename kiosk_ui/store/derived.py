@@ -348,7 +348,7 @@ def derive(conn: Conn) -> Derivation:
             _compare(seq, what, record_hash, game, data, expected, stored, problems)
         deriver.apply(expected)
     problems += _unmatched(conn, by_hash)
-    cached = {str(n): int(b) for n, b in conn.execute("SELECT name, balance FROM accounts")}
+    cached = ledger.cached_balances(conn)
     for name in sorted(set(cached) | set(deriver.balances)):
         have, want = cached.get(name, 0), deriver.balances.get(name, 0)
         if have != want:

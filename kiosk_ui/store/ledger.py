@@ -22,6 +22,15 @@ Accounts (all in integer cents):
 
 Balances are derived from the postings; ``accounts.balance`` is a cache updated
 in the same transaction, and :func:`audit` proves the two agree.
+
+On a store several processes write at once (``Store.shared``), every settlement
+moves the house's accounts, so one cached row each would have every writer's
+transactions queue on its row lock (PostgreSQL holds it to the commit). There the
+cache of the accounts in :data:`SHARDED` is kept per writer: a row
+``<account>@<writer>`` of kind ``shard`` (the connection's :attr:`shard`), the
+postings still naming the account itself. Nothing decides on these balances inside
+a unit (they may be negative, or only grow); reading one sums its rows
+(:func:`balance`), and the audit compares the sums (:func:`cached_balances`).
 """
 
 from __future__ import annotations
@@ -42,6 +51,15 @@ REVENUE = "revenue"
 
 #: accounts that may go negative (the others are players' or table money)
 _MAY_BE_NEGATIVE = ("cash", "house")
+#: the accounts every writer moves (see the module docstring): cached per writer
+SHARDED = frozenset(("cash", "house", "commission", "collection", "revenue"))
+SHARD = "shard"  # the kind of a per-writer cache row
+
+
+def shard_of(conn: Conn) -> str:
+    """The writer whose cache rows ``conn`` updates ("" on a one-writer store or a bare
+    connection: no shard rows)."""
+    return str(getattr(conn, "shard", ""))
 
 
 def wallet(player: str) -> str:
@@ -107,7 +125,7 @@ def post(
         changes[p.account] = changes.get(p.account, 0) + p.amount
     balances = _apply_changes(conn, changes)
     for account, bal in balances.items():
-        if bal < 0 and _kind(account) not in _MAY_BE_NEGATIVE:
+        if bal < 0 and _kind(account) not in _MAY_BE_NEGATIVE and account not in SHARDED:
             raise InsufficientFunds(
                 f"insufficient funds in {account}: short by {format_cents(-bal)}"
                 if _kind(account) != "wallet"
@@ -132,13 +150,18 @@ def moving(postings: Sequence[Posting]) -> list[Posting]:
 
 def _apply_changes(conn: Conn, changes: dict[str, int]) -> dict[str, int]:
     """Add each change to its account's cached balance (one statement for all the
-    accounts that exist, an insert for each first movement); return the new balances."""
+    accounts that exist, an insert for each first movement); return the new balances
+    (a sharded account's: this writer's row's, see the module docstring)."""
     if not changes:
         return {}
-    cases = " ".join("WHEN ? THEN ?" for _ in changes)
-    marks = ", ".join("?" for _ in changes)
-    params: list[object] = [x for item in changes.items() for x in item]
-    params += list(changes)
+    shard = shard_of(conn)
+    rows = {
+        (f"{a}@{shard}" if shard and a in SHARDED else a): change for a, change in changes.items()
+    }
+    cases = " ".join("WHEN ? THEN ?" for _ in rows)
+    marks = ", ".join("?" for _ in rows)
+    params: list[object] = [x for item in rows.items() for x in item]
+    params += list(rows)
     found = dict(
         conn.execute(
             f"UPDATE accounts SET balance = balance + CASE name {cases} END "
@@ -147,20 +170,46 @@ def _apply_changes(conn: Conn, changes: dict[str, int]) -> dict[str, int]:
         ).fetchall()
     )
     out: dict[str, int] = {}
-    for account, change in changes.items():
-        if account not in found:  # first movement on this account
-            conn.execute(
-                "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, ?)",
-                (account, _kind(account), change),
-            )
-            found[account] = change
-        out[account] = int(found[account])
+    for (account, change), row in zip(changes.items(), rows, strict=True):
+        if row not in found:  # first movement on this row (here: another writer of a
+            # shared store may make it at the same moment, and then this adds to it)
+            kind = _kind(account)
+            if row != account:  # the postings name the account: it has a row too
+                conn.execute(
+                    "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, 0) "
+                    "ON CONFLICT (name) DO NOTHING",
+                    (account, kind),
+                )
+                kind = SHARD
+            (found[row],) = conn.execute(
+                "INSERT INTO accounts (name, kind, balance) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET balance = accounts.balance + excluded.balance "
+                "RETURNING balance",
+                (row, kind, change),
+            ).fetchone()
+        out[account] = int(found[row])
     return out
 
 
 def balance(conn: Conn, account: str) -> int:
+    if account in SHARDED:  # its own row and every writer's (see the module docstring)
+        row = conn.execute(
+            "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE name = ? "
+            "OR (kind = 'shard' AND name LIKE ?)",
+            (account, account + "@%"),
+        ).fetchone()
+        return int(row[0])
     row = conn.execute("SELECT balance FROM accounts WHERE name = ?", (account,)).fetchone()
     return int(row[0]) if row else 0
+
+
+def cached_balances(conn: Conn) -> dict[str, int]:
+    """Every account's cached balance, each sharded account's rows summed."""
+    out: dict[str, int] = {}
+    for name, kind, bal in conn.execute("SELECT name, kind, balance FROM accounts"):
+        account = str(name).split("@", 1)[0] if kind == SHARD else str(name)
+        out[account] = out.get(account, 0) + int(bal)
+    return out
 
 
 def balances(conn: Conn, prefix: str = "") -> dict[str, int]:
@@ -194,26 +243,25 @@ def audit(conn: Conn) -> AuditReport:
     ).fetchone()
     if bad:
         raise AuditError(f"transaction {bad[0]} does not balance (sums to {bad[1]} cents)")
-    mismatch = conn.execute(
-        "SELECT a.name, a.balance, COALESCE(SUM(p.amount), 0) FROM accounts a "
-        "LEFT JOIN postings p ON p.account = a.name GROUP BY a.name "
-        "HAVING a.balance != COALESCE(SUM(p.amount), 0) ORDER BY a.name LIMIT 1"
-    ).fetchone()
-    if mismatch:
-        raise AuditError(
-            f"account {mismatch[0]}: cached balance {mismatch[1]} != ledger {mismatch[2]}"
-        )
-    negative = conn.execute(
-        "SELECT name, balance FROM accounts WHERE balance < 0 AND kind NOT IN ('cash', 'house') "
-        "ORDER BY name LIMIT 1"
-    ).fetchone()
-    if negative:
-        raise AuditError(f"account {negative[0]} is negative ({negative[1]} cents)")
+    cached = cached_balances(conn)
+    posted = {
+        str(a): int(t)
+        for a, t in conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account")
+    }
+    for name in sorted(set(cached) | set(posted)):
+        if cached.get(name, 0) != posted.get(name, 0):
+            raise AuditError(
+                f"account {name}: cached balance {cached.get(name, 0)} != ledger "
+                f"{posted.get(name, 0)}"
+            )
+    for name in sorted(cached):
+        if cached[name] < 0 and _kind(name) not in _MAY_BE_NEGATIVE:
+            raise AuditError(f"account {name} is negative ({cached[name]} cents)")
     total = conn.execute("SELECT COALESCE(SUM(amount), 0) FROM postings").fetchone()[0]
     if total != 0:
         raise AuditError(f"the ledger does not sum to zero ({total} cents)")
     n_txn = conn.execute("SELECT COUNT(*) FROM txns").fetchone()[0]
-    n_acc = conn.execute("SELECT COUNT(*) FROM accounts").fetchone()[0]
+    n_acc = len(cached)
     credits = conn.execute(
         "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'wallet'"
     ).fetchone()[0]

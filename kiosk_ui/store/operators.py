@@ -7,6 +7,7 @@ record commit together.
 
 from __future__ import annotations
 
+from kiosk_ui.errors import AlreadyExists
 from kiosk_ui.store.sql import Conn
 
 
@@ -37,10 +38,15 @@ class SqliteOperators:
         )
 
     def insert(self, user: str, pw_hash: str, role: str) -> None:
-        self._conn.execute(
-            "INSERT INTO operators (username, pw_hash, role) VALUES (?, ?, ?)",
+        """Add ``user``; :class:`AlreadyExists` if the name is taken (also when another
+        writer of a shared store adds it at the same moment)."""
+        row = self._conn.execute(
+            "INSERT INTO operators (username, pw_hash, role) VALUES (?, ?, ?) "
+            "ON CONFLICT (username) DO NOTHING RETURNING 1",
             (user, pw_hash, role),
-        )
+        ).fetchone()
+        if row is None:
+            raise AlreadyExists(f"operator {user!r} already exists")
 
     def credentials(self, user: str) -> tuple[str, str, bool] | None:
         """``(pw_hash, role, disabled)`` of ``user``, or None for an unknown name."""

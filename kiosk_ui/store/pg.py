@@ -173,6 +173,7 @@ class PgDatabase(GroupCommit[PgTx]):
             raise StoreError(f"cannot open store {self.directory}: {exc}") from None
         try:
             self.conn = PgTx(self._writer_connection())
+            self.conn.shard = self.appliance
         except BaseException:
             self._store_lock.release()
             raise

@@ -107,7 +107,8 @@ CREATE TABLE IF NOT EXISTS idempotency (
 CREATE TABLE IF NOT EXISTS operators (
     username TEXT PRIMARY KEY,
     pw_hash  TEXT NOT NULL,
-    role     TEXT NOT NULL
+    role     TEXT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0
 );
 """
 )

@@ -36,6 +36,10 @@ class Repositories:
     A repository added here is on both backends at once (its SQL must be portable:
     see :mod:`kiosk_ui.store.sql`)."""
 
+    #: the writer whose rows of the house's accounts this connection updates on a
+    #: shared store (:mod:`kiosk_ui.store.ledger`); "" on a one-writer store
+    shard: str = ""
+
     def _attach(self) -> None:
         conn = cast(Conn, self)
         self.log = SqliteLog(conn)

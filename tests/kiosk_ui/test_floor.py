@@ -17,10 +17,12 @@ import time
 from pathlib import Path
 
 import orjson
+import psycopg
 import pytest
 
 from games.core.records import Deal, PlaceBet
-from kiosk_ui.errors import InsufficientFunds, TableError
+from kiosk_ui.errors import AuditError, InsufficientFunds, TableError
+from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.leasing import LeaseLost
@@ -77,10 +79,45 @@ def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluste
         chains = verified_chains(tmp_path / "a1").chains
         assert set(chains) == {a.db.appliance, b.db.appliance}  # one chain per appliance
         assert all(r.checkpoints >= 5 for r in chains.values())
+        conn = log_records.open_readonly(tmp_path / "a1")
+        try:  # the house's cached balance: a row per appliance, no one row to queue on
+            shards = dict(conn.execute("SELECT name, balance FROM accounts WHERE kind = 'shard'"))
+        finally:
+            conn.close()
+        assert {f"house@{a.db.appliance}", f"house@{b.db.appliance}"} <= set(shards)
+        assert report["house"] == sum(v for n, v in shards.items() if n.startswith("house@"))
     finally:
         b.close()
         a.close()
     assert verify_floor(tmp_path / "a0")["open_games"] == 0
+
+
+def test_a_forged_house_row_of_one_appliance_fails_the_audit(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    url = pg_cluster.fresh_url()
+    a, b = floor(tmp_path, url, 2)
+    try:
+        ann = a.create_player("Ann")
+        a.cash_in(ann, 10_000, operator="cage")
+        for i, rt in enumerate((a, b)):
+            table = rt.open_table(f"bac-{i}", "baccarat-pinnacle", seeded_outcomes(7 + i))
+            table.sit(0, ann)
+            play_round(table, 0)
+        assert audit_store(tmp_path / "a0")["games_settled"] == 2
+        pg = psycopg.connect(url, autocommit=True)
+        try:  # b's row of the house's balance nudged, the ledger left as it was
+            pg.execute(
+                "UPDATE accounts SET balance = balance + 100 WHERE name = %s",
+                (f"house@{b.db.appliance}",),
+            )
+        finally:
+            pg.close()
+        with pytest.raises(AuditError, match="account house: cached balance"):
+            audit_store(tmp_path / "a0")
+    finally:
+        b.close()
+        a.close()
 
 
 def test_an_appliance_that_lost_its_lease_writes_nothing_more(

@@ -193,6 +193,19 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
                 break
             time.sleep(0.3)
         assert len(done) == 1 and done[0]["over"], answers
+        # Both workers SIGKILLed at once, each with a bet on its table's layout: each
+        # comes back on its own chain and deals the game it left open.
+        bet = {"kind": "place-bet", "bet": "player", "amount": 300}
+        for table in ("bac-0", "bac-1"):  # on whichever worker serves it now
+            act_where_served(table, (base, base + 1), bet, token)
+        victims = children(sup.pid)
+        assert len(victims) == 2
+        subprocess.run(["kill", "-KILL", *map(str, victims)], check=True)
+        for victim in victims:
+            listening(base, after=victim)
+        listening(base + 1)
+        for table in ("bac-0", "bac-1"):
+            assert act_where_served(table, (base, base + 1), {"kind": "deal"}, token)["over"]
         balance = me(base, token)["balance"]
         assert balance == me(base + 1, token)["balance"]
     finally:
@@ -202,8 +215,44 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
         except subprocess.TimeoutExpired:
             sup.kill()
     report = audit_store(tmp_path / "store")
-    assert report["games_settled"] == 7
+    assert report["games_settled"] == 9
     assert report["open_games"] == 0
+    # log verify covers both workers' chains (a recovered game crosses from the dead
+    # worker's chain into the survivor's when it took the table over), and store init's
+    # own (its log-start).
+    out = log_verify(tmp_path / "store")
+    assert out.startswith("OK: ") and "in 3 chains" in out, out
+    assert "/worker-0: " in out and "/worker-1: " in out and "9 games' cards match" in out
+
+
+def act_where_served(
+    table: str, ports: tuple[int, int], body: dict[str, object], token: str
+) -> dict[str, object]:
+    """Post an action at ``table`` on whichever worker serves it now (its own, or the
+    other once the lease expired): exactly one of them takes it."""
+    deadline = time.monotonic() + 60
+    answers: list[tuple[int, dict[str, object]]] = []
+    while time.monotonic() < deadline:
+        answers = [post(p, f"/api/tables/{table}/actions", body, token) for p in ports]
+        done = [out for status, out in answers if status == 200]
+        if done:
+            assert len(done) == 1, answers
+            return done[0]
+        time.sleep(0.3)
+    raise AssertionError(f"{table}: no worker took {body}: {answers}")
+
+
+def log_verify(store: Path) -> str:
+    """``croupier log verify`` of ``store``, trusting the key ``log pubkey`` exports."""
+    cli = [sys.executable, "-m", "kiosk_ui.cli", "log"]
+    pem = subprocess.run([*cli, "pubkey", "--store", str(store)], capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
+    key = store.parent / "root.pem"
+    key.write_text(pem)
+    done = subprocess.run([*cli, "verify", "--store", str(store), "--pubkey", str(key)],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
 
 
 def listening(port: int, after: int | None = None) -> None:
