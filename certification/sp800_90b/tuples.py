@@ -2,7 +2,8 @@
 
 Both come from one sorted-suffix/LCP computation, as in NIST's tool: ``Q[t]`` (most
 frequent ``t``-tuple count) is the largest group of adjacent suffixes whose LCP is at least
-``t``; the LRS collision sums are sums of ``C(size, 2)`` over the same groups.
+``t``; the LRS collision sums are sums of ``C(size, 2)`` over the same groups. All the
+groups, for every ``t`` at once, come from one compiled pass over the LCPs.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from certification.sp800_90b.jit import kernel
 from certification.sp800_90b.numerics import ZALPHA
 from certification.sp800_90b.suffixes import sorted_suffix_lcp
+
+I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +42,47 @@ class LrsResult:
     min_entropy: float
 
 
-def _groups(idx: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Sizes (pairs + 1) of runs of consecutive indices."""
-    if idx.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    breaks = np.flatnonzero(np.diff(idx) != 1)
-    starts = np.concatenate(([0], breaks + 1))
-    ends = np.concatenate((breaks + 1, [idx.size]))
-    return (ends - starts + 1).astype(np.int64)
+@kernel
+def _repeat_counts(lcp: I64, v: int, threshold: int) -> tuple[I64, I64, int]:
+    """``Q[t]`` for ``t < u``, ``u`` and the collision sums ``S[t]`` for every ``t <= v``.
+
+    A run of adjacent sorted suffixes whose LCPs are all at least ``t`` is a group of
+    suffixes sharing a ``t``-tuple. One pass with a stack finds each maximal run (an LCP
+    interval) with the range of ``t`` it is maximal for, ``(parent's LCP, its LCP]``:
+    ``S[t]`` adds ``C(size, 2)`` over that range (a difference array), ``Q[t]`` is the
+    largest size covering ``t``. Only runs of ``threshold`` (35) suffixes or more can
+    hold ``Q[t]`` up at the threshold, so only they are spread over their range, and ``u``,
+    the first ``t`` with ``Q[t] < threshold``, is one past the deepest of them.
+    """
+    m = lcp.size
+    q = np.ones(v + 2, dtype=np.int64)
+    diff = np.zeros(v + 3, dtype=np.int64)
+    depth = np.zeros(m + 2, dtype=np.int64)
+    left = np.zeros(m + 2, dtype=np.int64)
+    top = 0  # the stack's bottom entry: LCP 0 from index 0
+    deepest = 0
+    for j in range(m + 1):
+        cur = lcp[j] if j < m else 0
+        lb = j
+        while depth[top] > cur:
+            h, lo = depth[top], left[top]
+            top -= 1
+            parent = max(cur, depth[top])
+            size = j - lo + 1  # LCP entries lo..j-1 join suffixes lo..j
+            pairs = size * (size - 1) // 2
+            diff[parent + 1] += pairs
+            diff[h + 1] -= pairs
+            if size >= threshold:
+                deepest = max(deepest, h)
+                for t in range(parent + 1, h + 1):
+                    q[t] = max(q[t], size)
+            lb = lo
+        if depth[top] < cur:
+            top += 1
+            depth[top] = cur
+            left[top] = lb
+    sums = np.cumsum(diff)[: v + 1]
+    return q, sums, deepest + 1
 
 
 def _pu(p: float, n: int) -> float:
@@ -59,40 +96,11 @@ def tuple_estimates(
     n = int(x.size)
     _, lcp = sorted_suffix_lcp(x, alph_size)
     v = int(lcp.max()) if lcp.size else 0
-    q: dict[int, int] = {}
-    sums: dict[int, int] = {}
-    u = v + 1
-    m = lcp.size
-    # Q[t]: largest group of adjacent suffixes with LCP >= t. While few LCPs are below t,
-    # work from the break positions; otherwise from the (few) positions at or above t.
-    t = 1
-    while t <= v:
-        brk = np.flatnonzero(lcp < t)
-        if brk.size * 2 > m:
-            break
-        edges = np.concatenate(([-1], brk, [m]))
-        qt = int(np.diff(edges).max())
-        q[t] = qt
-        if qt < 35:
-            u = t
-            break
-        t += 1
-    idx = np.flatnonzero(lcp >= t)
-    while t <= v:
-        idx = idx[lcp[idx] >= t]
-        sizes = _groups(idx)
-        if u == v + 1:
-            qt = int(sizes.max()) if sizes.size else 1
-            q[t] = qt
-            if qt < 35:
-                u = t
-        if u <= t:
-            sums[t] = int((sizes * (sizes - 1) // 2).sum())
-        t += 1
+    q, sums, u = _repeat_counts(lcp, v, 35)
     tuple_res: TupleResult | None = None
     p_max = -1.0
     for i in range(1, u):
-        cur = q[i] / float(n - i + 1)
+        cur = int(q[i]) / float(n - i + 1)
         p_max = max(p_max, cur ** (1.0 / i))
     if p_max > 0.0:
         pu = _pu(p_max, n)
@@ -101,7 +109,7 @@ def tuple_estimates(
     if v >= u:
         p_max = 0.0
         for i in range(u, v + 1):
-            cur = sums[i] / float(((n - i) * (n - i + 1)) >> 1)
+            cur = int(sums[i]) / float(((n - i) * (n - i + 1)) >> 1)
             cp = cur ** (1.0 / i)
             if p_max < cp:
                 p_max = cp

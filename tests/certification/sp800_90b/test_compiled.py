@@ -25,6 +25,8 @@ from certification.sp800_90b import context_tables, predictor_loops
 from certification.sp800_90b.lag import lag_estimate
 from certification.sp800_90b.mcw import mcw_estimate
 from certification.sp800_90b.numerics import exact_sum
+from certification.sp800_90b.suffixes import sorted_suffix_lcp
+from certification.sp800_90b.tuples import _repeat_counts
 
 from .resfile import DATA, parse, same_value
 
@@ -202,6 +204,30 @@ def test_estimates_from_the_kernels_name_their_counts() -> None:
     lag = lag_estimate(s, 4)
     assert (mcw.n, lag.n) == (5000 - 63, 4999)
     assert 0 < mcw.c <= mcw.n and 0 < lag.c <= lag.n
+
+
+@pytest.mark.parametrize(("k", "seed"), [*CASES, (1, 0)])
+def test_tuple_counts_from_the_lcp_pass_are_the_tuples_counted(k: int, seed: int) -> None:
+    # Q[t]: the most frequent t-tuple's count; S[t]: sum of C(count, 2) over t-tuples.
+    s = _data(max(k, 2), 400, seed + 30) if k > 1 else np.zeros(120, dtype=np.uint8)
+    _, lcp = sorted_suffix_lcp(s, max(k, 2))
+    v = int(lcp.max())
+    threshold = 4  # low, so that Q[t] falls below it within the data
+    q, sums, u = _repeat_counts(lcp, v, threshold)
+    seq = s.tolist()
+    counts = {}
+    for t in range(1, v + 1):
+        tally: dict[tuple[int, ...], int] = {}
+        for i in range(len(seq) - t + 1):
+            key = tuple(seq[i : i + t])
+            tally[key] = tally.get(key, 0) + 1
+        counts[t] = tally
+    expected_u = next((t for t in range(1, v + 1) if max(counts[t].values()) < threshold), v + 1)
+    assert u == expected_u
+    for t in range(1, u):
+        assert q[t] == max(counts[t].values()), t
+    for t in range(1, v + 1):
+        assert sums[t] == sum(c * (c - 1) // 2 for c in counts[t].values()), t
 
 
 def test_exact_sum_is_fsum() -> None:
