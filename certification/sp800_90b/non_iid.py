@@ -111,8 +111,9 @@ _PREDICTORS: tuple[tuple[str, Callable[..., Estimate | None]], ...] = (
     ("LZ78Y Prediction", lz78y_estimate),
 )
 
-#: Estimators run side by side in threads (NumPy releases the GIL in its sorts and
-#: array loops); the rows are collected in the tool's order, so results do not change.
+#: Estimators run side by side in threads (the compiled loops run without the GIL, as do
+#: NumPy's sorts and array loops); the rows are collected in the tool's order, so results
+#: do not change.
 WORKERS = 2
 
 
