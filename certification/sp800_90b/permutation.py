@@ -31,7 +31,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from certification.sp800_90b.iid_kernels import LAGS, shuffle_into, statistics_into, text_into
+from certification.sp800_90b.errors import SampleDataError
+from certification.sp800_90b.iid_kernels import (
+    LAGS,
+    MAX_SHUFFLE,
+    shuffle_into,
+    statistics_into,
+    text_into,
+)
 
 PERMS = 10_000
 NAMES: tuple[str, ...] = (
@@ -200,6 +207,10 @@ def permutation_tests(
     """
     t: F1
     x = np.ascontiguousarray(raw, dtype=np.uint8)
+    if x.size > MAX_SHUFFLE:
+        raise SampleDataError(
+            f"{x.size} samples: the permutation tests shuffle at most {MAX_SHUFFLE}"
+        )
     m = len(NAMES)
     counts = np.zeros((m, 3), dtype=np.int64)
     live = np.ones(m, dtype=bool)

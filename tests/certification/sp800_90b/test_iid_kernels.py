@@ -16,6 +16,7 @@ import pytest
 
 from certification.sp800_90b import permutation
 from certification.sp800_90b.chisquare import goodness_of_fit, independence
+from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.iid_kernels import (
     pcg64_words,
     shuffle_into,
@@ -182,3 +183,9 @@ def test_chi_square_equals_ea_iid(name: str, bits: int) -> None:
         # Q(df/2, T/2) here agrees with scipy.special.gammaincc to 1e-15; the tool's is off
         # by 1.4e-11 (relative) at df = 65,280
         assert row.p_value == pytest.approx(float(found["P-value"]), rel=1e-10), key
+
+
+def test_too_many_samples_to_shuffle_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(permutation, "MAX_SHUFFLE", 10)
+    with pytest.raises(SampleDataError, match="shuffle at most 10"):
+        permutation_tests(np.zeros(11, dtype=np.uint8), False, shuffles=5)
