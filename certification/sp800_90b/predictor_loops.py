@@ -102,6 +102,37 @@ def mcw_loop(s: U8, k: int, windows: I64) -> tuple[int, int]:
     return correct, longest
 
 
+@kernel
+def mcw_binary_loop(s: U8, windows: I64) -> tuple[int, int]:
+    """MultiMCW (6.3.7) over bits with odd windows: each window's majority bit.
+
+    An odd window has no tie, so its most common bit is the majority of a running count
+    of ones; the scoreboard is :func:`mcw_loop`'s.
+    """
+    n = s.size
+    nw = windows.size
+    w0 = windows[0]
+    ones = np.zeros(nw, dtype=np.int64)
+    scores = np.zeros(nw, dtype=np.int64)
+    winner = 0
+    correct = 0
+    run = 0
+    longest = 0
+    for t in range(n):
+        x = int(s[t])
+        if t >= w0:
+            guess = 2 * ones[winner] > windows[winner]
+            correct, run, longest = _tally(guess == x, correct, run, longest)
+            for j in range(nw):
+                hit = (t >= windows[j]) & ((2 * ones[j] > windows[j]) == x)
+                winner = _score(scores, winner, j, hit)
+        for j in range(nw):
+            ones[j] += x
+            if t >= windows[j]:
+                ones[j] -= s[t - windows[j]]
+    return correct, longest
+
+
 #: Lag's sub-predictors (6.3.8: D = 128); a constant, so the compiler unrolls its loops.
 LAGS = 128
 

@@ -194,6 +194,9 @@ def test_mcw_and_lag_kernels_follow_the_steps(k: int, seed: int) -> None:
     windows = (7, 15, 31, 63)
     got = predictor_loops.mcw_loop(s, k, np.array(windows, dtype=np.int64))
     assert tuple(map(int, got)) == ref_mcw(s.tolist(), windows)
+    if k == 2:
+        got = predictor_loops.mcw_binary_loop(s, np.array(windows, dtype=np.int64))
+        assert tuple(map(int, got)) == ref_mcw(s.tolist(), windows)
     got = predictor_loops.lag_loop(s)
     assert tuple(map(int, got)) == ref_lag(s.tolist(), predictor_loops.LAGS)
 
