@@ -7,9 +7,11 @@ and taken over by another appliance only once it has expired (its holder died, o
 cut off longer than the lease). Every unit of work that plays a table first checks,
 inside the same transaction, that the lease is still this appliance's
 (:meth:`SqliteLeases.holds`): a holder that lost its lease writes nothing more for
-that table, so two appliances never both append a table's records. The check runs
-under the store's writer lock (:mod:`kiosk_ui.store.pg`), so a takeover cannot slip
-between the check and the unit's records.
+that table, so two appliances never both append a table's records. The check is an
+``UPDATE`` of the lease row and a takeover an upsert of the same row, so the two queue
+on its row lock (there is no store-wide lock: each writer appends a chain of its own,
+:mod:`certification.log.chains`): a takeover cannot slip between the check and the
+unit's records, which commit with the check or not at all.
 
 Beside the leases, each appliance names where it serves (the ``servers`` row: its base
 URL, renewed while it runs), so any appliance's lobby and console can show every
