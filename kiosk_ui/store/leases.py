@@ -34,7 +34,17 @@ class SqliteLeases:
 
     def take(self, table: str, holder: str, now: int, until: int) -> str:
         """Take ``table`` for ``holder`` until ``until`` if it is free, expired or already
-        ``holder``'s; return who holds it now (another holder: not taken)."""
+        ``holder``'s; return who holds it now (another holder: not taken).
+
+        A lease another holder still has is answered from a plain read first: a standby
+        asking every few seconds never waits on the live holder's row lock (its units
+        renew the lease in their own transactions; two standbys of each other's tables
+        waiting so would deadlock). The upsert re-checks the expiry itself."""
+        held = self._conn.execute(
+            "SELECT holder, expires FROM leases WHERE table_id = ?", (table,)
+        ).fetchone()
+        if held is not None and str(held[0]) != holder and int(held[1]) >= now:
+            return str(held[0])
         row = self._conn.execute(
             "INSERT INTO leases (table_id, holder, expires) VALUES (?, ?, ?) "
             "ON CONFLICT (table_id) DO UPDATE SET holder = excluded.holder, "
