@@ -117,21 +117,29 @@ class Row:
     busy: float  # the machine's busy cores over the window
     server_cores: float = 0.0  # the server's processes' CPU over the window, in cores
     cpu_ms: float = 0.0  # server CPU per settled round, ms
+    db_ms: float = 0.0  # the PostgreSQL server's CPU per settled round, ms (0: SQLite)
 
 
 async def load(
-    base: int, workers: int, terminals: int, seconds: float, peer: bool, pids: list[int]
+    base: int,
+    workers: int,
+    terminals: int,
+    seconds: float,
+    peer: bool,
+    pids: list[int],
+    db_pids: list[int] | None = None,
 ) -> Row:
     stats = Stats()
     now = time.perf_counter()
     start, stop = now + 2.0, now + 2.0 + seconds
-    sample: dict[str, tuple[float, float, float, float]] = {}
+    sample: dict[str, tuple[float, float, float, float, float]] = {}
+    db = db_pids or []
 
     async def window() -> None:
         await asyncio.sleep(start - time.perf_counter())
-        sample["a"] = (time.process_time(), *busy_cores(), tree_cpu(pids))
+        sample["a"] = (time.process_time(), *busy_cores(), tree_cpu(pids), tree_cpu(db))
         await asyncio.sleep(stop - time.perf_counter())
-        sample["b"] = (time.process_time(), *busy_cores(), tree_cpu(pids))
+        sample["b"] = (time.process_time(), *busy_cores(), tree_cpu(pids), tree_cpu(db))
 
     await asyncio.gather(
         window(),
@@ -140,17 +148,20 @@ async def load(
             for k in range(terminals)
         ),
     )
-    (c0, b0, t0, s0), (c1, b1, t1, s1) = sample["a"], sample["b"]
+    (c0, b0, t0, s0, d0), (c1, b1, t1, s1, d1) = sample["a"], sample["b"]
     cores = os.cpu_count() or 1
     return Row(
         "", workers, terminals, stats.rounds / seconds, pct(stats.request_ms, 50),
         pct(stats.request_ms, 99), stats.errors, (c1 - c0) / seconds,
         cores * (b1 - b0) / (t1 - t0) if t1 > t0 else float("nan"),
         (s1 - s0) / seconds, 1000 * (s1 - s0) / max(stats.rounds, 1),
+        1000 * (d1 - d0) / max(stats.rounds, 1),
     )  # fmt: skip
 
 
-def run(kind: str, workers: int, terminals: int, seconds: float, tmp: Path, url: str) -> Row:
+def run(
+    kind: str, workers: int, terminals: int, seconds: float, tmp: Path, url: str, db: list[int]
+) -> Row:
     base = free_ports(workers)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     os.sync()
@@ -177,7 +188,8 @@ def run(kind: str, workers: int, terminals: int, seconds: float, tmp: Path, url:
         for i, p in enumerate(procs):
             wait_ports(base + (i if kind == "peer" else 0), 1 if kind == "peer" else workers, p)
         pids = [p.pid for p in procs]
-        row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer", pids))
+        db_pids = db if kind == "postgresql" else []
+        row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer", pids, db_pids))
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
@@ -200,6 +212,8 @@ def main() -> int:
     from tests.kiosk_ui import pg_cluster
 
     cluster = pg_cluster.start()
+    # the postmaster: its backends' CPU is the database's share of a round
+    db = [int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])]
     rows: list[Row] = []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-workers-") as d:
@@ -207,12 +221,13 @@ def main() -> int:
                 for kind in args.kinds:
                     for w in args.workers:
                         url = cluster.fresh_url() if kind == "postgresql" else ""
-                        row = run(kind, w, n, args.seconds, Path(d), url)
+                        row = run(kind, w, n, args.seconds, Path(d), url, db)
                         rows.append(row)
                         print(f"{kind:10s} {w} workers {n:4d} terminals: {row.rounds_s:8.1f} "
                               f"rounds/s p99 {row.req_p99:6.1f} ms load {row.load_cores:.2f} "
                               f"busy {row.busy:.2f} server {row.server_cores:.2f} cores "
-                              f"{row.cpu_ms:.2f} ms/round errors {row.errors}",
+                              f"{row.cpu_ms:.2f} ms/round db {row.db_ms:.2f} ms/round "
+                              f"errors {row.errors}",
                               flush=True)  # fmt: skip
                         shutil.rmtree(Path(d) / f"store-{kind}-{w}-{n}", ignore_errors=True)
     finally:
@@ -234,10 +249,12 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         "uvicorn app as 1 or 2 processes. 2/1 = rounds/s with 2 workers over 1 worker.",
         "load cores: the load generator's CPU over the window; busy: the machine's busy cores",
         "(of 2; other work on the shared machine included); server cores: the server's",
-        "processes' CPU over the window; CPU/round: server CPU per settled round.\n",
+        "processes' CPU over the window; CPU/round: server CPU per settled round; db/round:",
+        "the PostgreSQL server's CPU per settled round (its backends, same window).\n",
         "| server | workers | terminals | settled rounds/s | 2/1 | request p50 ms | "
-        "request p99 ms | load cores | busy cores | server cores | CPU/round ms | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "request p99 ms | load cores | busy cores | server cores | CPU/round ms | "
+        "db/round ms | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         base = one.get((r.kind, r.terminals))
@@ -245,7 +262,7 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         out.append(
             f"| {r.kind} | {r.workers} | {r.terminals} | {r.rounds_s:.0f} | {ratio:.2f} | "
             f"{r.req_p50:.1f} | {r.req_p99:.1f} | {r.load_cores:.2f} | {r.busy:.2f} | "
-            f"{r.server_cores:.2f} | {r.cpu_ms:.2f} | {r.errors} |"
+            f"{r.server_cores:.2f} | {r.cpu_ms:.2f} | {r.db_ms:.2f} | {r.errors} |"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(out) + "\n")
