@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,52 @@ def test_a_store_whose_signing_key_is_gone_is_refused(tmp_path: Path) -> None:
     (tmp_path / "s" / "keys" / f"log-signing-{kid}.pem").unlink()
     with pytest.raises(StoreError, match=f"signed by key {kid}"):
         Runtime(tmp_path / "s", synchronous="NORMAL")
+
+
+def test_two_workers_anchor_their_own_chains_and_a_rolled_back_chain_is_refused(
+    tmp_path: Path,
+) -> None:
+    """Two workers of one SQLite store each append and anchor their own chain (one
+    anchor file, a head per chain); cutting one chain's tail back behind its head in the
+    anchor gets that worker's store refused at its next start, and only that chain is
+    named."""
+    anchor, store = tmp_path / "anchor.jsonl", tmp_path / "s"
+    Runtime(store, synchronous="NORMAL", create=True).close()
+    workers = [
+        Runtime(store, synchronous="NORMAL", anchor=anchor, shared=True, worker=i) for i in range(2)
+    ]
+    for i, rt in enumerate(workers):
+        pid = rt.create_player(f"p{i}")
+        rt.cash_in(pid, 100 * (i + 1), operator="op")
+    names = [rt.db.appliance for rt in workers]
+    for rt in workers:
+        rt.close()
+    heads = {h.chain: h for h in read_heads(anchor)}
+    assert set(names) <= set(heads)
+    conn = log_records.open_readonly(store)
+    try:
+        sizes = {c: log_records.last_seq(conn, c) for c in names}
+    finally:
+        conn.close()
+    assert all(heads[c].size == sizes[c] for c in names)  # each head is its chain's
+    victim = names[1]
+    with sqlite3.connect(log_records.db_path(store)) as db:  # its last record cut away
+        db.execute("DELETE FROM log WHERE chain = ? AND seq = ?", (victim, sizes[victim]))
+        db.execute("DELETE FROM log_verified WHERE chain = ?", (victim,))
+    again = Runtime(store, synchronous="NORMAL", anchor=anchor, shared=True, worker=0)
+    again.close()  # worker 0's chain is whole: it starts
+    with pytest.raises(StoreError, match="behind the signed tree head"):
+        Runtime(store, synchronous="NORMAL", anchor=anchor, shared=True, worker=1)
+
+
+def test_one_process_per_chain(tmp_path: Path) -> None:
+    """The same worker started twice would append one chain from two heads: refused."""
+    store = tmp_path / "s"
+    Runtime(store, synchronous="NORMAL", create=True).close()
+    first = Runtime(store, synchronous="NORMAL", shared=True, worker=0)
+    try:
+        with pytest.raises(StoreError, match="one writer per chain"):
+            Runtime(store, synchronous="NORMAL", shared=True, worker=0)
+        Runtime(store, synchronous="NORMAL", shared=True, worker=1).close()  # its own chain
+    finally:
+        first.close()
