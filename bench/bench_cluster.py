@@ -2,7 +2,8 @@
 LocalCluster of 1 and 2 worker processes (``croupier certify sp800-22 --dask local:N``).
 
 Same sequences (seeded NumPy bits), same 15 tests, in this run: the single-process
-``run_suite`` with one thread and with its default threads (one per core), then
+``run_suite`` with one thread and with its default threads (one per core), its heap
+keeping freed memory as the command's does (``keep_freed_memory``), then
 ``run_suite(dask=...)`` on a fresh LocalCluster of 1 and of 2 single-threaded workers
 (cluster start-up included, as a campaign pays it, and shown apart). Every run's
 p-values are checked equal to the first's. Wall seconds, sequences per second, the
@@ -31,7 +32,7 @@ sys.path.insert(0, str(HERE.parent))
 import numpy as np  # noqa: E402
 
 from bench._common import machine  # noqa: E402
-from certification.cluster import client  # noqa: E402
+from certification.cluster import client, keep_freed_memory  # noqa: E402
 from certification.stats.sp800_22.suite import SuiteResult, run_suite  # noqa: E402
 
 
@@ -78,6 +79,7 @@ def main() -> int:
     p.add_argument("--length", type=int, default=1_000_000)
     p.add_argument("--out", type=Path, default=HERE / "results" / "cluster.md")
     args = p.parse_args()
+    keep_freed_memory()  # as `croupier certify sp800-22` does, and as every Dask task does
     rng = np.random.default_rng(18)
     seqs = [rng.integers(0, 2, args.length, dtype=np.uint8) for _ in range(args.sequences)]
     load0 = os.getloadavg()[0]
