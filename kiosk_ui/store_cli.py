@@ -5,7 +5,10 @@ same key (issue 12, point 8): ``serve`` refuses such a store, and so does this.
 A new store is made here, once, from the same settings ``serve`` reads
 (``--config``, ``CROUPIER_STORE``, ``--store``): the database with its schema, the
 log's signing key and its first record, and the seal of the installed software
-(``certification.install``), which ``serve`` checks at every start.
+(``certification.install``), which ``serve`` checks at every start. The first
+record, the log-start of the store's chain ``""``, is sealed by a checkpoint at once, so
+a ``serve --workers`` store (whose workers write chains of their own) holds no
+unsigned record.
 ``--if-missing`` makes it a no-op on a store that exists (``make run`` uses it); a
 damaged store is refused either way.
 """
@@ -55,7 +58,11 @@ def _init(args: argparse.Namespace) -> int:
                 print(f"store {store} exists")
                 return 0
             raise StoreError(f"store {store} already exists: nothing created")
-    Runtime(store, synchronous=settings.synchronous, create=True, url=url).close()
+    made = Runtime(store, synchronous=settings.synchronous, create=True, url=url)
+    try:  # the log-start signed at once: a workers' store never writes its chain "" again
+        made.log.seal()
+    finally:
+        made.close()  # records the seal as the chain's verified checkpoint
     PlayerTokens(store)  # every key at once: a floor's appliances get copies of keys/
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")

@@ -93,6 +93,8 @@ class LogBook:
             self.writer = JournalWriter(key, checkpoint_every=checkpoint_every, chain=self.chain)
             with self.transaction() as tx:
                 tx.log.insert(self.writer.start(self.clock()))
+                if self.chain:  # a shared store's writer: its log-start signed at once
+                    self.checkpoint(tx)  # (a worker may stop before its first game)
         else:
             kid = checked.chain.ids[-1]
             try:
@@ -267,6 +269,16 @@ class LogBook:
     def checkpoint(self, conn: Tx) -> None:
         if self.writer.unsigned:
             self._write(conn, [self.writer.checkpoint(self.clock())])
+
+    def seal(self) -> None:
+        """Sign what this chain holds unsigned with a checkpoint of its own unit.
+
+        ``croupier store init`` seals its log-start: a ``serve --workers`` store never
+        appends to that chain ``""`` again (each worker writes its own), and an unsigned
+        record left at a chain's end reads, to a regulator, like a crash's torn tail.
+        """
+        with self.transaction() as tx:
+            self.checkpoint(tx)
 
     def _write(self, conn: Tx, records: list[StoredRecord]) -> None:
         if self._depth:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,34 @@ def test_one_process_per_chain(tmp_path: Path) -> None:
         Runtime(store, synchronous="NORMAL", shared=True, worker=1).close()  # its own chain
     finally:
         first.close()
+
+
+def _croupier(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "kiosk_ui.cli", *args], capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _log_verify(store: Path) -> str:
+    """``croupier log verify`` of ``store``, trusting the key ``log pubkey`` exports."""
+    key = store.parent / "root.pem"
+    key.write_text(_croupier("log", "pubkey", "--store", str(store)))
+    return _croupier("log", "verify", "--store", str(store), "--pubkey", str(key))
+
+
+def test_a_fresh_store_holds_no_unsigned_record(tmp_path: Path) -> None:
+    """`store init` seals its log-start, and a worker's chain is signed from its start:
+    a fresh one-process store, and a `serve --workers 2` store whose workers stopped
+    before any game (chain "" never written again), verify with nothing unsigned."""
+    one = tmp_path / "one" / "store"
+    _croupier("store", "init", "--store", str(one))
+    out = _log_verify(one)
+    assert out.startswith("OK: ") and "unsigned" not in out, out
+    Runtime(one, synchronous="NORMAL").close()  # a start-up check accepts the seal
+    workers = tmp_path / "workers" / "store"
+    _croupier("store", "init", "--store", str(workers))
+    for rt in [Runtime(workers, synchronous="NORMAL", shared=True, worker=i) for i in range(2)]:
+        rt.close()
+    out = _log_verify(workers)
+    assert out.startswith("OK: ") and "in 3 chains" in out and "unsigned" not in out, out
