@@ -33,6 +33,7 @@ import shlex
 import socket
 import sys
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -337,5 +338,17 @@ class PgDatabase(GroupCommit[PgTx]):
 
     def close(self) -> None:
         with self.lock:
+            self._unlock()
             self.conn.close()  # ends the session: the server drops the writer lock
         self._store_lock.release()
+
+    def _unlock(self) -> None:
+        """Drop this session's writer and chain locks before the connection closes: the
+        server frees a closed session's locks only once its backend has exited, and the
+        same appliance opened again at once (a restart) found its chain still locked."""
+        if self.conn.broken:
+            return
+        with suppress(psycopg.Error):  # gone meanwhile: the server drops them anyway
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            self.conn.execute("SELECT pg_advisory_unlock_all()")
