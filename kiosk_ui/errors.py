@@ -5,6 +5,7 @@
     KioskError                       409 error
      +-- StoreError                  409 store: the database cannot be opened or is not a store
      |    +-- StoreUnavailable       503 store-unavailable: an I/O error; tables suspended
+     |    +-- StoreConflict          409 store-conflict: lost a lock race (deadlock); retry
      +-- LedgerError                 409 ledger: a movement that would break the ledger
      |    +-- InsufficientFunds      409 insufficient-funds (also ValueError)
      +-- AuditError                  409 audit: the ledger or the log disagree
@@ -56,6 +57,14 @@ class StoreUnavailable(StoreError):
 
     status = 503
     code = "store-unavailable"
+
+
+class StoreConflict(StoreError):
+    """The database ended this unit of work to break a deadlock with another writer (or a
+    serialization failure): nothing of it was kept, nothing is broken; ask again."""
+
+    status = 409
+    code = "store-conflict"
 
 
 class LedgerError(KioskError):

@@ -22,6 +22,11 @@ again writes: the resume, and an operator's sign-in (the way to the resume when 
 session has ended), each inside :meth:`StoreHealth.admitted`.
 
 Other errors (a refused bet, a busy database) are not faults and are not reported.
+Nor is a lost lock race: PostgreSQL ends one unit of work of a deadlock between two
+writers (SQLSTATE 40P01: two appliances' open groups each holding a wallet row the
+other wants) or a serialization failure (40001). The server rolled that unit back to
+its savepoint, the store is sound, and asking again succeeds: :func:`conflict` makes
+it a :class:`~kiosk_ui.errors.StoreConflict` (409, retryable), never a fault.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from kiosk_ui.errors import StoreUnavailable
+from kiosk_ui.errors import StoreConflict, StoreUnavailable
 
 log = logging.getLogger("kiosk_ui.store")
 
@@ -57,6 +62,9 @@ IO_ERRNOS = frozenset((errno.ENOSPC, errno.EIO, errno.EROFS, errno.EDQUOT))
 #: connection (08), insufficient resources such as a full disk (53), an operator's
 #: shutdown (57P), a system or I/O error (58); never a statement's own error
 PG_IO_CLASSES = ("08", "53", "57P", "58")
+#: PostgreSQL SQLSTATEs that mean this transaction lost a race with another one:
+#: nothing is wrong with the store, the same request asked again may succeed
+PG_CONFLICTS = {"40P01": "a deadlock", "40001": "a serialization failure"}
 
 
 def is_io_error(exc: BaseException) -> bool:
@@ -75,6 +83,22 @@ def is_io_error(exc: BaseException) -> bool:
                 return isinstance(exc, psycopg.OperationalError)
             return state.startswith(PG_IO_CLASSES)
     return isinstance(exc, OSError) and exc.errno in IO_ERRNOS
+
+
+def conflict(exc: BaseException) -> StoreConflict | None:
+    """The retryable answer to ``exc`` if the database ended this unit of work to let
+    another writer's go on (a deadlock, a serialization failure); None otherwise."""
+    if "psycopg" not in sys.modules:
+        return None
+    import psycopg
+
+    if not isinstance(exc, psycopg.Error) or exc.sqlstate not in PG_CONFLICTS:
+        return None
+    return StoreConflict(
+        f"the database ended this request's work to break {PG_CONFLICTS[exc.sqlstate]} "
+        f"with another writer of the same wallets (SQLSTATE {exc.sqlstate}): nothing of it "
+        "was kept; retry it"
+    )
 
 
 def describe(exc: BaseException) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from kiosk_ui.errors import StoreError
-from kiosk_ui.store.faults import StoreHealth
+from kiosk_ui.store.faults import StoreHealth, conflict
 from kiosk_ui.store.sql import Conn
 
 MAX_GROUP = 64  # units of work per group commit at most
@@ -137,7 +137,7 @@ class GroupCommit(Generic[T]):
             try:
                 yield self.conn
             except BaseException as exc:
-                failure = self.health.report(exc, "unit") or exc
+                failure = self.health.report(exc, "unit") or conflict(exc) or exc
                 if not self._undo_unit():
                     self._abort(group, failure)  # SQLite dropped the whole transaction
             finally:
@@ -240,8 +240,10 @@ class GroupCommit(Generic[T]):
         except self.errors as exc:
             # A failed COMMIT (or its fsync) may have been rolled back by SQLite already.
             self._rollback()
-            self._failed[group] = self.health.report(exc, "commit") or StoreError(
-                f"commit failed: {exc}"
+            self._failed[group] = (
+                self.health.report(exc, "commit")
+                or conflict(exc)
+                or StoreError(f"commit failed: {exc}")
             )
         finally:
             self._in_tx = False

@@ -39,6 +39,7 @@ from kiosk_ui.errors import (
     PasswordRejected,
     SeatError,
     SignInThrottled,
+    StoreConflict,
     StoreError,
     StoreUnavailable,
     TableError,
@@ -68,6 +69,7 @@ STORE_UNAVAILABLE: Final = (StoreUnavailable.status, StoreUnavailable.code)
 #: every kiosk error type, each answered with the status and code it carries
 KIOSK_ERRORS: Final[tuple[type[KioskError], ...]] = (
     KioskError,
+    StoreConflict,
     StoreError,
     StoreUnavailable,
     UnfinishedStore,

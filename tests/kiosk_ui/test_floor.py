@@ -11,6 +11,7 @@ appliances at once trying to spend the same money twice.
 
 from __future__ import annotations
 
+import queue
 import shutil
 import threading
 import time
@@ -21,12 +22,13 @@ import psycopg
 import pytest
 
 from games.core.records import Deal, PlaceBet
-from kiosk_ui.errors import AuditError, InsufficientFunds, TableError
+from kiosk_ui.errors import AuditError, InsufficientFunds, StoreConflict, TableError
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from kiosk_ui.table.autoplay import play_round
 from kiosk_ui.table.leasing import LeaseLost
 from kiosk_ui.table.runtime import Runtime
+from kiosk_ui.web.errors import status_and_code
 from tests.kiosk_ui.pg_cluster import Cluster
 
 from .conftest import seeded_outcomes, verified_chains
@@ -233,3 +235,68 @@ def test_shared_openers_at_once_on_a_store_made_alone(tmp_path: Path, pg_cluster
         second = tmp_path / f"r{round_}-a1"
         shutil.copytree(first / "keys", second / "keys")
         assert open_shared_at_once(url, [first, second]) == []
+
+
+def test_two_appliances_locking_two_wallets_in_opposite_order(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """The group commit keeps a group's wallet row locks until it commits: appliance a's
+    open group holds Ann's row and wants Bob's, b's holds Bob's and wants Ann's. The
+    server finds the deadlock (40P01) and ends one unit; that bet answers a specific,
+    retryable error (no store fault, no table suspended), nothing of it is kept, the
+    other bets all settle, and the same bet asked again is taken."""
+    a, b = floor(tmp_path, pg_cluster.fresh_url(), 2)
+    try:
+        ann, bob = a.create_player("Ann"), a.create_player("Bob")
+        for player in (ann, bob):
+            a.cash_in(player, 10_000, operator="cage")
+        sits = ((a, "a-ann", ann), (a, "a-bob", bob), (b, "b-bob", bob), (b, "b-ann", ann))
+        tables = {}
+        for i, (rt, name, player) in enumerate(sits):
+            tables[name] = rt.open_table(name, "baccarat-pinnacle", seeded_outcomes(20 + i))
+            tables[name].sit(0, player)
+        bet = [PlaceBet(seat=0, bet="banker", amount=1_000)]
+        tables["a-ann"].act_many(bet, defer=True)  # a's open group: Ann's row locked
+        tables["b-bob"].act_many(bet, defer=True)  # b's open group: Bob's row locked
+        groups = {"a": a.db.open_group(), "b": b.db.open_group()}
+        ends: queue.Queue[tuple[str, BaseException | None]] = queue.Queue()
+        go = threading.Barrier(2)
+
+        def second(name: str) -> None:  # a: Bob's row, b: Ann's row: each waits for the other
+            go.wait()
+            try:
+                tables[name].act_many(bet, defer=True)
+            except BaseException as exc:  # the failure is the finding
+                ends.put((name[0], exc))
+                return
+            ends.put((name[0], None))
+
+        threads = [threading.Thread(target=second, args=(n,)) for n in ("a-bob", "b-ann")]
+        for t in threads:
+            t.start()
+        victim, error = ends.get()  # the one the server ended; the other still waits
+        {"a": a, "b": b}[victim].db.commit_open()  # its group's first unit stays: commit it
+        other, other_error = ends.get()
+        {"a": a, "b": b}[other].db.commit_open()
+        for t in threads:
+            t.join()
+        assert other_error is None
+        assert isinstance(error, StoreConflict), repr(error)
+        assert "retry" in str(error) and "deadlock" in str(error)
+        assert status_and_code(error) == (409, "store-conflict")  # the web app's answer
+        assert a.db.group_outcome(groups["a"]) is None  # every other unit durable
+        assert b.db.group_outcome(groups["b"]) is None
+        assert a.db.health.fault is None and b.db.health.fault is None  # not an I/O fault
+        assert not any(t.suspended for t in tables.values())
+        assert a.balance(ann) + a.balance(bob) == 20_000 - 3_000  # three stakes, not four
+        lost = tables["a-bob" if victim == "a" else "b-ann"]
+        lost.act_many(bet)  # asked again: taken (the table was rebuilt from the log)
+        assert a.balance(ann) == b.balance(bob) == 8_000
+        for table in tables.values():
+            play_round(table, 0)
+        report = verify_floor(tmp_path / "a0")
+        assert report["games_settled"] == 4
+        assert report["player_credits"] == a.balance(ann) + a.balance(bob)
+    finally:
+        b.close()
+        a.close()
