@@ -5,32 +5,25 @@ Players call an attendant from any page (``/api/attendant``); operators see ever
 attendant calls) in ``GET /api/operator/alarms`` and live on
 ``GET /api/operator/alarms/stream``: Server-Sent Events, one ``alarm`` event per change
 after a ``snapshot`` of the list, the operator's session checked at connect and at
-every event. A stream lasts at most ``STREAM_SECONDS``; the browser's EventSource
-reconnects by itself (``retry``), so a stopping server never waits on an idle console.
+every event. The stream's shape (keep-alives, its length, the reconnect) is
+:mod:`.console_stream`'s, shared with the floor's stream.
 The stream is left out of the OpenAPI schema (it never ends on its own).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import Field
 
-from kiosk_ui.errors import AuthError
 from kiosk_ui.settings import ID_PATTERN
 from kiosk_ui.web import schemas
+from kiosk_ui.web.routes.console_stream import console_stream, sse_event
 from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, OperatorDep, PlayerDep
 
 router = APIRouter(prefix="/api", tags=["alarms"])
-
-STREAM_SECONDS = 25.0
-KEEPALIVE_SECONDS = 10.0
 
 
 class AttendantIn(schemas.StrictIn):
@@ -80,10 +73,6 @@ def acknowledge(
     return floor.acknowledge(alarm_id, session.user).out()
 
 
-def _event(name: str, data: Any) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
-
-
 @router.get("/operator/alarms/stream", include_in_schema=False)
 async def stream(
     request: Request,
@@ -92,29 +81,8 @@ async def stream(
     session: OperatorDep,
 ) -> StreamingResponse:
     """Server-Sent Events: a ``snapshot`` of the alarms, then an ``alarm`` per change."""
-    token = session.token
-    queue = floor.alarms.subscribe()
-
-    async def events() -> AsyncIterator[str]:
-        ends = time.monotonic() + STREAM_SECONDS
-        try:
-            yield "retry: 1000\n" + _event("snapshot", [a.out() for a in floor.alarms.listing()])
-            while (left := ends - time.monotonic()) > 0:
-                try:
-                    message = await asyncio.wait_for(queue.get(), min(left, KEEPALIVE_SECONDS))
-                except TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    yield ": keep-alive\n\n"
-                    continue
-                try:
-                    app.operators.session(token)  # signed out or expired: the stream ends
-                except AuthError:
-                    return
-                yield _event("alarm", message)
-        finally:
-            floor.alarms.unsubscribe(queue)
-
-    return StreamingResponse(
-        events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    queue = floor.alarms.subscribe()  # before the snapshot: a change between is sent again
+    first = sse_event("snapshot", [a.out() for a in floor.alarms.listing()])
+    return console_stream(
+        request, app, session.token, first, queue, "alarm", lambda: floor.alarms.unsubscribe(queue)
     )

@@ -17,11 +17,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import hmac
-import json
-import time
-from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
@@ -32,7 +28,7 @@ from pydantic import Field
 from kiosk_ui.errors import AuthError, NoSuchAlarm
 from kiosk_ui.web import schemas
 from kiosk_ui.web.floor_view import PEER_HEADER, FloorView
-from kiosk_ui.web.routes.alarms import KEEPALIVE_SECONDS, STREAM_SECONDS
+from kiosk_ui.web.routes.console_stream import console_stream, sse_event
 from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, OperatorDep
 from kiosk_ui.web.routes.operator import table_row
 from kiosk_ui.web.routes.player import table_out
@@ -108,40 +104,14 @@ async def floor_ack(
     return {**alarm, "holder": body.holder}
 
 
-def _event(name: str, data: Any) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), default=str)}\n\n"
-
-
 @router.get("/operator/floor/stream", include_in_schema=False)
 async def floor_stream(
     request: Request, app: ApplianceDep, view: FloorViewDep, session: OperatorDep
 ) -> StreamingResponse:
     """Server-Sent Events: the whole floor now, then again at every change anywhere."""
-    token = session.token
     await run_in_threadpool(view.watched)  # the other servers asked now if nobody was
     queue = view.subscribe()  # before the first snapshot: a change between is sent again
-    first = await run_in_threadpool(view.snapshot)
-
-    async def events() -> AsyncIterator[str]:
-        ends = time.monotonic() + STREAM_SECONDS
-        try:
-            yield "retry: 1000\n" + _event("floor", first)
-            while (left := ends - time.monotonic()) > 0:
-                try:
-                    snap = await asyncio.wait_for(queue.get(), min(left, KEEPALIVE_SECONDS))
-                except TimeoutError:
-                    if await request.is_disconnected():
-                        return
-                    yield ": keep-alive\n\n"
-                    continue
-                try:
-                    app.operators.session(token)  # signed out or expired: the stream ends
-                except AuthError:
-                    return
-                yield _event("floor", snap)
-        finally:
-            view.unsubscribe(queue)
-
-    return StreamingResponse(
-        events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    first = sse_event("floor", await run_in_threadpool(view.snapshot))
+    return console_stream(
+        request, app, session.token, first, queue, "floor", lambda: view.unsubscribe(queue)
     )
