@@ -140,12 +140,17 @@ class Appliance:
             except TableLeased:
                 self.standby[table_id] = (variant, role)  # served by another appliance
 
-    def _open_table(self, table_id: str, variant: str, role: str) -> None:
+    def _open_table(self, table_id: str, variant: str, role: str, *, adopt: bool = False) -> None:
+        """Open a configured table; ``adopt``: one taken over from a dead holder, its
+        open games recovered before any request can reach it (Runtime.adopt_table)."""
         # A one-seat RNG game is per-player: everybody plays their own (issue 12, C11).
         solo = role == "rng" and max(catalog.get_variant(variant).seats, 1) == 1
-        table = self.runtime.open_table(
-            table_id, variant, self._source_or_rng(role), per_player=solo
-        )
+        source = self._source_or_rng(role)
+        if adopt:
+            table, done = self.runtime.adopt_table(table_id, variant, source, per_player=solo)
+            self.recoveries += done
+        else:
+            table = self.runtime.open_table(table_id, variant, source, per_player=solo)
         if role != "rng" and role not in self.devices:
             table.suspend(f"device {role} unavailable: {self.device_errors.get(role, '')}")
 
@@ -159,8 +164,7 @@ class Appliance:
             for table_id, (variant, role) in sorted(self.standby.items()):
                 try:
                     with self.lock:
-                        self._open_table(table_id, variant, role)
-                        self.recoveries += self.runtime.recover(only={table_id})
+                        self._open_table(table_id, variant, role, adopt=True)
                 except TableLeased:
                     continue
                 except failures as exc:

@@ -92,6 +92,14 @@ class TableSuspended(TableError):
     code = "table-suspended"
 
 
+class TableOpening(TableError):
+    """A table just taken over from a dead holder, its open games not yet recovered
+    (answered 409: try again in a moment; nothing was done)."""
+
+    status = 409
+    code = "table-opening"
+
+
 class SeatError(TableError, ValueError):
     status = 409
     code = "seat"

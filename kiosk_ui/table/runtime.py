@@ -20,6 +20,7 @@ from kiosk_ui.errors import (
     NoSuchTable,
     SeatError,
     TableError,
+    TableOpening,
 )
 from kiosk_ui.store import ledger, open_store
 from kiosk_ui.store.protocol import Store, Tx
@@ -80,6 +81,9 @@ class Runtime:
             self.db.close()  # release the store (its writer lock) for whoever comes next
             raise
         self.tables: dict[str, Table] = {}
+        # tables taken over from a dead holder, not reachable by requests until the open
+        # games it left are recovered (adopt_table); recover() still finds them
+        self.opening: dict[str, Table] = {}
         # several appliances on one store: each serves the tables it leases
         self.leasing = (
             Leasing(self.db, self.log.clock, seconds=lease_seconds, lost=self._lease_lost)
@@ -167,11 +171,18 @@ class Runtime:
     # --- tables --------------------------------------------------------------
 
     def open_table(
-        self, table_id: str, variant_id: str, source: OutcomeSource, *, per_player: bool = False
+        self,
+        table_id: str,
+        variant_id: str,
+        source: OutcomeSource,
+        *,
+        per_player: bool = False,
+        publish: bool = True,
     ) -> Table:
         """Open a table. ``per_player`` (a one-seat game): every player plays a game of
-        their own there (:meth:`table_for`), so nobody waits on anybody."""
-        if table_id in self.tables:
+        their own there (:meth:`table_for`), so nobody waits on anybody. ``publish``
+        False: kept in :attr:`opening`, out of requests' reach (:meth:`adopt_table`)."""
+        if table_id in self.tables or table_id in self.opening:
             raise TableError(f"table {table_id} is already open")
         variant = catalog.get_variant(variant_id)
         if per_player and max(variant.seats, 1) != 1:
@@ -201,14 +212,40 @@ class Runtime:
             rec = self.log.append(tx, "runtime", "table-open", body)
             entries = [seed_entry(meter, reset) for meter, reset in seeded.items()]
             post_entries(tx, entries, ts=self.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
-        self.tables[table_id] = table
+        (self.tables if publish else self.opening)[table_id] = table
         return table
+
+    def adopt_table(
+        self, table_id: str, variant_id: str, source: OutcomeSource, *, per_player: bool = False
+    ) -> tuple[Table, list[Recovery]]:
+        """Take over a table whose holder's lease expired: open it, recover the games its
+        holder left open, and only then let requests reach it. Published before its
+        recovery, a bet in between would start a second game that recovery then
+        restores over, stranding its stakes. A failed recovery leaves it unpublished
+        (the caller tries again from the start)."""
+        table = self.open_table(table_id, variant_id, source, per_player=per_player, publish=False)
+        try:
+            done = self.recover(only={table_id})
+        finally:
+            del self.opening[table_id]
+        self.tables[table_id] = table
+        return table, done
 
     def table(self, table_id: str) -> Table:
         try:
             return self.tables[table_id]
         except KeyError:
+            if table_id in self.opening:
+                raise TableOpening(
+                    f"table {table_id} is opening: the game its previous appliance left "
+                    "open is being recovered; try again in a moment"
+                ) from None
             raise NoSuchTable(f"no open table {table_id!r}") from None
+
+    def _serving(self, table_id: str) -> Table | None:
+        """The table ``table_id`` as recovery sees it: open here, published or opening."""
+        table = self.tables.get(table_id)
+        return table if table is not None else self.opening.get(table_id)
 
     def table_for(self, table_id: str, player: str) -> Table:
         """Where ``player`` plays at ``table_id``: their own game at a per-player table,
@@ -295,10 +332,10 @@ class Runtime:
         """
         with self.db.read() as tx:
             open_games = [tuple(row) for row in tx.games.unfinished()]
-        done: list[Recovery] = self._unended_last_games()
+        done: list[Recovery] = self._unended_last_games(only)
         open_games += [(r.game, r.table, "open") for r in done]
         for game, table_id, status in sorted(open_games):
-            if (self.leasing is not None and table_id not in self.tables) or (
+            if (self.leasing is not None and self._serving(table_id) is None) or (
                 only is not None and table_id not in only
             ):
                 continue  # another appliance's table (its own recovery's), or not asked for
@@ -308,7 +345,7 @@ class Runtime:
                 done.append(self._status_mismatch(game, table_id, str(status), end))
                 continue
             rep = replay_game(records)
-            table = self.tables.get(table_id)
+            table = self._serving(table_id)
             if table is not None and table.per_player:  # the game of the player in seat 0
                 owner = rep.seats.get(0) if rep is not None else None
                 table = table.instance(owner) if owner is not None else None
@@ -340,16 +377,18 @@ class Runtime:
                 done.append(Recovery(game, table_id, "voided", why))
         return done
 
-    def _unended_last_games(self) -> list[Recovery]:
+    def _unended_last_games(self, only: set[str] | None = None) -> list[Recovery]:
         """Each table's last game that the store calls finished but whose log has no
         game-end (the store was changed, or it lost the game's end): reported, reopened
         from the log, then recovered like any open game. Only the last game of each
-        table is looked at, so start-up stays fast on a large store."""
+        table is looked at, so start-up stays fast on a large store; ``only``: of those
+        tables (a takeover looks at the table it took, not at every table here)."""
         with self.db.read() as tx:
             unended = [
                 row
                 for row in tx.games.last_finished()
-                if (self.leasing is None or row.table in self.tables)
+                if (self.leasing is None or self._serving(row.table) is not None)
+                and (only is None or row.table in only)
                 and not tx.log.has_game_end(row.id)
             ]
         out: list[Recovery] = []
@@ -443,7 +482,7 @@ class Runtime:
 
     def _playing(self, table_id: str, game: str) -> Table | None:
         """The table (or per-player game) whose open game is ``game``."""
-        table = self.tables.get(table_id)
+        table = self._serving(table_id)
         if table is None:
             return None
         for t in (table, *list(table.games_of.values())):
