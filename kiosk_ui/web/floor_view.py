@@ -9,8 +9,9 @@ ANY of them show the whole floor, each server
   (:meth:`kiosk_ui.store.leases.SqliteLeases.advertise`), renewed every third of the
   lease life, so a dead server's row goes stale with its leases;
 - answers the other servers' ``GET /api/floor/here`` (:mod:`kiosk_ui.web.routes.floor`):
-  its tables as the lobby shows them, their state as the console shows it (seats, open
-  game, suspension) and its open alarms; never a card: no view, no event, no shoe.
+  its tables as the lobby shows them (its poker rooms' rows too: stakes, seated players
+  and stacks), their state as the console shows it (seats, open game, suspension) and
+  its open alarms; never a card: no view, no event, no shoe.
   The caller proves it is a server of this floor with a secret derived from the
   floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
   server of the floor holds a copy of ``keys/``);
@@ -265,14 +266,24 @@ class FloorView:
         """Every table's lobby row served elsewhere, with the URL to open it at (for a
         sibling worker: by the host the player reached this one with); a server that did
         not answer its last poll is left out (a player could not reach it)."""
+        return self._rows("lobby", host)
+
+    def _rows(self, part: str, host: str | None) -> list[dict[str, Any]]:
+        """The rows of ``part`` ("lobby", "rooms") of every server that answered, each
+        with the URL to open it at."""
         with self._lock:
             peers = [p for p in self.peers.values() if p.error is None]
         out = []
         for peer in peers:
             url = on_host(peer.url, host) if self.name and sibling(peer.holder, self.name) else None
-            for row in peer.answer.get("lobby", []):
+            for row in peer.answer.get(part, []):
                 out.append({**row, "url": url or peer.url})
         return out
+
+    def rooms(self, host: str | None) -> list[dict[str, Any]]:
+        """Every poker room's lobby row served elsewhere (stakes, buy-in, the seated
+        players), with the URL of its server as :meth:`lobby` gives it."""
+        return self._rows("rooms", host)
 
     def served_at(self, table: str, host: str | None) -> str | None:
         """The base URL of the server serving ``table`` (None: no other server that

@@ -92,6 +92,7 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
         '[[tables]]\nid = "bac-0"\nvariant = "baccarat-pinnacle"',  # worker 0's
         '[[tables]]\nid = "bj-1"\nvariant = "blackjack-pinnacle"',  # worker 1's
         '[[tables]]\nid = "cs-2"\nvariant = "caribbean-stud"',  # worker 0's, a progressive
+        '[[tables]]\nid = "room-3"\nvariant = "poker-room-holdem-2-4"',  # worker 1's
     ]
     cfg.write_text("\n\n".join(lines) + "\n")
     init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
@@ -123,7 +124,7 @@ def test_the_lobby_of_each_worker_lists_every_table_with_its_server(floor: Floor
         status, tables, _ = call(floor.base + worker, "GET", "/api/tables")
         assert status == 200
         by_id = {t["id"]: t for t in tables}
-        assert set(by_id) == {"bac-0", "bj-1", "cs-2"}
+        assert set(by_id) == {"bac-0", "bj-1", "cs-2", "room-3"}
         assert by_id[own]["url"] is None  # served here
         there = by_id[other]["url"]
         assert there == floor.url(1 - worker)  # the worker that serves it
@@ -155,6 +156,44 @@ def test_a_table_page_asked_of_the_wrong_worker_sends_the_player_on(floor: Floor
     conn.close()
     status, _, _ = call(floor.base, "GET", "/table/no-such-table")
     assert status == 200  # unknown anywhere: the page says so itself, as before
+
+
+def rooms_of(floor: Floor, worker: int) -> dict[str, dict[str, Any]]:
+    status, rows, _ = call(floor.base + worker, "GET", "/api/rooms")
+    assert status == 200, rows
+    return {r["id"]: r for r in rows}
+
+
+def test_a_room_served_by_worker_1_is_in_worker_0s_lobby_as_in_its_own(floor: Floor) -> None:
+    """Worker 0's room rows hold worker 1's poker room as worker 1's own lobby shows it
+    (stakes, buy-in, who sits with what stack), with worker 1's URL; a seat taken there
+    shows here within a poll; no card and no hand in either."""
+    theirs = rooms_of(floor, 1)["room-3"]
+    assert theirs["url"] is None  # served here
+    assert theirs["stakes"] == {"lower": 200, "higher": 400} and theirs["seated"] == []
+    assert {**rooms_of(floor, 0)["room-3"], "url": None} == theirs
+    assert rooms_of(floor, 0)["room-3"]["url"] == floor.url(1)
+    # Ann sits down on worker 1 (the only server of that room)
+    player = {"x-player-token": floor.token}
+    status, body, _ = call(floor.base + 1, "POST", "/api/rooms/room-3/buy-in",
+                           {"seat": 2, "amount": 4_000}, player)  # fmt: skip
+    assert status == 200, body
+    assert call(floor.base, "POST", "/api/rooms/room-3/buy-in",
+                {"seat": 3, "amount": 4_000}, player)[0] == 404  # fmt: skip
+    try:
+        theirs = rooms_of(floor, 1)["room-3"]
+        assert [(p["seat"], p["name"], p["stack"]) for p in theirs["seated"]] == [(2, "Ann", 4_000)]
+        deadline = time.monotonic() + 20
+        while (ours := rooms_of(floor, 0)["room-3"])["seated"] != theirs["seated"]:
+            assert time.monotonic() < deadline, f"worker 0 never saw the seat: {ours}"
+            time.sleep(0.2)
+        assert ours == {**theirs, "url": floor.url(1)}
+        assert not CARD.findall(json.dumps(ours))
+        # Play: worker 0's room page sends the player to worker 1
+        status, _, headers = call(floor.base, "GET", "/room/room-3")
+        assert (status, headers["location"]) == (307, f"{floor.url(1)}/room/room-3")
+    finally:
+        call(floor.base + 1, "POST", "/api/rooms/room-3/leave", None, player)
 
 
 class Stream:
@@ -214,18 +253,19 @@ def test_worker_0s_console_hears_what_happens_on_worker_1s_table(floor: Floor) -
         seen = {r["table"]: (r["here"], r["url"], r["answered"]) for r in rows}
         here, there = (True, None, True), (False, floor.url(1 - worker), True)
         assert seen == (
-            {"bac-0": here, "cs-2": here, "bj-1": there}
+            {"bac-0": here, "cs-2": here, "bj-1": there, "room-3": there}
             if worker == 0
-            else {"bac-0": there, "cs-2": there, "bj-1": here}
+            else {"bac-0": there, "cs-2": there, "bj-1": here, "room-3": here}
         )
         assert {r["variant"] for r in rows} == {
             "baccarat-pinnacle",
             "blackjack-pinnacle",
             "caribbean-stud",
+            "poker-room-holdem-2-4",
         }
     stream = Stream(floor.base, auth0)
     try:
-        first = stream.until("the floor", lambda s: len(s["tables"]) == 3)
+        first = stream.until("the floor", lambda s: len(s["tables"]) == 4)
         assert row(first, "bj-1")["holder"].endswith("/worker-1")
         # a player's blackjack game dealt on worker 1: open, the dealer's hole card down
         player = {"x-player-token": floor.token}
@@ -286,8 +326,16 @@ def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) 
         floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": secret}
     )
     assert status == 200
-    assert [t["id"] for t in part["lobby"]] == [t["id"] for t in part["tables"]] == ["bj-1"]
-    assert not CARD.findall(json.dumps([part["tables"], part["alarms"]]))
+    assert (
+        [t["id"] for t in part["lobby"]]
+        == [t["id"] for t in part["tables"]]
+        == [
+            "bj-1",
+            "room-3",
+        ]
+    )
+    assert [r["id"] for r in part["rooms"]] == ["room-3"]
+    assert not CARD.findall(json.dumps([part["tables"], part["rooms"], part["alarms"]]))
     # the console's floor needs an operator: a player's token is not one
     player = {"x-player-token": floor.token}
     for path in ("/api/operator/floor", "/api/operator/floor/stream"):
@@ -309,6 +357,10 @@ def test_in_chromium_the_lobby_sends_to_the_serving_worker_and_the_console_follo
     try:
         page = context.new_page()
         page.goto("/")
+        # worker 1's poker room has its room row here too: stakes, buy-in, who sits
+        room = page.locator('article.tile[data-table="room-3"] .room-row')
+        expect(room).to_contain_text("Stakes $2.00/$4.00 fixed limit")
+        expect(room).to_contain_text("seated: nobody yet")
         tile = page.locator('article.tile[data-table="bj-1"]')
         tile.get_by_role("button", name="Play").click()
         page.wait_for_url(f"{floor.url(1)}/table/bj-1**")

@@ -1,10 +1,11 @@
 """The whole floor of a shared store, between its servers and on the operator console.
 
 - ``GET /api/floor/here``: this server's part of the floor for the other servers
-  (:mod:`kiosk_ui.web.floor_view`): its tables' lobby rows, their console rows (seats,
-  open game, suspension) and its open alarms. Never a card. Only a server of this
-  floor may ask: the ``X-Croupier-Floor`` header carries the secret derived from the
-  floor's token key, compared in constant time.
+  (:mod:`kiosk_ui.web.floor_view`): its tables' lobby rows, its poker rooms' lobby rows
+  (stakes, buy-in, who sits with what stack, as ``GET /api/rooms`` shows them), their
+  console rows (seats, open game, suspension) and its open alarms. Never a card. Only a
+  server of this floor may ask: the ``X-Croupier-Floor`` header carries the secret
+  derived from the floor's token key, compared in constant time.
 - ``POST /api/floor/alarms/{id}/ack``: another server's console acknowledges one of
   this server's alarms for its signed-in operator (logged here with their name).
 - ``GET /api/operator/floor/stream``: Server-Sent Events for the console, a ``floor``
@@ -26,12 +27,14 @@ from fastapi.responses import StreamingResponse
 from pydantic import Field
 
 from kiosk_ui.errors import AuthError, NoSuchAlarm
+from kiosk_ui.table.room import Room
 from kiosk_ui.web import schemas
 from kiosk_ui.web.floor_view import PEER_HEADER, FloorView
 from kiosk_ui.web.routes.console_stream import console_stream, sse_event
 from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, OperatorDep
 from kiosk_ui.web.routes.operator import table_row
 from kiosk_ui.web.routes.player import table_out
+from kiosk_ui.web.routes.rooms import room_row
 
 router = APIRouter(prefix="/api", tags=["floor"])
 
@@ -47,6 +50,7 @@ def here_part(state: Any) -> dict[str, Any]:
         "holder": view.name,
         "url": view.url,
         "lobby": [table_out(t).model_dump() for t in tables],
+        "rooms": [room_row(app, t) for t in tables if isinstance(t, Room)],
         "tables": [table_row(t, alarm) for t in tables],
         "alarms": [a.out() for a in state.floor.alarms.listing() if a.state != "cleared"],
     }

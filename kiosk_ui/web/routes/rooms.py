@@ -24,7 +24,13 @@ from kiosk_ui.table.room import Room
 from kiosk_ui.table.room_engine import buy_in_limits, stakes_of
 from kiosk_ui.web import schemas
 from kiosk_ui.web.house_rules import rules_for
-from kiosk_ui.web.routes.deps import ApplianceDep, LiveDep, OperatorDep, PlayerDep
+from kiosk_ui.web.routes.deps import (
+    ApplianceDep,
+    FloorViewDep,
+    LiveDep,
+    OperatorDep,
+    PlayerDep,
+)
 from kiosk_ui.web.routes.player import _play, request_digest
 
 router = APIRouter(prefix="/api", tags=["poker room"])
@@ -104,10 +110,25 @@ def _seated(app: ApplianceDep, room: Room, player: str | None) -> list[dict[str,
     ]
 
 
+#: what every lobby row of a room holds (another server's row without them is left out)
+ROW_KEYS = frozenset(("id", "variant", "title", "stakes", "buy_in", "seats", "seated"))
+
+
 @router.get("/rooms")
-def rooms(app: ApplianceDep) -> list[dict[str, Any]]:
-    """Every poker room with its stakes and seated players (the lobby's rows)."""
-    return [room_row(app, t) for t in app.tables() if isinstance(t, Room)]
+def rooms(request: Request, app: ApplianceDep, view: FloorViewDep) -> list[dict[str, Any]]:
+    """Every poker room with its stakes and seated players (the lobby's rows): on a
+    shared store those of every server of the floor, each served elsewhere with the
+    ``url`` of its server (``None``: served here), as ``GET /api/tables`` lists them."""
+    here = [{**room_row(app, t), "url": None} for t in app.tables() if isinstance(t, Room)]
+    if not view.shared:
+        return here
+    view.watched()
+    seen = {r["id"] for r in here}
+    for row in view.rooms(request.headers.get("host")):
+        if row.keys() >= ROW_KEYS and row["id"] not in seen:  # else: another version's
+            seen.add(row["id"])
+            here.append(row)
+    return here
 
 
 @router.get("/rooms/{table_id}")
