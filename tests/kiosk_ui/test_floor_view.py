@@ -4,12 +4,14 @@ Two real workers (a supervisor and its two ``serve --worker I`` processes, real 
 one real SQLite store): worker 0 serves ``bac-0``, worker 1 serves ``bj-1``. Each
 worker's lobby lists both tables, the other's with the URL of the worker serving it
 (its pages, its feed and the player's session are there); a table page asked of the
-wrong worker sends the player on. Each worker's console lists both tables with who
-serves them, and worker 0's floor stream reports what happens on worker 1's table (a
-player's game dealt, a suspension and its alarm, acknowledged from worker 0) without a
-card in it. Only a server of the floor gets a server's part of the floor. And a floor
-of two appliances on one PostgreSQL store: each lobby lists the other's table with its
-URL, and one console's stream reports the other's suspension and alarm.
+wrong worker sends the player on. Worker 1's poker room ``room-3`` is in worker 0's
+room rows as in worker 1's own (stakes, seated players), with worker 1's URL. Each
+worker's console lists every table with who serves it, and worker 0's floor stream
+reports what happens on worker 1's table (a player's game dealt, a suspension and its
+alarm, acknowledged from worker 0) without a card in it. Only a server of the floor
+gets a server's part of the floor. And a floor of two appliances on one PostgreSQL
+store: each lobby lists the other's table with its URL, and one console's stream
+reports the other's suspension and alarm.
 """
 
 from __future__ import annotations
