@@ -13,6 +13,7 @@ its driver's errors, how a group begins, and the store's fault state.
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -35,7 +36,7 @@ class UnitConn(Conn, Protocol):
 T = TypeVar("T", bound=UnitConn)
 
 
-class GroupCommit(Generic[T]):
+class GroupCommit(ABC, Generic[T]):
     """The unit of work and its group commit (see the module docstring)."""
 
     #: what the driver raises (beside StoreError) when the store fails
@@ -49,9 +50,9 @@ class GroupCommit(Generic[T]):
     shared = False
     appliance = ""
 
+    @abstractmethod
     def probe(self) -> None:
         """Prove the store writable after a fault (each backend's own way)."""
-        raise NotImplementedError
 
     def _begin(self) -> None:
         """Start a group transaction (a shared store also takes its writer lock here)."""
