@@ -204,6 +204,7 @@ class Database(GroupCommit[SqliteTx]):
         # shared: the workers of one appliance write it by turns (BEGIN IMMEDIATE is the
         # writer lock across processes; see kiosk_ui.store.leases)
         self.shared = shared
+        self.begin_waits = shared
         try:
             self.conn = sqlite3.connect(
                 db_file,
@@ -256,6 +257,12 @@ class Database(GroupCommit[SqliteTx]):
         except BaseException:
             self._ended()
             raise
+
+    def _await_writer(self) -> None:
+        """Queue on ``croupier.writer`` (the other workers' groups) without the store
+        lock; the group's ``_begin`` then finds the flock held (same file: no wait)."""
+        if self.shared:
+            fcntl.flock(self._writer_fd, fcntl.LOCK_EX)
 
     def _ended(self) -> None:
         if self.shared:

@@ -48,6 +48,10 @@ class GroupCommit(ABC, Generic[T]):
 
     #: whether other appliances write this store too (:attr:`Store.shared`)
     shared = False
+    #: whether starting a group may wait for another process's writer (SQLite's one
+    #: write lock on a shared store): the event loop then opens its groups off the
+    #: loop (:meth:`begin_group`, :mod:`kiosk_ui.table.commit`)
+    begin_waits = False
     appliance = ""
 
     @abstractmethod
@@ -112,6 +116,10 @@ class GroupCommit(ABC, Generic[T]):
         its caller proved the store writable (:meth:`writable`; see
         :mod:`kiosk_ui.store.faults`).
         """
+        if self.begin_waits and not self._in_tx:
+            # Queue for the other processes' groups before taking the store lock, so
+            # this process's reads (the event loop's) go on while this thread waits.
+            self._await_writer()
         with self._counter:
             self._waiting += 1
         self.lock.acquire()
@@ -125,7 +133,12 @@ class GroupCommit(ABC, Generic[T]):
                 finally:
                     self._depth -= 1
                 return
-            self.health.refuse()  # while a fault is open, even a unit that would fit
+            try:
+                self.health.refuse()  # while a fault is open, even a unit that would fit
+            except BaseException:
+                if not self._in_tx:
+                    self._ended()  # the writer's queue waited for above: let it go
+                raise
             if not self._in_tx:
                 self._begin()
                 self._in_tx = True
@@ -211,6 +224,32 @@ class GroupCommit(ABC, Generic[T]):
         """A fresh copy of the error ``group`` failed with (one per unit that raises it)."""
         err = self._failed[group]
         return type(err)(str(err))
+
+    def begin_group(self) -> None:
+        """Open a group transaction now, if none is open, for the next units to join.
+
+        Called off the event loop where :attr:`begin_waits`: taking the write lock may
+        wait for another process's whole group, and the loop goes on reading requests
+        meanwhile. A failure is left for the first unit to meet (its own begin raises
+        it), and so is an open store fault (the unit is refused)."""
+        self._await_writer()  # outside the store lock: its reads go on meanwhile
+        with self.lock:
+            if self._in_tx:
+                return  # a unit of a worker thread opened one meanwhile: they join it
+            if self.health.fault is not None:
+                self._ended()
+                return
+            failures: tuple[type[Exception], ...] = (StoreError, *self.errors)
+            try:
+                self._begin()
+            except failures:
+                return
+            self._in_tx = True
+            self._group += 1
+            self._members = 0
+
+    def _await_writer(self) -> None:
+        """Wait until this process may write (a backend's hook: SQLite's writer queue)."""
 
     def open_group(self) -> int | None:
         """The id of the group transaction still open (units done, not yet durable)."""

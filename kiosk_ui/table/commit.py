@@ -14,6 +14,12 @@ involved is rebuilt from the log, and each request answers with the store's erro
 :class:`~kiosk_ui.errors.StoreUnavailable` (HTTP 503) and has suspended every table of
 the store (:mod:`kiosk_ui.store.faults`); if even the rebuild cannot read the store,
 the requests are still answered, and the operator's resume rebuilds every table.
+
+On a store whose group may have to wait for another process (``Store.begin_waits``:
+the workers of ``serve --workers`` on one SQLite file, one write lock between them),
+the commit thread also opens each group (:meth:`Store.begin_group`) before its units
+run, so the loop never blocks in that wait: it goes on reading requests, answering
+views and feeds, while the other worker's group runs and commits.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class LoopCommitter:
         self._tables: dict[int, set[Table]] = {}
         self._scheduled = False
         self._committing = False
+        self._opening = False  # a group being opened off the loop (Store.begin_waits)
         self._gate: list[asyncio.Future[None]] = []  # units waiting for the commit to end
         self._admitting = 0  # units let in after a commit that have not run yet
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="croupier-commit")
@@ -54,7 +61,9 @@ class LoopCommitter:
         once it is durable. Raises what ``work`` raised, or :class:`StoreError` if the
         commit holding it failed."""
         loop = asyncio.get_running_loop()
-        if self._committing:
+        if not (self._committing or self._opening) and self._must_open():
+            self._open()
+        if self._committing or self._opening:
             admit: asyncio.Future[None] = loop.create_future()
             self._gate.append(admit)
             try:
@@ -79,22 +88,64 @@ class LoopCommitter:
             await fut
         return result
 
+    @property
+    def waiting(self) -> int:
+        """Units waiting at the gate: for their group to open, or the last one to commit."""
+        return sum(1 for f in self._gate if not f.done())
+
     def close(self) -> None:
         self._executor.shutdown(wait=True)
 
+    def _must_open(self) -> bool:
+        """Whether the next units need their group opened off the loop first."""
+        return self.rt.db.begin_waits and self.rt.db.open_group() is None
+
+    def _open(self) -> None:
+        """Open the next group in the commit thread (it may wait for another process's
+        write lock), the loop reading requests meanwhile; the units waiting at the gate
+        run once it is open."""
+        self._opening = True
+        self._in_thread(self.rt.db.begin_group, self._opened)
+
+    def _in_thread(
+        self, step: Callable[[], None], then: Callable[[asyncio.Future[None]], None]
+    ) -> None:
+        """Run ``step`` in the commit thread, then ``then`` on the loop."""
+        done = asyncio.get_running_loop().run_in_executor(self._executor, step)
+        done.add_done_callback(then)
+
+    def _opened(self, done: asyncio.Future[None]) -> None:
+        self._opening = False
+        self._admit(opened=True)  # not opened after all: the units meet why themselves
+
+    def _admit(self, *, opened: bool = False) -> None:
+        """Let the units at the gate run (together: they form the next group)."""
+        if self._gate and not opened and self._must_open():
+            self._open()
+            return
+        admitted = [f for f in self._gate if not f.done()]
+        self._gate.clear()
+        self._admitting += len(admitted)
+        for f in admitted:
+            f.set_result(None)
+        if self._admitting == 0:
+            self._schedule()
+
     def _schedule(self) -> None:
-        if not self._scheduled and not self._committing and self._waiters:
+        if self._scheduled or self._committing or self._opening:
+            return
+        if self._waiters or (self.rt.db.begin_waits and self.rt.db.open_group() is not None):
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._scheduled = False
-        if self._committing or not self._waiters:
+        if self._committing or self._opening:
+            return
+        if not self._waiters and self.rt.db.open_group() is None:
             return
         self._committing = True
-        loop = asyncio.get_running_loop()
-        done = loop.run_in_executor(self._executor, self.rt.db.commit_open)
-        done.add_done_callback(self._committed)
+        self._in_thread(self.rt.db.commit_open, self._committed)
 
     def _committed(self, done: asyncio.Future[None]) -> None:
         self._committing = False
@@ -120,13 +171,7 @@ class LoopCommitter:
                     fut.set_result(None)
                 else:
                     fut.set_exception(type(failure)(str(failure)))
-        admitted = [f for f in self._gate if not f.done()]
-        self._gate.clear()
-        self._admitting += len(admitted)
-        for f in admitted:
-            f.set_result(None)
-        if self._admitting == 0:
-            self._schedule()
+        self._admit()
 
     def _rebuild(self, tables: set[Table]) -> None:
         """Forget the failed group's work: chain head from disk, tables from the log.
