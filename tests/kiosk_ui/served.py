@@ -4,7 +4,9 @@ it: ``conftest.verified_lines``).
 
 ``test_kill_served`` (baccarat terminals) and ``test_kill_served_room`` (a poker room)
 start, kill and check the server the same way; only what they play and what they count
-differ. ``test_floor_served`` starts its two appliances with :func:`serve` too.
+differ. ``test_floor_served`` and ``test_floor_view`` start their appliances with
+:func:`serve` and their ``serve --workers 2`` supervisors with :func:`serve_workers`, on
+configs :func:`write_config` writes, and stop them with :func:`stop`.
 """
 
 from __future__ import annotations
@@ -12,10 +14,14 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,19 +32,45 @@ def config(tmp_path: Path, sections: list[str], url: str | None = None) -> Path:
     ``sections`` (the tables, any ``[seats]``); the store is made once, as ``make run``
     does (``serve`` never creates one)."""
     database = f'\nurl = "{url}"' if url else ""
+    store = f'dir = "{tmp_path / "store"}"\nsynchronous = "FULL"{database}'
+    path = write_config(
+        tmp_path / "kiosk.toml", store, "kill-test-password", sections, credit=10_000_000
+    )
+    init_store(path)
+    return path
+
+
+def write_config(
+    path: Path, store: str, password: str, sections: list[str], credit: int = 1_000_000
+) -> Path:
+    """Write the kiosk config ``path``: the ``[store]`` section's lines ``store``, the
+    seeded simulator (test mode), ``credit`` cents of demo credit, the operator ``admin``
+    with ``password``, the lobby of the configured tables only, then ``sections``."""
     lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nsynchronous = "FULL"{database}',
+        f"[store]\n{store}",
         '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 10000000",
-        '[operator]\nuser = "admin"\npassword = "kill-test-password"',
+        f"[demo]\nenabled = true\ncredit = {credit}",
+        f'[operator]\nuser = "admin"\npassword = "{password}"',
         "[lobby]\nall_variants = false",
         *sections,
     ]
-    path = tmp_path / "kiosk.toml"
     path.write_text("\n\n".join(lines) + "\n")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(path)]
-    subprocess.run(init, check=True, capture_output=True)
     return path
+
+
+def init_store(cfg: Path) -> None:
+    """``croupier store init`` on ``cfg`` (what ``make run`` does once)."""
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
+    subprocess.run(init, check=True, capture_output=True)
+
+
+def join_floor(first: Path, store: Path, cfg: Path) -> None:
+    """Provision an appliance of ``first``'s floor: the floor's keys copied from the
+    store directory ``first`` into its own ``store`` (as an IT department copies a
+    certificate), then its install sealed (``verify-install --seal`` on ``cfg``)."""
+    shutil.copytree(first / "keys", store / "keys")
+    seal = [sys.executable, "-m", "kiosk_ui.cli", "verify-install", "--seal", "--config"]
+    subprocess.run([*seal, str(cfg)], check=True, capture_output=True)
 
 
 def serve(cfg: Path) -> tuple[subprocess.Popen[str], int]:
@@ -79,6 +111,58 @@ def sigkill(proc: subprocess.Popen[str]) -> None:
     proc.wait()
     assert proc.stdout is not None
     proc.stdout.close()
+
+
+def stop(proc: subprocess.Popen[Any], timeout: float = 30) -> None:
+    """Stop a server as its operator does (SIGTERM: its graceful shutdown; SIGCONT too,
+    for one a test froze with SIGSTOP), kill it if it is not gone within ``timeout``
+    seconds, reap it and close its pipe. One already reaped is only closed."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGCONT)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+@contextmanager
+def serve_workers(cfg: Path, workers: int = 2) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``croupier serve --workers N`` on ``cfg``: the supervisor and worker 0's port
+    (worker I listens on that port + I), once every worker serves; stopped on exit."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        base = int(s.getsockname()[1])
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+           str(cfg), "--workers", str(workers)]  # fmt: skip
+    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for port in range(base, base + workers):
+            listening(port)
+        yield sup, base
+    finally:
+        stop(sup, timeout=60)
+
+
+def listening(port: int, after: int | None = None) -> None:
+    """Wait until ``port`` serves HTTP (``after``: from a process other than that killed
+    one, i.e. its restart)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if after is not None and Path(f"/proc/{after}").exists():
+            time.sleep(0.1)
+            continue
+        try:
+            status, _ = post(port, "/api/health", {})
+            if status in (200, 405):
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"nothing served on port {port}")
 
 
 def post(

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -25,23 +23,24 @@ import pytest
 
 from kiosk_ui.store.audit import audit_store
 from tests.kiosk_ui.pg_cluster import Cluster
-from tests.kiosk_ui.served import post, serve
+from tests.kiosk_ui.served import (
+    init_store,
+    join_floor,
+    listening,
+    post,
+    serve,
+    serve_workers,
+    stop,
+    write_config,
+)
 
 ROUNDS = 12
 
 
 def config(tmp_path: Path, name: str, url: str, tables: list[str]) -> Path:
-    lines = [
-        f'[store]\ndir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 2',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 1000000",
-        '[operator]\nuser = "admin"\npassword = "floor-test-password"',
-        "[lobby]\nall_variants = false",
-    ]
-    lines += [f'[[tables]]\nid = "{t}"\nvariant = "baccarat-pinnacle"' for t in tables]
-    path = tmp_path / f"{name}.toml"
-    path.write_text("\n\n".join(lines) + "\n")
-    return path
+    store = f'dir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 2'
+    sections = [f'[[tables]]\nid = "{t}"\nvariant = "baccarat-pinnacle"' for t in tables]
+    return write_config(tmp_path / f"{name}.toml", store, "floor-test-password", sections)
 
 
 def me(port: int, token: str) -> dict[str, object]:
@@ -73,12 +72,9 @@ def test_one_player_on_two_served_appliances_and_a_takeover(
 ) -> None:
     url = pg_cluster.fresh_url()
     cfg_a = config(tmp_path, "a", url, ["bac-a"])
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg_a)]
-    subprocess.run(init, check=True, capture_output=True)
-    shutil.copytree(tmp_path / "a" / "keys", tmp_path / "b" / "keys")  # provisioning B:
+    init_store(cfg_a)
     cfg_b = config(tmp_path, "b", url, ["bac-b", "bac-a"])  # stands by for bac-a
-    seal = [sys.executable, "-m", "kiosk_ui.cli", "verify-install", "--seal", "--config"]
-    subprocess.run([*seal, str(cfg_b)], check=True, capture_output=True)
+    join_floor(tmp_path / "a", tmp_path / "b", cfg_b)
     a, port_a = serve(cfg_a)
     b, port_b = serve(cfg_b)
     try:
@@ -110,15 +106,7 @@ def test_one_player_on_two_served_appliances_and_a_takeover(
         assert status == 200, body
     finally:
         for proc in (a, b):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            assert proc.stdout is not None
-            proc.stdout.close()
+            stop(proc, timeout=20)
     report = audit_store(tmp_path / "b")
     assert report["games_settled"] == 2 * ROUNDS + 1
     assert report["open_games"] == 0
@@ -139,27 +127,11 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
     tables on its own port, one player plays on both, the books audit; a worker killed
     with a bet on the layout is started again by the supervisor, and its table (taken
     over by the other worker once its lease expired, or back with it) deals that game."""
-    cfg = tmp_path / "kiosk.toml"
-    lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nlease_seconds = 2',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 1000000",
-        '[operator]\nuser = "admin"\npassword = "workers-test-password"',
-        "[lobby]\nall_variants = false",
-        *(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)),
-    ]
-    cfg.write_text("\n\n".join(lines) + "\n")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
-    subprocess.run(init, check=True, capture_output=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        base = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-           str(cfg), "--workers", "2"]  # fmt: skip
-    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for port in (base, base + 1):
-            listening(port)
+    store = f'dir = "{tmp_path / "store"}"\nlease_seconds = 2'
+    tables = [f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)]
+    cfg = write_config(tmp_path / "kiosk.toml", store, "workers-test-password", tables)
+    init_store(cfg)
+    with serve_workers(cfg, 2) as (sup, base):
         status, body = post(base, "/api/players", {"name": "Ann"})
         assert status == 201
         token = str(body["token"])
@@ -208,12 +180,6 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
             assert act_where_served(table, (base, base + 1), {"kind": "deal"}, token)["over"]
         balance = me(base, token)["balance"]
         assert balance == me(base + 1, token)["balance"]
-    finally:
-        sup.send_signal(signal.SIGTERM)
-        try:
-            sup.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            sup.kill()
     report = audit_store(tmp_path / "store")
     assert report["games_settled"] == 9
     assert report["open_games"] == 0
@@ -253,21 +219,3 @@ def log_verify(store: Path) -> str:
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
-
-
-def listening(port: int, after: int | None = None) -> None:
-    """Wait until ``port`` takes connections (``after``: from a process other than that
-    killed one, i.e. its restart)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if after is not None and Path(f"/proc/{after}").exists():
-            time.sleep(0.1)
-            continue
-        try:
-            status, _ = post(port, "/api/health", {})
-            if status in (200, 405):
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"nothing served on port {port}")

@@ -20,11 +20,7 @@ import http.client
 import json
 import queue
 import re
-import shutil
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -36,8 +32,7 @@ import pytest
 
 from kiosk_ui.identity import PlayerTokens
 from tests.kiosk_ui.pg_cluster import Cluster
-from tests.kiosk_ui.served import serve
-from tests.kiosk_ui.test_floor_served import listening
+from tests.kiosk_ui.served import init_store, join_floor, serve, serve_workers, stop, write_config
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -84,40 +79,19 @@ def operator(port: int) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Floor]:
     tmp = tmp_path_factory.mktemp("floor-view")
-    cfg = tmp / "kiosk.toml"
-    lines = [
-        f'[store]\ndir = "{tmp / "store"}"\nlease_seconds = 3',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 1000000",
-        f'[operator]\nuser = "admin"\npassword = "{PASSWORD}"',
-        "[lobby]\nall_variants = false",
+    tables = [
         '[[tables]]\nid = "bac-0"\nvariant = "baccarat-pinnacle"',  # worker 0's
         '[[tables]]\nid = "bj-1"\nvariant = "blackjack-pinnacle"',  # worker 1's
         '[[tables]]\nid = "cs-2"\nvariant = "caribbean-stud"',  # worker 0's, a progressive
         '[[tables]]\nid = "room-3"\nvariant = "poker-room-holdem-2-4"',  # worker 1's
     ]
-    cfg.write_text("\n\n".join(lines) + "\n")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
-    subprocess.run(init, check=True, capture_output=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        base = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-           str(cfg), "--workers", "2"]  # fmt: skip
-    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for port in (base, base + 1):
-            listening(port)
+    store = f'dir = "{tmp / "store"}"\nlease_seconds = 3'
+    cfg = write_config(tmp / "kiosk.toml", store, PASSWORD, tables)
+    init_store(cfg)
+    with serve_workers(cfg, 2) as (_, base):
         status, body, _ = call(base, "POST", "/api/players", {"name": "Ann"})
         assert status == 201
         yield Floor(base, tmp / "store", str(body["token"]))
-    finally:
-        sup.send_signal(signal.SIGTERM)
-        try:
-            sup.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            sup.kill()
-            sup.wait()
 
 
 def test_the_lobby_of_each_worker_lists_every_table_with_its_server(floor: Floor) -> None:
@@ -414,12 +388,9 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
     URL, and A's console stream reports B's table suspended, with B's alarm."""
     url = pg_cluster.fresh_url()
     cfg_a = appliance_config(tmp_path, "a", url, "bac-a")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg_a)]
-    subprocess.run(init, check=True, capture_output=True)
-    shutil.copytree(tmp_path / "a" / "keys", tmp_path / "b" / "keys")
+    init_store(cfg_a)
     cfg_b = appliance_config(tmp_path, "b", url, "bac-b")
-    seal = [sys.executable, "-m", "kiosk_ui.cli", "verify-install", "--seal", "--config"]
-    subprocess.run([*seal, str(cfg_b)], check=True, capture_output=True)
+    join_floor(tmp_path / "a", tmp_path / "b", cfg_b)
     a, port_a = serve(cfg_a)
     b, port_b = serve(cfg_b)
     try:
@@ -456,28 +427,12 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
             stream.close()
     finally:
         for proc in (a, b):
-            proc.send_signal(signal.SIGTERM)
-            proc.send_signal(signal.SIGCONT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            assert proc.stdout is not None
-            proc.stdout.close()
+            stop(proc, timeout=30)  # B thawed too
 
 
 def appliance_config(tmp_path: Path, name: str, url: str, table: str) -> Path:
-    lines = [
-        # leases far longer than a poll's timeout: B frozen is "not answering" long before
-        # its lease could expire
-        f'[store]\ndir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 30',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        "[demo]\nenabled = true\ncredit = 1000000",
-        f'[operator]\nuser = "admin"\npassword = "{PASSWORD}"',
-        "[lobby]\nall_variants = false",
-        f'[[tables]]\nid = "{table}"\nvariant = "baccarat-pinnacle"',
-    ]
-    path = tmp_path / f"{name}.toml"
-    path.write_text("\n\n".join(lines) + "\n")
-    return path
+    # leases far longer than a poll's timeout: B frozen is "not answering" long before
+    # its lease could expire
+    store = f'dir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 30'
+    sections = [f'[[tables]]\nid = "{table}"\nvariant = "baccarat-pinnacle"']
+    return write_config(tmp_path / f"{name}.toml", store, PASSWORD, sections)
