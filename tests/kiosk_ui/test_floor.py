@@ -48,6 +48,13 @@ def floor(tmp_path: Path, url: str, n: int, lease: float = 15.0) -> list[Runtime
     return out
 
 
+def funded(rt: Runtime, name: str, cents: int) -> str:
+    """A new player ``name`` with ``cents`` cashed in at the cage: the floor's one wallet."""
+    player = rt.create_player(name)
+    rt.cash_in(player, cents, operator="cage")
+    return player
+
+
 def verify_floor(store: Path) -> dict[str, int]:
     report = audit_store(store)
     verified_chains(store)
@@ -57,8 +64,7 @@ def verify_floor(store: Path) -> dict[str, int]:
 def test_two_appliances_share_one_chain_and_one_wallet(tmp_path: Path, pg_cluster: Cluster) -> None:
     a, b = floor(tmp_path, pg_cluster.fresh_url(), 2)
     try:
-        ann = a.create_player("Ann")
-        a.cash_in(ann, 100_000, operator="cage")
+        ann = funded(a, "Ann", 100_000)
         assert b.balance(ann) == 100_000  # the same wallet, seen from the other appliance
         ta = a.open_table("bac-a", "baccarat-pinnacle", seeded_outcomes(1))
         tb = b.open_table("bac-b", "baccarat-pinnacle", seeded_outcomes(2))
@@ -100,8 +106,7 @@ def test_a_forged_house_row_of_one_appliance_fails_the_audit(
     url = pg_cluster.fresh_url()
     a, b = floor(tmp_path, url, 2)
     try:
-        ann = a.create_player("Ann")
-        a.cash_in(ann, 10_000, operator="cage")
+        ann = funded(a, "Ann", 10_000)
         for i, rt in enumerate((a, b)):
             table = rt.open_table(f"bac-{i}", "baccarat-pinnacle", seeded_outcomes(7 + i))
             table.sit(0, ann)
@@ -127,8 +132,7 @@ def test_an_appliance_that_lost_its_lease_writes_nothing_more(
 ) -> None:
     a, b = floor(tmp_path, pg_cluster.fresh_url(), 2, lease=1.0)
     try:
-        ann = a.create_player("Ann")
-        a.cash_in(ann, 10_000, operator="cage")
+        ann = funded(a, "Ann", 10_000)
         ta = a.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(4))
         ta.sit(0, ann)
         play_round(ta, 0)
@@ -165,8 +169,7 @@ def test_one_players_bets_on_two_appliances_at_once_never_overdraw(
     appliances = floor(tmp_path, pg_cluster.fresh_url(), 2)
     a, b = appliances
     try:
-        ann = a.create_player("Ann")
-        a.cash_in(ann, 20_000, operator="cage")
+        ann = funded(a, "Ann", 20_000)
         tables = [rt.open_table(f"bac-{i}", "baccarat-pinnacle", seeded_outcomes(i))
                   for i, rt in enumerate(appliances)]  # fmt: skip
         accepted: list[int] = []

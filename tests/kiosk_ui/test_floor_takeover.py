@@ -23,7 +23,7 @@ from kiosk_ui.web.errors import status_and_code
 from tests.kiosk_ui.pg_cluster import Cluster
 
 from .conftest import seeded_outcomes
-from .test_floor import floor, verify_floor
+from .test_floor import floor, funded, verify_floor
 
 
 def test_a_bet_while_a_taken_over_table_recovers_is_refused_and_starts_no_game(
@@ -32,8 +32,7 @@ def test_a_bet_while_a_taken_over_table_recovers_is_refused_and_starts_no_game(
     url = pg_cluster.fresh_url()
     a, b = floor(tmp_path, url, 2)
     try:
-        ann = a.create_player("Ann")
-        a.cash_in(ann, 10_000, operator="cage")
+        ann = funded(a, "Ann", 10_000)
         ta = a.open_table("bac-1", "baccarat-pinnacle", seeded_outcomes(4))
         ta.sit(0, ann)
         ta.act(PlaceBet(seat=0, bet="banker", amount=500))
