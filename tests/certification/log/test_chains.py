@@ -25,6 +25,17 @@ from certification.log.verify import verify_lines
 A, B = "host/abc/worker-0", "host/abc/worker-1"
 
 
+@pytest.fixture
+def key() -> SigningKey:
+    """A new signing key for each test (the floor's key, which signs every chain)."""
+    return SigningKey.generate()
+
+
+def places(rows: list[tuple[str, bytes]], chain: str) -> list[int]:
+    """Where ``chain``'s records stand among the store's ``rows``, in order."""
+    return [n for n, (c, _) in enumerate(rows) if c == chain]
+
+
 def two_chains(key: SigningKey, n: int = 30) -> list[tuple[str, bytes]]:
     """Chains A and B interleaved (each: start, events, checkpoints), as a store holds them."""
     clock = itertools.count(1_700_000_000_000_000, 1000)
@@ -38,8 +49,7 @@ def two_chains(key: SigningKey, n: int = 30) -> list[tuple[str, bytes]]:
     return rows
 
 
-def test_two_interleaved_chains_verify_each_on_its_own() -> None:
-    key = SigningKey.generate()
+def test_two_interleaved_chains_verify_each_on_its_own(key: SigningKey) -> None:
     rows = two_chains(key)
     report = verify_chains(rows, [key.public])
     assert set(report.chains) == {A, B}
@@ -49,8 +59,9 @@ def test_two_interleaved_chains_verify_each_on_its_own() -> None:
     assert verify_chains([(chain_of(d), d) for _, d in rows], [key.public]).records == len(rows)
 
 
-def test_a_chains_record_names_that_chain_and_the_unnamed_chain_is_the_old_format() -> None:
-    key = SigningKey.generate()
+def test_a_chains_record_names_that_chain_and_the_unnamed_chain_is_the_old_format(
+    key: SigningKey,
+) -> None:
     named = JournalWriter(key, chain=A).start(1)[0]
     plain = JournalWriter(key).start(1)[0]
     assert orjson.loads(named.data)["chain"] == A and named.chain == A
@@ -59,8 +70,7 @@ def test_a_chains_record_names_that_chain_and_the_unnamed_chain_is_the_old_forma
 
 
 @pytest.mark.parametrize("victim", [A, B])
-def test_an_edited_record_is_named_with_its_chain(victim: str) -> None:
-    key = SigningKey.generate()
+def test_an_edited_record_is_named_with_its_chain(victim: str, key: SigningKey) -> None:
     rows = two_chains(key)
     i = next(n for n, (c, d) in enumerate(rows) if c == victim and b'"type":"event"' in d)
     rec = orjson.loads(rows[i][1])
@@ -71,41 +81,37 @@ def test_an_edited_record_is_named_with_its_chain(victim: str) -> None:
         verify_chains(rows, [key.public])
 
 
-def test_a_deleted_record_in_one_chain_is_named() -> None:
-    key = SigningKey.generate()
+def test_a_deleted_record_in_one_chain_is_named(key: SigningKey) -> None:
     rows = two_chains(key)
-    i = [n for n, (c, _) in enumerate(rows) if c == B][5]
+    i = places(rows, B)[5]
     seq = orjson.loads(rows[i][1])["seq"]
     del rows[i]
     with pytest.raises(LogIntegrityError, match=f"chain {B}: record {seq} missing"):
         verify_chains(rows, [key.public])
 
 
-def test_two_swapped_records_of_one_chain_are_named() -> None:
-    key = SigningKey.generate()
+def test_two_swapped_records_of_one_chain_are_named(key: SigningKey) -> None:
     rows = two_chains(key)
-    i, j = [n for n, (c, _) in enumerate(rows) if c == A][4:6]
+    i, j = places(rows, A)[4:6]
     rows[i], rows[j] = rows[j], rows[i]
     with pytest.raises(LogIntegrityError, match=f"chain {A}: record 5 missing before seq 6"):
         verify_chains(rows, [key.public])
 
 
-def test_a_record_moved_into_the_other_chain_fails() -> None:
+def test_a_record_moved_into_the_other_chain_fails(key: SigningKey) -> None:
     """Chain B's record stored as chain A's, in A's place: its bytes name chain B."""
-    key = SigningKey.generate()
     rows = two_chains(key)
-    a_rows = [n for n, (c, _) in enumerate(rows) if c == A]
-    b_rows = [n for n, (c, _) in enumerate(rows) if c == B]
+    a_rows = places(rows, A)
+    b_rows = places(rows, B)
     rows[a_rows[6]] = (A, rows[b_rows[6]][1])  # same seq, other chain's record
     with pytest.raises(LogIntegrityError, match=f"chain {A}: .*names chain .*moved between"):
         verify_chains(rows, [key.public])
 
 
-def test_a_record_rewritten_without_its_chain_name_fails() -> None:
+def test_a_record_rewritten_without_its_chain_name_fails(key: SigningKey) -> None:
     """Dropping the chain field to pass a record off as the unnamed chain's breaks it."""
-    key = SigningKey.generate()
     rows = two_chains(key)
-    i = [n for n, (c, _) in enumerate(rows) if c == A][3]
+    i = places(rows, A)[3]
     rec = orjson.loads(rows[i][1])
     del rec["chain"]
     rows[i] = (A, canonical(rec))
@@ -116,8 +122,7 @@ def test_a_record_rewritten_without_its_chain_name_fails() -> None:
         verify_chains([("", d) for _, d in two_chains(key)], [key.public])
 
 
-def test_a_tree_head_is_signed_for_its_chain_only() -> None:
-    key = SigningKey.generate()
+def test_a_tree_head_is_signed_for_its_chain_only(key: SigningKey) -> None:
     w = JournalWriter(key, chain=A)
     w.start(1)
     head = w.tree_head(2)
