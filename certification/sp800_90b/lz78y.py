@@ -19,13 +19,11 @@ import numpy.typing as npt
 
 from certification.sp800_90b.context_tables import lz78y_general_loop
 from certification.sp800_90b.errors import SampleDataError
-from certification.sp800_90b.prediction import PredictionResult, prediction_estimate
+from certification.sp800_90b.prediction import PredictionResult, loop_input, prediction_estimate
 from certification.sp800_90b.predictor_loops import lz78y_binary_loop
 
 B = 16
 MAX_DICTIONARY_SIZE = 65_536
-#: The compiled tables count in 32 bits.
-_MAX_SAMPLES = 2**31
 
 
 def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
@@ -33,14 +31,9 @@ def lz78y_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     n = int(s.size)
     if n < B + 2:
         raise SampleDataError(f"not enough samples for the LZ78Y estimate (need more than {B + 2})")
-    if n >= _MAX_SAMPLES:
-        raise SampleDataError(
-            f"too many samples for the LZ78Y estimate (at most {_MAX_SAMPLES - 1})"
-        )
-    data = np.ascontiguousarray(s)
+    data, bits = loop_input("LZ78Y", s, k)
     if k == 2:
         correct, longest = lz78y_binary_loop(data, B, MAX_DICTIONARY_SIZE)
     else:
-        bits = max(1, (k - 1).bit_length())
         correct, longest = lz78y_general_loop(data, bits, B, MAX_DICTIONARY_SIZE)
     return prediction_estimate("LZ78Y", int(correct), n - B - 1, int(longest), k)

@@ -15,13 +15,11 @@ import numpy.typing as npt
 
 from certification.sp800_90b.context_tables import mmc_general_loop
 from certification.sp800_90b.errors import SampleDataError
-from certification.sp800_90b.prediction import PredictionResult, prediction_estimate
+from certification.sp800_90b.prediction import PredictionResult, loop_input, prediction_estimate
 from certification.sp800_90b.predictor_loops import mmc_binary_loop
 
 D_MMC = 16
 MAX_ENTRIES = 100_000
-#: The compiled tables count in 32 bits.
-_MAX_SAMPLES = 2**31
 
 
 def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
@@ -29,14 +27,9 @@ def mmc_estimate(s: npt.NDArray[np.uint8], k: int) -> PredictionResult:
     n = int(s.size)
     if n < 3:
         raise SampleDataError("not enough samples for the MultiMMC estimate")
-    if n >= _MAX_SAMPLES:
-        raise SampleDataError(
-            f"too many samples for the MultiMMC estimate (at most {_MAX_SAMPLES - 1})"
-        )
-    data = np.ascontiguousarray(s)
+    data, bits = loop_input("MultiMMC", s, k)
     if k == 2:
         correct, longest = mmc_binary_loop(data, D_MMC, MAX_ENTRIES)
     else:
-        bits = max(1, (k - 1).bit_length())
         correct, longest = mmc_general_loop(data, k, bits, D_MMC, MAX_ENTRIES)
     return prediction_estimate("MultiMMC", int(correct), n - 2, int(longest), k)

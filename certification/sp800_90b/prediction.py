@@ -5,6 +5,9 @@ correct ones, has global bound ``P_global'`` (99% upper bound on ``C/N``) and lo
 ``P_local`` (the ``p`` for which a longest run shorter than ``r`` has probability 0.99).
 NIST's tool evaluates the run-length probability in extended precision and only searches
 for ``P_local`` when it could raise the estimate; both habits are kept here.
+
+:func:`loop_input` is what the compiled predictors (MultiMMC, LZ78Y) ask of their samples
+before their one pass: no more than their 32-bit tables count, laid out as numba takes them.
 """
 
 from __future__ import annotations
@@ -13,12 +16,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
+from certification.sp800_90b.errors import SampleDataError
 from certification.sp800_90b.numerics import ZALPHA, bisect_decreasing
 
 _LD = np.longdouble
 _LDBL_EPSILON = float(np.finfo(np.longdouble).eps)
 _LOG_099 = math.log(0.99)
+#: The compiled predictors' tables (predictor_loops, context_tables) count in 32 bits.
+MAX_LOOP_SAMPLES = 2**31
 
 
 def _run_log_probability(p: float, r: int, n: int) -> float:
@@ -40,6 +47,17 @@ def _run_log_probability(p: float, r: int, n: int) -> float:
         - (_LD(n) + _LD(1.0)) * np.log(x)
     )
     return float(val)
+
+
+def loop_input(name: str, s: npt.NDArray[np.uint8], k: int) -> tuple[npt.NDArray[np.uint8], int]:
+    """Symbols ``s`` (alphabet size ``k``) as the compiled loops of estimate ``name`` take
+    them: C-contiguous, and the bits a symbol needs (a context's key packs them); a
+    :class:`SampleDataError` if ``s`` is longer than their 32-bit counts hold."""
+    if s.size >= MAX_LOOP_SAMPLES:
+        raise SampleDataError(
+            f"too many samples for the {name} estimate (at most {MAX_LOOP_SAMPLES - 1})"
+        )
+    return np.ascontiguousarray(s), max(1, (k - 1).bit_length())
 
 
 @dataclass(frozen=True, slots=True)
