@@ -3,8 +3,9 @@
 Each shuffle of 10^6 samples is one pass of Fisher-Yates and a few passes of counting;
 NumPy needed a dozen temporaries of the data's size per shuffle for them (and a sort for
 the collision statistics), numba compiles them to loops over the bytes. Every function
-here releases the GIL (``nogil``), so :mod:`certification.sp800_90b.permutation` runs
-shuffles on both cores in threads, and is cached on disk (compiled once per install).
+here is compiled by :func:`certification.sp800_90b.jit.kernel`: it releases the GIL, so
+:mod:`certification.sp800_90b.permutation` runs shuffles on both cores in threads, and is
+cached on disk (compiled once per install).
 
 The shuffles draw from NumPy's PCG64 (XSL-RR 128/64, the generator behind
 ``numpy.random.default_rng``), stepped here from the state NumPy seeded: the words equal
@@ -14,14 +15,11 @@ bound is drawn without bias by Lemire's multiply-and-reject method.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
-import numba
 import numpy as np
 import numpy.typing as npt
 
-F = TypeVar("F", bound=Callable[..., Any])
+from certification.sp800_90b.jit import kernel
+
 U8 = npt.NDArray[np.uint8]
 U64 = npt.NDArray[np.uint64]
 
@@ -39,12 +37,7 @@ _MUL_LO = np.uint64(0x4385DF649FCCF645)
 LAGS = (1, 2, 8, 16, 32)
 
 
-def _jit(f: F) -> F:
-    """Compile ``f`` with numba: no Python objects, GIL released, cached on disk."""
-    return cast(F, numba.njit(cache=True, nogil=True)(f))
-
-
-@_jit
+@kernel
 def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
     """High 64 bits of the 128-bit product ``a * b``."""
     a_lo = a & _M32
@@ -58,7 +51,7 @@ def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
     return a_hi * b_hi + (p1 >> _S32) + (p2 >> _S32) + (mid >> _S32)
 
 
-@_jit
+@kernel
 def _step(st: U64) -> np.uint64:
     """Advance the PCG64 state ``st`` (state hi, lo, increment hi, lo) and return the
     XSL-RR output of the new state."""
@@ -76,7 +69,7 @@ def _step(st: U64) -> np.uint64:
     return np.uint64((v >> rot) | (v << ((_ZERO - rot) & _S63)))
 
 
-@_jit
+@kernel
 def pcg64_words(st: U64, count: int) -> U64:
     """The next ``count`` 64-bit words of the PCG64 state ``st`` (advanced in place)."""
     out = np.empty(count, dtype=np.uint64)
@@ -89,7 +82,7 @@ def pcg64_words(st: U64, count: int) -> U64:
 MAX_SHUFFLE = 1 << 32
 
 
-@_jit
+@kernel
 def shuffle_into(src: U8, out: U8, st: U64) -> None:
     """``out`` = a uniform shuffle of ``src`` (Fisher-Yates from the end; at most
     ``MAX_SHUFFLE`` samples), drawn from the PCG64 state ``st``: each index below
@@ -128,7 +121,7 @@ def shuffle_into(src: U8, out: U8, st: U64) -> None:
         out[j] = tmp
 
 
-@_jit
+@kernel
 def _runs(a: U8, lo: int, hi: int, median: float, directional: bool) -> tuple[int, int, int]:
     """(number of runs, longest run, number of True) of the booleans ``a[i] <= a[i+1]``
     (directional) or ``a[i] >= median`` over the positions ``lo <= i < hi``."""
@@ -152,7 +145,7 @@ def _runs(a: U8, lo: int, hi: int, median: float, directional: bool) -> tuple[in
     return count, longest, ups
 
 
-@_jit
+@kernel
 def _collisions(a: U8) -> tuple[float, int]:
     """(average, longest) wait for a repeated value, each wait starting after the last
     repeat (SP 800-90B 5.1.7 and 5.1.8); (0, -1) when no value repeats."""
@@ -177,7 +170,7 @@ def _collisions(a: U8) -> tuple[float, int]:
     return (total / count if count else 0.0), longest
 
 
-@_jit
+@kernel
 def _excursion(x: U8) -> float:
     """max |S_i - i * mean| over the prefix sums ``S_i`` (SP 800-90B 5.1.1), as
     max |n * S_i - i * S_n| / n in integers while they fit (n below 1.9 * 10^8 bytes):
@@ -207,7 +200,7 @@ def _excursion(x: U8) -> float:
     return best
 
 
-@_jit
+@kernel
 def _blocks(x: U8, weights: U8, values: U8) -> None:
     """Conversion I (Hamming weight) and II (value) of each 8-bit block of bits ``x``."""
     for b in range(weights.size):
@@ -221,7 +214,7 @@ def _blocks(x: U8, weights: U8, values: U8) -> None:
         values[b] = v
 
 
-@_jit
+@kernel
 def statistics_into(
     x: U8, binary: bool, median: float, need: npt.NDArray[np.bool_], out: npt.NDArray[np.float64]
 ) -> None:
@@ -283,7 +276,7 @@ def _digit_table() -> tuple[U8, U8]:
 _CELLS, _SIZES = _digit_table()
 
 
-@_jit
+@kernel
 def _text(x: U8, buf: U8, cells: U8, sizes: U8) -> int:
     pos = 0
     for i in range(x.size):
