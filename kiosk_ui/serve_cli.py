@@ -49,6 +49,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from certification.install.seal import require_sealed
     from kiosk_ui.appliance import Appliance, refuse_simulators
+    from kiosk_ui.cashier.number_key import NumberKey
     from kiosk_ui.errors import KioskError
     from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
@@ -98,6 +99,7 @@ def _serve(args: argparse.Namespace) -> int:
     appliance = Appliance(settings, create=False)
     try:
         PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
+        NumberKey.of(settings.store)  # so does the voucher key (made here for an older store)
         # software not matching its signed manifest never serves (issue 19, point 6)
         require_sealed(settings.store)
     except BaseException:

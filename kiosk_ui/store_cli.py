@@ -4,7 +4,8 @@ A missing or emptied database must never come back as a fresh one signed with th
 same key (issue 12, point 8): ``serve`` refuses such a store, and so does this.
 A new store is made here, once, from the same settings ``serve`` reads
 (``--config``, ``CROUPIER_STORE``, ``--store``): the database with its schema, the
-log's signing key and its first record, and the seal of the installed software
+log's signing key and its first record, the player-token and voucher keys
+(:mod:`kiosk_ui.cashier.number_key`), and the seal of the installed software
 (``certification.install``), which ``serve`` checks at every start. The first
 record, the log-start of the store's chain ``""``, is sealed by a checkpoint at once, so
 a ``serve --workers`` store (whose workers write chains of their own) holds no
@@ -36,6 +37,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _init(args: argparse.Namespace) -> int:
     from certification.install.seal import seal_install
     from certification.log.keys import KeyStore
+    from kiosk_ui.cashier.number_key import NumberKey
     from kiosk_ui.errors import StoreError
     from kiosk_ui.identity import PlayerTokens
     from kiosk_ui.settings import load
@@ -64,6 +66,7 @@ def _init(args: argparse.Namespace) -> int:
     finally:
         made.close()  # records the seal as the chain's verified checkpoint
     PlayerTokens(store)  # every key at once: a floor's appliances get copies of keys/
+    NumberKey.made(store)  # the voucher numbers' digest key (the store's, not one appliance's)
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
     sealed = seal_install(store)  # the build this store is made with: serve checks it

@@ -9,20 +9,26 @@ single mistyped digit and most swapped neighbours before any lookup, so a typo i
 apart from a wrong number and never counts as a guess. 18 digits is the length of the
 validation numbers printed on slot tickets (an even count, as Interleaved 2 of 5 needs).
 
-The store keeps only the SHA-256 of a number (:func:`digest`) and the log its last four
-digits: neither a copy of the database nor the exported log is a list of redeemable
-tickets.
+The store keeps only a number's HMAC-SHA256 under the store's voucher key
+(:func:`digest`, the key in ``keys/``: :mod:`kiosk_ui.cashier.number_key`) and the log
+its last four digits: neither a copy of the database nor the exported log is a list of
+redeemable tickets, and without the key the digests cannot be searched offline. A store
+made before the key holds its vouchers of then under their plain SHA-256
+(:func:`legacy_digest`), looked up only when the keyed digest finds nothing.
 
 >>> n = "12345678901234567" + check_digit("12345678901234567")
 >>> parse(n) == n and parse(" 1234-5678-9012-3456-7" + n[-1]) == n
 True
 >>> grouped(n)
 '1234 5678 9012 3456 71'
+>>> digest(n, bytes(32))[:5], len(digest(n, bytes(32))), len(legacy_digest(n))
+('hmac:', 69, 64)
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 
 from kiosk_ui.errors import VoucherNumberInvalid
@@ -71,8 +77,18 @@ def parse(text: str) -> str:
     return number
 
 
-def digest(number: str) -> str:
-    """What the store keeps of a number: its SHA-256, hex."""
+KEYED = "hmac:"  # the prefix of a keyed digest: never equal to a legacy one
+
+
+def digest(number: str, key: bytes) -> str:
+    """What the store keeps of a number: ``hmac:`` and its HMAC-SHA256 under ``key``
+    (the store's voucher key), hex. The prefix keeps it apart from a legacy digest."""
+    return KEYED + hmac.new(key, number.encode(), hashlib.sha256).hexdigest()
+
+
+def legacy_digest(number: str) -> str:
+    """What a store kept of a number before its voucher key: the plain SHA-256, hex.
+    Never written now; looked up for the vouchers printed before, until they close."""
     return hashlib.sha256(number.encode()).hexdigest()
 
 

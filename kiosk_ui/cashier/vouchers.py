@@ -36,6 +36,7 @@ from kiosk_ui.cashier.entries import (
     issued_entry,
     redeemed_entry,
 )
+from kiosk_ui.cashier.number_key import NumberKey
 from kiosk_ui.errors import (
     InsufficientFunds,
     NoSuchVoucher,
@@ -116,6 +117,7 @@ class Cashier:
         self.voucher_days = voucher_days
         self.clock = clock or runtime.log.clock
         self.guesses = Backoff(limit=GUESS_LIMIT, base_seconds=GUESS_LOCK_SECONDS)
+        self.key = NumberKey.of(runtime.db.directory)  # the store's, in keys/
         with runtime.db.read() as tx:  # stores made before vouchers get the table
             tx.vouchers.ensure_table()
 
@@ -144,7 +146,7 @@ class Cashier:
                 "number_tail": number[-4:],
             }
             rec = self.rt.log.append(tx, f"player:{player}", ISSUED, body)
-            tx.vouchers.insert(serial, numbers.digest(number), cents, player, kiosk, now, expires)
+            tx.vouchers.insert(serial, self.key.digest(number), cents, player, kiosk, now, expires)
             entry = issued_entry(serial, player, cents)
             post_entries(tx, [entry], ts=now, log_seq=rec.seq, log_hash=rec.hash)
         return Voucher(serial, cents, kiosk, now, expires, "issued", number=number)
@@ -191,7 +193,9 @@ class Cashier:
         where = f"kiosk:{kiosk}" if player is not None else f"cage:{operator}"
         source = f"player:{player}" if player is not None else f"operator:{operator}"
         with self.rt.log.transaction() as tx:
-            row = tx.vouchers.find(numbers.digest(number))
+            row = tx.vouchers.find(self.key.digest(number))
+            if row is None:  # printed before the store had its key: its plain SHA-256
+                row = tx.vouchers.find(numbers.legacy_digest(number))
             refused = _refusal(row, now)
             if (
                 row is not None

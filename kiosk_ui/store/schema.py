@@ -145,8 +145,10 @@ CREATE TABLE IF NOT EXISTS vouchers (
 CREATE INDEX IF NOT EXISTS vouchers_by_status ON vouchers(status, expires);
 """
 # vouchers (issue 17, the cash-out ticket): one row per voucher printed. ``serial`` is
-# its public id (in the log and on the console); ``digest`` the SHA-256 of its
-# validation number (the number itself is never stored: it is the bearer's); times in
+# its public id (in the log and on the console); ``digest`` ``hmac:`` and the
+# HMAC-SHA256 of its validation number under the store's voucher key in keys/ (a row
+# written before that key: the plain SHA-256, 64 hex digits; the number itself is never
+# stored: it is the bearer's); times in
 # microseconds like the log's; ``status`` issued, redeemed or expired, ``closed`` /
 # ``closed_by`` when and by whom (``kiosk:<name>`` or ``cage:<operator>``). Added after
 # schema 2 without a version change: part of SCHEMA for a new store, made on open where

@@ -85,7 +85,8 @@ class SqliteVouchers:
         )
 
     def find(self, digest: str) -> VoucherRow | None:
-        """The voucher whose validation number hashes to ``digest``, or None."""
+        """The voucher whose validation number's stored digest is ``digest`` (keyed, or
+        a legacy row's plain SHA-256: :mod:`kiosk_ui.cashier.numbers`), or None."""
         r = self._conn.execute(
             f"SELECT {_COLUMNS} FROM vouchers WHERE digest = ?", (digest,)
         ).fetchone()

@@ -5,27 +5,41 @@ forged or guessed number pays nothing and locks the address out after a few; an
 expired voucher is refused and closes to the house; a voucher printed at one kiosk
 and paid at another cannot be paid again at the first. After each, the ledger audit
 (derived from the signed log) balances and the vouchers account equals the unpaid sum.
+
+A copy of the database without ``keys/``: a number's stored form is its HMAC under the
+store's voucher key, matching neither its plain SHA-256 nor any hash computable from the
+database alone, and the key is nowhere in it. A voucher printed before the key (its row
+under the plain SHA-256, as the older build wrote it) still pays once and only once,
+also when redeemed from several threads at once; an older floor's appliances derive the
+same key from the keys/ they share, and a new store's key is drawn at random.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
 from kiosk_ui.cashier import numbers
+from kiosk_ui.cashier.number_key import NumberKey
 from kiosk_ui.cashier.vouchers import DAY_US, GUESS_LIMIT, Cashier
 from kiosk_ui.errors import (
     AuditError,
     NoSuchVoucher,
+    StoreError,
     VoucherError,
     VoucherExpired,
     VoucherNumberInvalid,
     VoucherRedeemed,
     VoucherThrottled,
 )
+from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.store import ledger
+from kiosk_ui.store.schema import ADDED_TABLES, TABLES
 from kiosk_ui.table.runtime import Runtime
 
 
@@ -102,18 +116,15 @@ def test_the_cage_pays_in_cash(cashier: tuple[Cashier, Clock]) -> None:
     assert c.rt.audit()["vouchers"] == 0
 
 
-def test_concurrent_redemptions_pay_exactly_once(cashier: tuple[Cashier, Clock]) -> None:
-    c, _ = cashier
-    alice = _player(c.rt, 7_700)
-    v = c.issue(alice, "kiosk-1")
-    takers = [_player(c.rt, 0) for _ in range(6)]
+def _race(c: Cashier, number: str, takers: list[str]) -> list[str]:
+    """Every taker redeems ``number`` at once (each from its own thread and address)."""
     barrier = threading.Barrier(len(takers))
     outcomes: list[str] = []
 
     def take(pid: str) -> None:
         barrier.wait()
         try:
-            c.redeem(v.number, player=pid, kiosk=f"k-{pid}", address=pid)
+            c.redeem(number, player=pid, kiosk=f"k-{pid}", address=pid)
             outcomes.append("paid")
         except VoucherRedeemed:
             outcomes.append("refused")
@@ -123,9 +134,139 @@ def test_concurrent_redemptions_pay_exactly_once(cashier: tuple[Cashier, Clock])
         t.start()
     for t in threads:
         t.join()
-    assert sorted(outcomes) == ["paid"] + ["refused"] * 5
+    return sorted(outcomes)
+
+
+def test_concurrent_redemptions_pay_exactly_once(cashier: tuple[Cashier, Clock]) -> None:
+    c, _ = cashier
+    alice = _player(c.rt, 7_700)
+    v = c.issue(alice, "kiosk-1")
+    takers = [_player(c.rt, 0) for _ in range(6)]
+    assert _race(c, v.number, takers) == ["paid"] + ["refused"] * 5
     assert sum(c.rt.balance(p) for p in takers) == 7_700
     assert c.rt.audit()["vouchers"] == 0
+
+
+def _stored_digest(rt: Runtime, serial: str) -> str:
+    with rt.db.read() as tx:
+        sql = "SELECT digest FROM vouchers WHERE serial = ?"
+        return str(tx.execute(sql, (serial,)).fetchone()[0])  # type: ignore[attr-defined]
+
+
+def _database_copy(rt: Runtime) -> list[bytes]:
+    """Every value of every table: what a copy of the database holds (not keys/)."""
+    values: list[bytes] = []
+    with rt.db.read() as tx:
+        for table in (*TABLES, *ADDED_TABLES):
+            for row in tx.execute(f"SELECT * FROM {table}").fetchall():  # type: ignore[attr-defined]
+                for v in row:
+                    raw = bytes(v) if isinstance(v, (bytes, memoryview)) else str(v).encode()
+                    values.append(raw)
+    return values
+
+
+def _unkeyed_hashes(text: str, secrets_in_db: list[bytes]) -> set[str]:
+    """The hashes of ``text`` an attacker computes from the database alone: every
+    hashlib digest, and HMAC-SHA256 keyed with nothing or with any value it holds."""
+    data = text.encode()
+    out = set()
+    for name in hashlib.algorithms_guaranteed - {"shake_128", "shake_256"}:
+        out.add(hashlib.new(name, data).hexdigest())
+    for key in [b"", *secrets_in_db]:
+        out.add(hmac.new(key, data, hashlib.sha256).hexdigest())
+    return out
+
+
+def test_a_copy_of_the_database_without_the_key_cannot_search_the_numbers(
+    cashier: tuple[Cashier, Clock],
+) -> None:
+    """Attack: the database is copied (a backup, a replica) but not keys/. Each stored
+    digest is keyed: the plain SHA-256 of the number (of any number near it, sharing
+    the last digits) matches none, nor any other hash or HMAC the copy
+    lets one compute; the key that does match is in keys/ only."""
+    c, _ = cashier
+    rt = c.rt
+    v = c.issue(_player(rt, 4_200), "kiosk-1")
+    stored = _stored_digest(rt, v.serial)
+    key = bytes.fromhex(NumberKey.path(rt.db.directory).read_text())
+    assert stored == "hmac:" + hmac.new(key, v.number.encode(), hashlib.sha256).hexdigest()
+    copy = _database_copy(rt)
+    blob = b"\0".join(copy)
+    assert stored.encode() in blob  # the copy holds the digest ...
+    assert key.hex().encode() not in blob and key not in blob  # ... never the key
+    # the offline search: the true number and 40 neighbours (its body's last four
+    # digits kept), each as printed, as typed and without its check digit, under every
+    # unkeyed hash and every HMAC keyed with a value of the copy
+    found = set()
+    for k in range(-20, 21):
+        body = f"{(int(v.number[:-1]) + k * 10**4) % 10**17:017d}"
+        number = body + numbers.check_digit(body)
+        for text in (number, numbers.grouped(number), body):
+            found |= _unkeyed_hashes(text, copy)
+    assert stored not in found and stored.removeprefix("hmac:") not in found
+    assert numbers.legacy_digest(v.number) not in blob.decode(errors="replace")
+    # and the number still pays, once
+    c.redeem(v.number, operator="olga", address="cage")
+    with pytest.raises(VoucherRedeemed):
+        c.redeem(v.number, operator="olga", address="cage")
+
+
+def test_a_voucher_printed_before_the_key_pays_once_and_only_once(
+    cashier: tuple[Cashier, Clock],
+) -> None:
+    """A store made before the voucher key holds its unpaid vouchers under the plain
+    SHA-256 (no rehash is possible: the numbers are not kept). Two such rows, made
+    through the store's SQL as the older build wrote them: each pays once, at a kiosk
+    or from six threads at once, and is then refused everywhere; the audit balances."""
+    c, _ = cashier
+    rt = c.rt
+    alice = _player(rt, 9_000)
+    old, raced = c.issue(alice, "kiosk-1", amount=3_000), c.issue(alice, "kiosk-1", amount=6_000)
+    with rt.db.transaction() as tx:
+        for v in (old, raced):
+            tx.execute(  # type: ignore[attr-defined]
+                "UPDATE vouchers SET digest = ? WHERE serial = ?",
+                (hashlib.sha256(v.number.encode()).hexdigest(), v.serial),
+            )
+    assert _stored_digest(rt, old.serial) == hashlib.sha256(old.number.encode()).hexdigest()
+    bob = _player(rt, 0)
+    paid, balance = c.redeem(old.number, player=bob, kiosk="kiosk-2", address="b")
+    assert (paid.serial, balance) == (old.serial, 3_000)
+    with pytest.raises(VoucherRedeemed):
+        c.redeem(old.number, player=alice, kiosk="kiosk-1", address="a")
+    with pytest.raises(VoucherRedeemed):
+        c.redeem(old.number, operator="olga", address="cage")
+    takers = [_player(rt, 0) for _ in range(6)]
+    assert _race(c, raced.number, takers) == ["paid"] + ["refused"] * 5
+    assert sum(rt.balance(p) for p in takers) == 6_000
+    assert rt.audit()["vouchers"] == 0 and rt.balance(bob) == 3_000
+    # a new voucher of the same store is keyed: the legacy lookup never finds it
+    new = c.issue(bob, "kiosk-2", amount=1_000)
+    assert _stored_digest(rt, new.serial).startswith("hmac:")
+    with rt.db.read() as tx:
+        assert tx.vouchers.find(numbers.legacy_digest(new.number)) is None
+
+
+def test_an_older_floor_derives_one_key_and_a_new_store_draws_its_own(tmp_path: Path) -> None:
+    """A store made before the voucher key gets it on first open from the keys/ every
+    appliance of its floor holds a copy of: two appliances arrive at the same key on
+    their own (each pays the other's vouchers), written 0600 and kept. A new store's
+    key (store init) is random, not derived from anything beside it."""
+    a, b, new = tmp_path / "a", tmp_path / "b", tmp_path / "new"
+    PlayerTokens(a)  # an older store's keys/: the token key, no voucher key
+    for d in (b, new):
+        (d / "keys").mkdir(parents=True)
+        shutil.copy(a / "keys" / "player-token.key", d / "keys")
+    n = numbers.new_number()
+    first = NumberKey.of(a).digest(n)
+    assert NumberKey.of(b).digest(n) == first and NumberKey.of(a).digest(n) == first
+    assert NumberKey.path(a).stat().st_mode & 0o777 == 0o600
+    assert not list((a / "keys").glob(".*"))  # no temporary file left behind
+    made = NumberKey.made(new).digest(n)
+    assert made != first and NumberKey.made(new).digest(n) == made == NumberKey.of(new).digest(n)
+    NumberKey.path(b).write_text("not a key")
+    with pytest.raises(StoreError, match=r"voucher key .* cannot be read"):
+        NumberKey.of(b)
 
 
 def test_forged_and_guessed_numbers_pay_nothing_and_lock_the_address(

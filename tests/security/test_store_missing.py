@@ -137,6 +137,8 @@ def test_only_store_init_makes_a_store(tmp_path: Path) -> None:
     made = croupier("store", "init", "--config", str(config))
     assert made.returncode == 0, made.stderr
     assert f"created store {store}" in made.stdout
+    voucher_key = store / "keys" / "voucher-number.key"  # with the other keys, 0600
+    assert voucher_key.stat().st_mode & 0o777 == 0o600 and len(voucher_key.read_text()) == 64
     again = croupier("store", "init", "--config", str(config))
     assert_one_line_refusal((again.returncode, again.stderr), "already exists")
     quiet = croupier("store", "init", "--if-missing", "--config", str(config))
