@@ -63,22 +63,20 @@ def _set_bit(bits: npt.NDArray[np.uint64], i: np.uint64) -> None:
     bits[i >> np.uint64(6)] |= np.uint64(1) << (i & np.uint64(63))
 
 
+#: The context table's keys and filter: context words ``lo`` and ``hi``, its length, and
+#: the one-bit-per-slot filter of the contexts added.
+Keys = tuple[U64, U64, npt.NDArray[np.uint8], U64]
+
+
 @kernel
 def _find_context(
-    klo: npt.NDArray[np.uint64],
-    khi: npt.NDArray[np.uint64],
-    kd: npt.NDArray[np.uint8],
-    cnt: npt.NDArray[np.int32],
-    lo: np.uint64,
-    hi: np.uint64,
-    d: int,
-    x: np.uint64,
-    base: int,
-    mask: int,
-) -> int:
+    keys: Keys, cnt: npt.NDArray[np.int32], lo: np.uint64, hi: np.uint64, d: int, x: np.uint64,
+    base: int, mask: int,
+) -> int:  # fmt: skip
     """Slot of context ``(lo, hi)`` of length ``d`` (hash ``x``) in the region of
     ``mask + 1`` slots at ``base``, or the free slot where it would go (``cnt`` is 0 at
     free slots)."""
+    klo, khi, kd, _ = keys
     i = np.int64(x & np.uint64(mask))
     while cnt[base + i] > 0 and (klo[base + i] != lo or khi[base + i] != hi or kd[base + i] != d):
         i = (i + 1) & mask
@@ -182,22 +180,13 @@ def _count_pair(
 
 @kernel
 def _lookup(
-    klo: npt.NDArray[np.uint64],
-    khi: npt.NDArray[np.uint64],
-    kd: npt.NDArray[np.uint8],
-    cnt: npt.NDArray[np.int32],
-    filt: npt.NDArray[np.uint64],
-    lo: np.uint64,
-    hi: np.uint64,
-    d: int,
-    x: np.uint64,
-    base: int,
-    mask: int,
-) -> int:
+    keys: Keys, cnt: npt.NDArray[np.int32], lo: np.uint64, hi: np.uint64, d: int, x: np.uint64,
+    base: int, mask: int,
+) -> int:  # fmt: skip
     """Slot of a context in the table, -1 when it is not there."""
-    if not _maybe_in(filt, x):
+    if not _maybe_in(keys[3], x):
         return -1
-    i = _find_context(klo, khi, kd, cnt, lo, hi, d, x, base, mask)
+    i = _find_context(keys, cnt, lo, hi, d, x, base, mask)
     return i if cnt[i] > 0 else -1
 
 
@@ -243,6 +232,7 @@ def mmc_general_loop(s: U8, k: int, b: int, depth: int, max_entries: int) -> tup
     cnt = np.zeros(cap, dtype=np.int32)  # the best follower's count; 0: free slot
     best_y = np.zeros(cap, dtype=np.int64)
     filt = np.zeros(max(1, _pow2_at_least(cap) // 8), dtype=np.uint64)  # 8 bits a slot, 2^m bits
+    keys = (klo, khi, kd, filt)
     # Every context of d0 symbols seen so far, one bit each (2 MB at most, about 2n bytes).
     d0 = max(1, min(depth, min(24, _bit_length(n) + 4) // b))
     seen = np.zeros(((1 << (b * d0)) >> 6) + 1, dtype=np.uint64)
@@ -272,7 +262,7 @@ def mmc_general_loop(s: U8, k: int, b: int, depth: int, max_entries: int) -> tup
                     if not room:
                         continue
                     i = _find_context(
-                        klo, khi, kd, cnt, lo[was, d], hi[was, d], d, xs[was, d], *_region(cb, d)
+                        keys, cnt, lo[was, d], hi[was, d], d, xs[was, d], *_region(cb, d)
                     )
                     klo[i] = lo[was, d]
                     khi[i] = hi[was, d]
@@ -293,9 +283,7 @@ def mmc_general_loop(s: U8, k: int, b: int, depth: int, max_entries: int) -> tup
             if d <= top:
                 xs[now, d] = _context_hash(lo[now, d], hi[now, d], d)
             if d <= known:
-                i = _lookup(
-                    klo, khi, kd, cnt, filt, lo[now, d], hi[now, d], d, xs[now, d], *_region(cb, d)
-                )
+                i = _lookup(keys, cnt, lo[now, d], hi[now, d], d, xs[now, d], *_region(cb, d))
                 slot[now, d] = i
                 if i >= 0:
                     preds[d] = best_y[i]
@@ -323,7 +311,7 @@ def _lz78y_steps(
     depth: int,
     max_size: int,
     t0: int,
-    keys: tuple[U64, U64, npt.NDArray[np.uint8], U64],
+    keys: Keys,
     cnt: npt.NDArray[np.int32],
     best_y: I64,
     pkey: I64,
@@ -352,9 +340,7 @@ def _lz78y_steps(
                 if i < 0:
                     if size >= max_size:
                         continue
-                    i = _find_context(
-                        klo, khi, kd, cnt, lo[was, j], hi[was, j], j, xs[was, j], 0, cmask
-                    )
+                    i = _find_context(keys, cnt, lo[was, j], hi[was, j], j, xs[was, j], 0, cmask)
                     klo[i] = lo[was, j]
                     khi[i] = hi[was, j]
                     kd[i] = j
@@ -370,7 +356,7 @@ def _lz78y_steps(
         pred = -1
         for j in range(depth, 0, -1):
             xs[now, j] = _context_hash(lo[now, j], hi[now, j], j)
-            i = _lookup(klo, khi, kd, cnt, filt, lo[now, j], hi[now, j], j, xs[now, j], 0, cmask)
+            i = _lookup(keys, cnt, lo[now, j], hi[now, j], j, xs[now, j], 0, cmask)
             slot[now, j] = i
             if i >= 0 and cnt[i] > best:
                 best = cnt[i]
