@@ -41,6 +41,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -209,15 +210,25 @@ async def load(
     return stats
 
 
+class Quantiles(NamedTuple):
+    """The median and the 99th percentile of a latency, in ms."""
+
+    p50: float
+    p99: float
+
+    @classmethod
+    def of(cls, values: list[float]) -> Quantiles:
+        """``values``' 50th and 99th percentiles (NaN when there are none)."""
+        return cls(pct(values, 50), pct(values, 99))
+
+
 @dataclass
 class Row:
     kind: str
     terminals: int
     rounds_s: float
-    req_p50: float
-    req_p99: float
-    round_p50: float
-    round_p99: float
+    request: Quantiles  # one request's latency
+    round_time: Quantiles  # a whole round's (bet and deal, or the one round request)
     errors: int
     cpu_s: float = float("nan")  # server CPU seconds over the window (--rng-buffer runs)
     window: float = 0.0  # seconds measured
@@ -236,10 +247,8 @@ class Row:
             kind=kind,
             terminals=terminals,
             rounds_s=stats.rounds / seconds,
-            req_p50=pct(stats.request_ms, 50),
-            req_p99=pct(stats.request_ms, 99),
-            round_p50=pct(stats.round_ms, 50),
-            round_p99=pct(stats.round_ms, 99),
+            request=Quantiles.of(stats.request_ms),
+            round_time=Quantiles.of(stats.round_ms),
             errors=stats.errors,
             cpu_s=cpu_s,
             window=seconds,
@@ -329,7 +338,8 @@ def rng_buffer(args: argparse.Namespace) -> int:
                     runs.setdefault((side, pr), []).append(row)
                     print(
                         f"{row.kind:22s} {terminals:4d} terminals: {row.rounds_s:8.1f} rounds/s"
-                        f"  {row.per_cpu_s:8.1f} rounds/CPU-s  round p99 {row.round_p99:7.1f} ms"
+                        f"  {row.per_cpu_s:8.1f} rounds/CPU-s"
+                        f"  round p99 {row.round_time.p99:7.1f} ms"
                         f"  errors {row.errors}",
                         flush=True,
                     )
@@ -398,7 +408,7 @@ def main() -> int:
                 rows.append(row)
                 print(
                     f"{kind:16s} {n:4d} terminals: {row.rounds_s:8.1f} rounds/s  "
-                    f"request p50 {row.req_p50:7.1f} ms p99 {row.req_p99:7.1f} ms  "
+                    f"request p50 {row.request.p50:7.1f} ms p99 {row.request.p99:7.1f} ms  "
                     f"errors {row.errors}",
                     flush=True,
                 )
@@ -471,8 +481,8 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         ratio = r.rounds_s / base if base else 0.0
         out.append(
             f"| {r.kind} | {r.terminals} | {r.rounds_s:.0f} | {ratio:.3f} | "
-            f"{r.req_p50:.1f} | {r.req_p99:.1f} | {r.round_p50:.1f} | "
-            f"{r.round_p99:.1f} | {r.errors} |"
+            f"{r.request.p50:.1f} | {r.request.p99:.1f} | {r.round_time.p50:.1f} | "
+            f"{r.round_time.p99:.1f} | {r.errors} |"
         )
     out.append(PROFILE)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -45,7 +45,7 @@ from bench._common import (  # noqa: E402
     start_server,
     stop_server,
 )
-from bench.bench_kiosk import Conn, pct  # noqa: E402
+from bench.bench_kiosk import Conn, Quantiles  # noqa: E402
 
 VARIANT = "poker-room-holdem-2-4"
 BUY_IN = 10_000  # cents: the table's maximum
@@ -169,10 +169,8 @@ class Row:
     kind: str
     actions_s: float
     hands_s: float
-    act_p50: float
-    act_p99: float
-    view_p50: float
-    view_p99: float
+    act: Quantiles  # an action's latency
+    view: Quantiles  # a table view's
     errors: int
     cpu_per_action_ms: float
 
@@ -206,10 +204,8 @@ def run(kind: str, args: argparse.Namespace, tmp: Path) -> Row:
         kind=kind,
         actions_s=stats.actions / args.seconds,
         hands_s=stats.hands / args.seconds,
-        act_p50=pct(stats.act_ms, 50),
-        act_p99=pct(stats.act_ms, 99),
-        view_p50=pct(stats.view_ms, 50),
-        view_p99=pct(stats.view_ms, 99),
+        act=Quantiles.of(stats.act_ms),
+        view=Quantiles.of(stats.view_ms),
         errors=stats.errors,
         cpu_per_action_ms=per_action,
     )
@@ -230,8 +226,8 @@ def main() -> int:
             rows.append(row)
             print(
                 f"{kind:9s} {row.actions_s:8.1f} actions/s  {row.hands_s:6.2f} hands/s  "
-                f"action p50 {row.act_p50:6.1f} ms p99 {row.act_p99:6.1f} ms  "
-                f"view p99 {row.view_p99:6.1f} ms  errors {row.errors}",
+                f"action p50 {row.act.p50:6.1f} ms p99 {row.act.p99:6.1f} ms  "
+                f"view p99 {row.view.p99:6.1f} ms  errors {row.errors}",
                 flush=True,
             )
     write(rows, args)
@@ -259,7 +255,7 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         ratio = r.actions_s / peer.actions_s if peer.actions_s else 0.0
         out.append(
             f"| {r.kind} | {r.actions_s:.0f} | {ratio:.3f} | {r.hands_s:.2f} | "
-            f"{r.act_p50:.1f} | {r.act_p99:.1f} | {r.view_p50:.1f} | {r.view_p99:.1f} | "
+            f"{r.act.p50:.1f} | {r.act.p99:.1f} | {r.view.p50:.1f} | {r.view.p99:.1f} | "
             f"{r.cpu_per_action_ms:.2f} | {r.errors} |"
         )
     out.append(
