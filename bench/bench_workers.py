@@ -24,7 +24,6 @@ import asyncio
 import os
 import platform
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import machine  # noqa: E402
+from bench._common import init_store, machine, start_server, stop_server  # noqa: E402
 from bench.bench_kiosk import PEER_APP, Stats, config, pct, terminal  # noqa: E402
 
 PYTHON = Path(sys.executable)
@@ -66,7 +65,7 @@ def free_ports(n: int) -> int:
     raise RuntimeError("no free ports")
 
 
-def wait_ports(base: int, n: int, proc: subprocess.Popen[bytes]) -> None:
+def wait_ports(base: int, n: int, proc: subprocess.Popen[str]) -> None:
     deadline = time.monotonic() + 180
     for i in range(n):
         while True:
@@ -165,26 +164,25 @@ def run(
     base = free_ports(workers)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
     os.sync()
-    if kind == "peer":
-        script = tmp / "peer_app.py"
-        script.write_text(PEER_APP.replace('("127.0.0.1", 0)', '("127.0.0.1", int(sys.argv[1]))'))
-        procs = [
-            subprocess.Popen([str(PYTHON), str(script), str(base + i)], env=env,
-                             stdout=subprocess.DEVNULL)
-            for i in range(workers)
-        ]  # fmt: skip
-    else:
-        store = tmp / f"store-{kind}-{workers}-{terminals}"
-        conf = config(store, terminals, "FULL")
-        if kind == "postgresql":
-            text = conf.read_text().replace("[store]\n", f'[store]\nurl = "{url}"\n', 1)
-            conf.write_text(text)
-        init = [str(PYTHON), "-m", "kiosk_ui.cli", "store", "init", "--config", str(conf)]
-        subprocess.run(init, check=True, capture_output=True, env=env, cwd=ROOT)
-        cmd = [str(PYTHON), "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-               str(conf), "--workers", str(workers)]  # fmt: skip
-        procs = [subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)]
+    procs: list[subprocess.Popen[str]] = []
     try:
+        if kind == "peer":
+            script = tmp / "peer_app.py"
+            script.write_text(
+                PEER_APP.replace('("127.0.0.1", 0)', '("127.0.0.1", int(sys.argv[1]))')
+            )
+            for i in range(workers):
+                procs.append(start_server([str(PYTHON), str(script), str(base + i)], env)[0])
+        else:
+            store = tmp / f"store-{kind}-{workers}-{terminals}"
+            conf = config(store, terminals, "FULL")
+            if kind == "postgresql":
+                text = conf.read_text().replace("[store]\n", f'[store]\nurl = "{url}"\n', 1)
+                conf.write_text(text)
+            init_store([str(PYTHON), "-m", "kiosk_ui.cli"], str(conf), env)
+            cmd = [str(PYTHON), "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+                   str(conf), "--workers", str(workers)]  # fmt: skip
+            procs.append(start_server(cmd, env)[0])  # once a worker says where it listens
         for i, p in enumerate(procs):
             wait_ports(base + (i if kind == "peer" else 0), 1 if kind == "peer" else workers, p)
         pids = [p.pid for p in procs]
@@ -192,11 +190,7 @@ def run(
         row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer", pids, db_pids))
     finally:
         for p in procs:
-            p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
+            stop_server(p, timeout=30)
     row.kind = kind
     return row
 
