@@ -99,7 +99,8 @@ def _serve(args: argparse.Namespace) -> int:
     appliance = Appliance(settings, create=False)
     try:
         PlayerTokens(settings.store)  # an unreadable token key fails here, not in the lifespan
-        NumberKey.of(settings.store)  # so does the voucher key (made here for an older store)
+        # so does the voucher key (made here for an older store), or one not the store's
+        NumberKey.of(settings.store).claim(appliance.runtime.db)
         # software not matching its signed manifest never serves (issue 19, point 6)
         require_sealed(settings.store)
     except BaseException:

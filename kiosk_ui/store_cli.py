@@ -63,10 +63,12 @@ def _init(args: argparse.Namespace) -> int:
     made = Runtime(store, synchronous=settings.synchronous, create=True, url=url)
     try:  # the log-start signed at once: a workers' store never writes its chain "" again
         made.log.seal()
+        # the voucher numbers' digest key (the store's, not one appliance's), its check
+        # in the database at once: an appliance given another key is refused at start
+        NumberKey.made(store).claim(made.db)
     finally:
         made.close()  # records the seal as the chain's verified checkpoint
     PlayerTokens(store)  # every key at once: a floor's appliances get copies of keys/
-    NumberKey.made(store)  # the voucher numbers' digest key (the store's, not one appliance's)
     key = KeyStore(store).current()
     print(f"created store {store} (log signing key {key.key_id if key else '?'} in {store}/keys)")
     sealed = seal_install(store)  # the build this store is made with: serve checks it

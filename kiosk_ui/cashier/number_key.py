@@ -14,15 +14,21 @@ player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`), which every a
 of such a floor already holds: each one arrives at the same key on its own, with no
 step for the operator and no appliance's vouchers unpayable at another. The file is
 written once, whole (a complete temporary file hard-linked into place), so the workers
-of one appliance opening it at once all read the same key.
+of one appliance opening it at once all read the same key. The database keeps a check
+of the key (:meth:`NumberKey.check`, nothing of the key itself): an appliance provisioned
+with another key is refused at start-up (:meth:`NumberKey.claim`) rather than printing
+vouchers no other appliance pays.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiosk_ui.cashier import numbers
 from kiosk_ui.errors import StoreError
@@ -30,6 +36,10 @@ from kiosk_ui.identity import PlayerTokens
 
 KEY_NAME = "voucher-number.key"
 PURPOSE = "voucher validation numbers"  # the derivation's label, for a store made before
+CHECK_LABEL = b"croupier voucher key check"
+
+if TYPE_CHECKING:
+    from kiosk_ui.store.protocol import Store
 
 
 class NumberKey:
@@ -77,6 +87,27 @@ class NumberKey:
     def digest(self, number: str) -> str:
         """What the store keeps of ``number`` (:func:`numbers.digest` under this key)."""
         return numbers.digest(number, self._key)
+
+    def check(self) -> str:
+        """A value that tells two keys apart and nothing of either (an HMAC of a fixed
+        label under the key): kept in the database to catch an appliance whose key is
+        not the store's (:meth:`claim`)."""
+        return hmac.new(self._key, CHECK_LABEL, hashlib.sha256).hexdigest()
+
+    def claim(self, db: Store) -> NumberKey:
+        """This key, once the store says it is its own: the first appliance to open a
+        store records its key's :meth:`check`; any other appliance whose key differs is
+        refused, since the vouchers it printed would be unpayable at the others and
+        theirs at it (each refused as a wrong number)."""
+        with db.transaction() as tx:
+            stored = tx.vouchers.key_check(self.check())
+        if not hmac.compare_digest(stored, self.check()):
+            raise StoreError(
+                f"the voucher key in {db.directory}/keys ({KEY_NAME}) is not the one "
+                "this store's vouchers are printed under: copy keys/ from the appliance "
+                "that made the store (docs/deploy.md), then start again"
+            )
+        return self
 
     def __repr__(self) -> str:  # never the key itself, in a log line or a traceback
         return "NumberKey(...)"

@@ -117,7 +117,8 @@ class Cashier:
         self.voucher_days = voucher_days
         self.clock = clock or runtime.log.clock
         self.guesses = Backoff(limit=GUESS_LIMIT, base_seconds=GUESS_LOCK_SECONDS)
-        self.key = NumberKey.of(runtime.db.directory)  # the store's, in keys/
+        # the store's key, in keys/ (refused if the database knows another)
+        self.key = NumberKey.of(runtime.db.directory).claim(runtime.db)
         with runtime.db.read() as tx:  # stores made before vouchers get the table
             tx.vouchers.ensure_table()
 

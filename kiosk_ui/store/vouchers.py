@@ -92,6 +92,19 @@ class SqliteVouchers:
         ).fetchone()
         return None if r is None else _row(tuple(r))
 
+    def key_check(self, check: str) -> str:
+        """The store's voucher key check (``meta``), ``check`` if it had none: the first
+        appliance to open the store sets it; every other compares its own key's with it."""
+        self._conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('voucher_key_check', ?) "
+            "ON CONFLICT (key) DO NOTHING",
+            (check,),
+        )
+        row = self._conn.execute(
+            "SELECT value FROM meta WHERE key = 'voucher_key_check'"
+        ).fetchone()
+        return str(row[0])
+
     def close(self, serial: str, status: str, at: int, by: str, *, now: int) -> bool:
         """Mark an issued voucher ``status`` (redeemed, expired); False when it is not
         open any more (or, for a redemption, past its expiry at ``now``)."""

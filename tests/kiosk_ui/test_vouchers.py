@@ -11,7 +11,9 @@ store's voucher key, matching neither its plain SHA-256 nor any hash computable 
 database alone, and the key is nowhere in it. A voucher printed before the key (its row
 under the plain SHA-256, as the older build wrote it) still pays once and only once,
 also when redeemed from several threads at once; an older floor's appliances derive the
-same key from the keys/ they share, and a new store's key is drawn at random.
+same key from the keys/ they share, and a new store's key is drawn at random. On a
+floor, one appliance pays another's voucher once, and an appliance with a key not the
+store's is refused before it prints one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.store import ledger
 from kiosk_ui.store.schema import ADDED_TABLES, TABLES
 from kiosk_ui.table.runtime import Runtime
+from tests.kiosk_ui.pg_cluster import Cluster
 
 
 class Clock:
@@ -367,3 +370,45 @@ def test_a_store_made_before_vouchers_opens_and_gets_the_table(tmp_path: Path) -
         assert rt.audit()["vouchers"] == v.amount == 300
     finally:
         rt.close()
+
+
+def test_a_floor_pays_each_others_vouchers_and_refuses_a_foreign_key(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    """Two appliances on one PostgreSQL store with copies of one keys/: a voucher printed
+    at one pays once at the other and is then refused at both. Attack/mistake: a third
+    appliance whose voucher key is not the store's (keys/ copied before the key was made:
+    it derives its own) is refused at start-up, naming what to do, before it prints a
+    voucher nobody else could pay; nothing of the key is in the database's check."""
+    url = pg_cluster.fresh_url()
+    first, second, stray = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    Runtime(first, create=True, url=url, shared=True).close()
+    shutil.copytree(first / "keys", stray / "keys")  # before the voucher key existed
+    PlayerTokens(stray)  # ... so its own token key, and its own voucher key from it
+    NumberKey.made(first)  # as store init does
+    shutil.copytree(first / "keys", second / "keys")
+    rts = [Runtime(d, url=url, shared=True, synchronous="NORMAL") for d in (first, second)]
+    try:
+        ca, cb = (Cashier(rt, voucher_days=1) for rt in rts)
+        ann = _player(rts[0], 2_500)
+        v = ca.issue(ann, "kiosk-a")
+        bob = _player(rts[1], 0)
+        assert cb.redeem(v.number, player=bob, kiosk="kiosk-b", address="b")[1] == 2_500
+        for c in (ca, cb):
+            with pytest.raises(VoucherRedeemed):
+                c.redeem(v.number, operator="olga", address="cage")
+        rc = Runtime(stray, url=url, shared=True, synchronous="NORMAL")
+        try:
+            with pytest.raises(StoreError, match="not the one this store's vouchers"):
+                Cashier(rc, voucher_days=1)
+        finally:
+            rc.close()
+        with rts[0].db.read() as tx:
+            sql = "SELECT value FROM meta WHERE key = 'voucher_key_check'"
+            check = str(tx.execute(sql).fetchone()[0])  # type: ignore[attr-defined]
+        key = NumberKey.path(first).read_text()
+        assert check == ca.key.check() and key not in check
+        assert rts[0].audit()["vouchers"] == 0
+    finally:
+        for rt in rts:
+            rt.close()

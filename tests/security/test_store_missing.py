@@ -128,7 +128,8 @@ def test_a_damaged_store_is_refused_not_replaced(tmp_path: Path, damage: str) ->
 def test_only_store_init_makes_a_store(tmp_path: Path) -> None:
     """Creating a store is the explicit `croupier store init`: serve refuses a location
     with no store at all (one line naming it, nothing created); init makes one once and
-    refuses to make one over an existing store; serve then opens it."""
+    refuses to make one over an existing store; serve then opens it, and refuses it
+    while keys/ holds a voucher key other than the one init made."""
     store = tmp_path / "store"
     config = write_config(tmp_path, demo_settings(store))
     refused = assert_one_line_refusal(serve_outcome(config), "no store at", "store init")
@@ -139,6 +140,10 @@ def test_only_store_init_makes_a_store(tmp_path: Path) -> None:
     assert f"created store {store}" in made.stdout
     voucher_key = store / "keys" / "voucher-number.key"  # with the other keys, 0600
     assert voucher_key.stat().st_mode & 0o777 == 0o600 and len(voucher_key.read_text()) == 64
+    made_key = voucher_key.read_text()
+    voucher_key.write_text("ab" * 32)  # an appliance given a key not the store's
+    assert_one_line_refusal(serve_outcome(config), "voucher key", "not the one", "copy keys/")
+    voucher_key.write_text(made_key)
     again = croupier("store", "init", "--config", str(config))
     assert_one_line_refusal((again.returncode, again.stderr), "already exists")
     quiet = croupier("store", "init", "--if-missing", "--config", str(config))
