@@ -202,6 +202,26 @@ class StudRound(PokerTableRound[StudRules]):
         )
         return [Message(text=f"seat {seat}: always contribute {'on' if on else 'off'}")]
 
+    def withdraw_orders(self, seat: int) -> tuple[Decide, ...]:
+        """The decisions that take back ``seat``'s standing orders (its player left
+        before the deal): its queued chips, then its always-contribute button; none once
+        bets are closed (the next game drops them: ``new_players``) or when it has none.
+        No money moves: a queued chip is no stake until a round takes it.
+
+        >>> from games import catalog
+        >>> game = StudRound(catalog.get_variant("caribbean-stud"), 1, jackpot_queue={0: 3})
+        >>> [a.decision for a in game.withdraw_orders(0)]
+        ['clear-jackpot-chips']
+        """
+        if self.phase is not Phase.BETTING or not self.rules.jackpot or not 0 <= seat < self.seats:
+            return ()
+        out: list[Decide] = []
+        if self.jackpot_queue.get(seat):
+            out.append(Decide(seat=seat, decision=CLEAR_CHIPS))
+        if seat in self.always_contribute:
+            out.append(Decide(seat=seat, decision=CONTRIBUTE, arg="off"))
+        return tuple(out)
+
     def _verify_standing(self, action: Decide) -> None:
         seat = action.seat
         if seat is None or not 0 <= seat < self.seats:

@@ -13,6 +13,10 @@ attributes with ``getattr``: a capability is a named, typed promise.
 * :class:`KnowsPlayers`: a round whose rules depend on which seats one player holds
   (Fortune Pai Gow: a player's seats after the first play the house way); the runtime
   logs the engine's own record of it before the deal, so a replay knows it too.
+* :class:`StandingOrders`: a round that holds a seat's standing orders, which are its
+  player's and no stake (Caribbean Stud's jackpot chip queue and always-contribute
+  button): when the player leaves before the deal, the runtime applies the actions
+  that take them back (logged), so the seat's next player in that game inherits none.
 """
 
 from __future__ import annotations
@@ -65,4 +69,14 @@ class KnowsPlayers(Protocol):
         ...
 
 
-__all__ = ["CarriesOver", "Carry", "KnowsPlayers", "SeatDefaults", "Spots"]
+@runtime_checkable
+class StandingOrders(Protocol):
+    """An engine that keeps standing orders per seat (no stake: no money moves)."""
+
+    def withdraw_orders(self, seat: int) -> tuple[Action, ...]:
+        """The actions that take back ``seat``'s standing orders now (its player left),
+        none when it has none or they can no longer change."""
+        ...
+
+
+__all__ = ["CarriesOver", "Carry", "KnowsPlayers", "SeatDefaults", "Spots", "StandingOrders"]

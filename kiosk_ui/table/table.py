@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import catalog
 from games.catalog import Family
-from games.core.capabilities import KnowsPlayers
+from games.core.capabilities import KnowsPlayers, StandingOrders
 from games.core.engine import Engine, Variant
 from games.core.errors import IllegalAction
 from games.core.records import (
@@ -487,6 +487,33 @@ class Table(TableMoney):
         else:
             self.engine = replayed.engine
             self._logged_seats = logged_seats(replayed.records)
+
+    def _free(self, seat: int) -> None:
+        """Free the seat; standing orders its player left in the open game, not dealt
+        yet (Caribbean Stud's queued jackpot chips, its always-contribute button), go
+        with them (:meth:`_withdraw_orders`): the seat's next player inherits none."""
+        if self.seats.get(seat) is not None:
+            self._withdraw_orders(seat)  # first: a failed unit leaves the seat as it was
+        super()._free(seat)
+
+    def _withdraw_orders(self, seat: int) -> None:
+        """Take back ``seat``'s standing orders in the open game (logged runtime actions,
+        so a replay and the audit agree; no money moves: an order is no stake). A fresh
+        game not yet in the log is dropped instead: the next one is made for whoever
+        sits next (``new_players``)."""
+        with self.lock:
+            engine = self.engine
+            if engine is None or engine.is_over or not isinstance(engine, StandingOrders):
+                return
+            actions = engine.withdraw_orders(seat)
+            if not actions:
+                return
+            if self.game is None:
+                self.engine = None
+                return
+            with self._transaction(False) as conn:
+                for action in actions:
+                    self._apply(conn, action, "runtime")
 
     def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
         with self.lock:

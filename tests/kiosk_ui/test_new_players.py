@@ -55,3 +55,40 @@ def test_a_new_player_at_the_seat_is_not_charged_for_the_last_players_orders(
     assert not rep.engine.always_contribute
     rt.audit()
     rt.close()
+
+
+def test_chips_queued_in_an_open_game_by_a_player_who_leaves_before_its_deal_stay_theirs(
+    tmp_path: Path,
+) -> None:
+    """Ann queues jackpot chips and turns always-contribute on in a game not yet dealt (the
+    game is open: its first action was hers), then leaves before its deal; Bo takes the
+    seat in that same game and antes: the queue and the button were Ann's orders, so Bo
+    is charged no jackpot chip (a queued chip is no stake: nothing of Ann's moves)."""
+    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
+    ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
+    for p in (ann, bo):
+        rt.cash_in(p, 500_000, operator="cage")
+    table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(9))
+    table.sit(0, ann)
+    for _ in range(2):
+        table.act(Decide(seat=0, decision="jackpot-chip"))
+    table.act(Decide(seat=0, decision="always-contribute", arg="on"))
+    game = table.game
+    assert game is not None and table.current_engine().view(0)["jackpot_queue"] == {"0": 2}
+    assert rt.leave("cs", 0, ann) == "now"  # a queued chip is not a stake: she goes now
+    assert rt.balance(ann) == 500_000  # and nothing of hers moved
+
+    table.sit(0, bo)
+    view = table.view(0)["state"]
+    assert view["jackpot_queue"] == {} and view["always_contribute"] == []
+    before = rt.balance(bo)
+    played = play(table, [0])
+    assert played == game  # the same game Ann opened
+    assert jackpot_bets(rt, played) == []
+    nets = [r["body"]["net"] for r in rt._game_records(played) if r["type"] == "game-end"]
+    assert rt.balance(bo) - before == nets[0]["0"]
+    assert rt.balance(ann) == 500_000
+    rep = rt.replay(played)  # the orders taken back are logged: a replay agrees
+    assert rep is not None and rep.matches, rep and rep.mismatch
+    rt.audit()
+    rt.close()
