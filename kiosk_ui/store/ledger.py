@@ -317,6 +317,17 @@ class SqliteLedger:
     def balance(self, account: str) -> int:
         return balance(self._conn, account)
 
+    def stacks(self, table: str) -> dict[str, int]:
+        """Each player's chips at poker room ``table`` (player -> cents), the empty
+        stacks left out: what recovery returns to the wallets."""
+        prefix = stack(table, "")
+        rows = self._conn.execute(
+            "SELECT name, balance FROM accounts WHERE kind = 'stack' AND balance <> 0 "
+            "AND substr(name, 1, ?) = ? ORDER BY name",
+            (len(prefix), prefix),
+        )
+        return {str(name)[len(prefix) :]: int(bal) for name, bal in rows}
+
     def exists(self, account: str) -> bool:
         """Whether ``account`` has ever moved money (it has a row)."""
         row = self._conn.execute("SELECT 1 FROM accounts WHERE name = ?", (account,)).fetchone()

@@ -16,6 +16,16 @@ Every decision is the engine's; the action clock gives a player who does not act
 rules' default (check if possible, else fold) and the seat then sits out of the next
 hands until its player returns. A player who leaves during a hand is folded by the clock
 at once; the seat, and the stack, are freed when the hand ends.
+
+A restart ends the table session: once the runtime has recovered the room's open hand
+(resumed from the log, or voided with every committed chip back to its stack),
+:meth:`Room.return_stacks` returns every stack at the table to its player's wallet, as
+leaving does (a ``stack-out`` record and its ledger rows in one unit), so no chip is
+left at a table where no seat holds it. A seat dealt into the hand the restart resumed
+keeps its stack for that hand (its chips are in play and its decisions are its
+player's, or the clock's) and is freed, stack home, when the hand ends, unless its
+player comes back to it first (acts, or buys in with 0). Stacks go home once: a
+stack-out empties the stack, so a second restart or a re-sit finds nothing to return.
 """
 
 from __future__ import annotations
@@ -62,6 +72,9 @@ class Room(Table):
         self.resting: set[int] = set()  # seats sitting out by their players' choice
         self._missed: set[int] = set()  # seats the big blind passed while they sat out
         self._last_bb: int | None = None  # the last hand's big blind
+        # seats kept only for the hand a restart resumed (return_stacks): freed, their
+        # stacks home, when it ends, unless their players come back to them first
+        self._held: set[int] = set()
         # this table session's first hand (the hand history export: one file a session)
         self.first_game = self.rt.games_started(self.id) + 1
 
@@ -86,8 +99,9 @@ class Room(Table):
         may top it up to the maximum); chips are added between hands only. Returns the
         new stack. A refused buy-in changes nothing (a seat it took is freed).
 
-        ``amount`` 0 sits the player down with the chips already theirs at this table (a
-        restart frees every seat; the stacks stay in the ledger, the player's)."""
+        ``amount`` 0 sits the player down with the chips already theirs at this table
+        (still seated: the hand a restart resumed holds their seat, and they keep it);
+        a player with no chips here is told to buy in."""
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
             raise SeatError("a buy-in is a number of cents")
         low, high = buy_in_limits(self.variant)
@@ -144,19 +158,79 @@ class Room(Table):
     def _free(self, seat: int) -> None:
         """Free the seat and return its player's stack to the wallet (``stack-out``)."""
         player = self.seats.get(seat)
+        self._unseat(seat)
+        if player is None or player in self.seats.values():
+            return
+        self._stack_out(player, seat)
+
+    def _unseat(self, seat: int) -> None:
+        """Forget the seat (its player, sitting out, missed blinds); no money moves."""
         super()._free(seat)
         self.resting.discard(seat)
         self._missed.discard(seat)
-        if player is None or player in self.seats.values():
-            return
+        self._held.discard(seat)
+
+    def _stack_out(self, player: str, seat: int | None, after: str | None = None) -> int:
+        """Return ``player``'s whole stack here to the wallet: a ``stack-out`` record and
+        its ledger rows in one unit (the audit derives it from the record). The stack is
+        read inside that unit, so a stack already returned returns nothing. ``seat``:
+        the seat freed (None: no seat held it, as after a restart); ``after``: why, when
+        it is no leave (``"restart"``). Returns the cents returned."""
         with self.rt.log.transaction() as tx:
             amount = tx.ledger.balance(ledger.stack(self.id, player))
             if amount <= 0:
-                return
-            body = {"table": self.id, "seat": seat, "player": player, "amount": amount}
+                return 0
+            body: dict[str, Any] = {"table": self.id, "player": player, "amount": amount}
+            if seat is not None:
+                body["seat"] = seat
+            if after is not None:
+                body["after"] = after
             rec = self.rt.log.append(tx, "runtime", STACK_OUT, body)
             entry = stack_out_entry(self.id, player, amount)
             post_entries(tx, [entry], ts=self.rt.log.clock(), log_seq=rec.seq, log_hash=rec.hash)
+            return amount
+
+    def return_stacks(self) -> dict[str, int]:
+        """After a restart, once the room's open hand is recovered: free every seat not
+        dealt into a hand still in play and return every stack at the table to its
+        player's wallet (``stack-out``, ``after: "restart"``). A seat dealt into the
+        resumed hand keeps its stack for it and is freed when it ends (unless its
+        player comes back first: :meth:`_returns`). Returns what went home, by player."""
+        returned: dict[str, int] = {}
+        with self.lock:
+            was: dict[str, int] = {}  # player -> the seat freed here
+            for seat, player in sorted(self.seats.items()):
+                if self.in_game(seat):
+                    self._held.add(seat)
+                    self._leaving.add(seat)
+                else:
+                    was[player] = seat
+                    self._unseat(seat)
+            with self.rt.db.read() as tx:
+                stacks = tx.ledger.stacks(self.id)
+            seated = set(self.seats.values())
+            for player in sorted(stacks):
+                if player not in seated:
+                    amount = self._stack_out(player, was.get(player), after="restart")
+                    if amount:
+                        returned[player] = amount
+        return returned
+
+    def _returns(self, seat: int) -> None:
+        """The seat's player is here (sat, bought in, acted): a seat kept only for the
+        hand a restart resumed is theirs again, not freed when that hand ends."""
+        super()._returns(seat)
+        if seat in self._held:
+            self._held.discard(seat)
+            self._leaving.discard(seat)
+
+    def release(self, seat: int, player: str | None = None) -> str:
+        """Free ``seat`` (leave, the operator): a seat kept for a resumed hand is left
+        for good, so a later action of the hand does not keep it."""
+        with self.lock:
+            if player is None or self.seats.get(seat) == player:
+                self._held.discard(seat)
+            return super().release(seat, player)
 
     def in_game(self, seat: int) -> bool:
         """Whether ``seat`` is dealt into the hand in play (its chips may be in the pot

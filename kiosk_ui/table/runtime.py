@@ -329,6 +329,10 @@ class Runtime:
         stored shoe is checked against its commitment first; a changed shoe suspends
         the table with an alarm instead of dealing from it. ``only``: the games of
         those tables (a table a shared store's appliance just took over).
+
+        Then every poker room here returns the stacks a restart left at it to their
+        players' wallets (:meth:`Room.return_stacks`: ``stack-out`` records), keeping
+        only the seats dealt into a hand just resumed until it ends.
         """
         with self.db.read() as tx:
             open_games = [tuple(row) for row in tx.games.unfinished()]
@@ -375,7 +379,16 @@ class Runtime:
                 )
                 self.void(game, reason=f"replay failed: {why}", by="runtime")
                 done.append(Recovery(game, table_id, "voided", why))
+        self._return_stacks(only)
         return done
+
+    def _return_stacks(self, only: set[str] | None) -> None:
+        """Each poker room served here (of ``only``, if given) sends home the stacks a
+        restart left at it, once its open hand is recovered (see :meth:`recover`)."""
+        for table_id in sorted({*self.tables, *self.opening}):
+            table = self._serving(table_id)
+            if isinstance(table, Room) and (only is None or table_id in only):
+                table.return_stacks()
 
     def _unended_last_games(self, only: set[str] | None = None) -> list[Recovery]:
         """Each table's last game that the store calls finished but whose log has no

@@ -7,7 +7,8 @@ the signed log in the order it was answered (a decision the kill cut off before 
 answer may be kept or lost: one a kill at most), the ledger audits to the cent (stacks, pot
 and revenue derived from the log), and the log verifies. On the restart the hand open at
 the kill resumes from the log (or is voided, every committed chip back to its stack);
-the players sit back down with the chips they left there and play on.
+every other stack at the table goes home to its wallet, so the players dealt into a
+resumed hand sit back down with their chips and the others buy in again, and play on.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def players_act(port: int, tokens: list[str], answered: Answered, stop: threadin
 
 
 def sit_down(port: int, tokens: list[str]) -> None:
-    """Each player takes its seat: with the chips left at the table, else a buy-in."""
+    """Each player takes its seat: with its chips still at the table (a resumed hand holds
+    its seat), else a buy-in (a restart sent the rest home)."""
     for seat, token in enumerate(tokens):
         status, _ = post(port, "/api/rooms/room/buy-in", {"seat": seat, "amount": 0}, token)
         if status != 200:
