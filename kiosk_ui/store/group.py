@@ -133,18 +133,7 @@ class GroupCommit(ABC, Generic[T]):
                 finally:
                     self._depth -= 1
                 return
-            try:
-                self.health.refuse()  # while a fault is open, even a unit that would fit
-            except BaseException:
-                if not self._in_tx:
-                    self._ended()  # the writer's queue waited for above: let it go
-                raise
-            if not self._in_tx:
-                self._begin()
-                self._in_tx = True
-                self._group += 1
-                self._members = 0
-            group = self._group
+            group = self._enter()
             self._execute("SAVEPOINT unit", "unit")
             self._depth = 1
             failure: BaseException | None = None
@@ -162,23 +151,49 @@ class GroupCommit(ABC, Generic[T]):
                 except self.errors as exc:
                     self._abort(group, self.health.report(exc, "unit") or exc)
             self._members += 1
-            with self._counter:
-                others_waiting = self._waiting > 0
-            if group in self._failed:
-                pass  # gone already: nothing to commit or wait for
-            elif defer and failure is None:
-                pass  # left open: the caller commits it (commit_open) before answering
-            elif others_waiting and self._members < MAX_GROUP:
-                while self._committed < group and group not in self._failed:
-                    self._cond.wait()
-            else:
-                self._commit(group)
-            if group in self._failed and failure is None:
-                failure = self._error_of(group)
+            failure = self._leave(group, failure, defer=defer)
             if failure is not None:
                 raise failure
         finally:
             self.lock.release()
+
+    def _enter(self) -> int:
+        """The group a new unit joins (opened if none is): refused while a fault is open."""
+        try:
+            self.health.refuse()  # while a fault is open, even a unit that would fit
+        except BaseException:
+            if not self._in_tx:
+                self._ended()  # the writer's queue waited for above: let it go
+            raise
+        if not self._in_tx:
+            self._open_group()
+        return self._group
+
+    def _open_group(self) -> None:
+        self._begin()
+        self._in_tx = True
+        self._group += 1
+        self._members = 0
+
+    def _leave(
+        self, group: int, failure: BaseException | None, *, defer: bool
+    ) -> BaseException | None:
+        """End a unit's part in ``group``: leave it open (deferred), wait for the others'
+        commit (writers are waiting to join), or commit it; the unit's error, if any."""
+        with self._counter:
+            others_waiting = self._waiting > 0
+        if group in self._failed:
+            pass  # gone already: nothing to commit or wait for
+        elif defer and failure is None:
+            pass  # left open: the caller commits it (commit_open) before answering
+        elif others_waiting and self._members < MAX_GROUP:
+            while self._committed < group and group not in self._failed:
+                self._cond.wait()
+        else:
+            self._commit(group)
+        if group in self._failed and failure is None:
+            return self._error_of(group)
+        return failure
 
     def _execute(self, sql: str, where: str) -> None:
         """Run one control statement; an I/O error becomes the store fault's error."""
@@ -240,13 +255,8 @@ class GroupCommit(ABC, Generic[T]):
                 self._ended()
                 return
             failures: tuple[type[Exception], ...] = (StoreError, *self.errors)
-            try:
-                self._begin()
-            except failures:
-                return
-            self._in_tx = True
-            self._group += 1
-            self._members = 0
+            with suppress(*failures):
+                self._open_group()
 
     def _await_writer(self) -> None:
         """Wait until this process may write (a backend's hook: SQLite's writer queue)."""
