@@ -36,6 +36,9 @@ from rng import Alarm, RngConfig, RngStack, open_rng
 
 log = logging.getLogger("kiosk_ui")
 
+# how long a stop waits for a takeover under way (a recovery: a few store round trips)
+ADOPTER_JOIN_SECONDS = 30.0
+
 
 def device_urls(settings: Settings) -> dict[str, str]:
     """Each configured role's URL, ``CROUPIER_<ROLE>_URL`` winning over the file."""
@@ -107,6 +110,11 @@ class Appliance:
         # tables another appliance of a shared store serves now: taken over when its
         # lease expires (kiosk_ui/table/leasing.py)
         self.standby: dict[str, tuple[str, str]] = {}
+        # true once this appliance begins to stop (begin_stop): it takes nothing over
+        # from then on, whatever leases the others give up meanwhile; _wake ends the
+        # standby thread's wait at close
+        self.stopping = False
+        self._wake = threading.Event()
         self._open_tables()
         self.recoveries = self.runtime.recover()
         self._adopter: threading.Thread | None = None
@@ -156,22 +164,35 @@ class Appliance:
 
     def _adopt_loop(self) -> None:
         """Take over each standby table once its holder's lease has expired (the holder
-        died or was cut off), recovering the game it left open."""
-        every = self.settings.lease_seconds / 3
-        stop = self.runtime.leasing.stopped if self.runtime.leasing is not None else None
+        died or was cut off) or was given up (it stopped), recovering the game it left
+        open; never once this appliance is stopping (:meth:`begin_stop`). A stopping
+        appliance that took tables over would serve them for a moment only, and its
+        store closing under a takeover fails it ("the connection is closed"): the tables
+        are the survivors' to take, the stopping one releasing its own at close."""
+        life = self.settings.lease_seconds
         failures: tuple[type[Exception], ...] = (KioskError, *self.runtime.db.errors)
-        while stop is not None and not stop.wait(every) and self.standby:
+        # The first look after a whole lease life: the others' tables that no lease
+        # names yet are their share, not yet opened (workers start together, some
+        # slower), and are theirs to open; a dead holder's lease takes as long to lapse.
+        wait = life
+        while not self._wake.wait(wait) and not self.stopping and self.standby:
+            wait = life / 3
             for table_id, (variant, role) in sorted(self.standby.items()):
-                try:
-                    with self.lock:
+                with self.lock:
+                    if self._stopped_since():  # (a method: mypy narrows the attribute)
+                        return  # checked per table: a stop may begin between two
+                    try:
                         self._open_table(table_id, variant, role, adopt=True)
-                except TableLeased:
-                    continue
-                except failures as exc:
-                    log.warning("taking over table %s failed (tried again): %s", table_id, exc)
-                    continue
+                    except TableLeased:
+                        continue
+                    except failures as exc:
+                        log.warning("taking over table %s failed (tried again): %s", table_id, exc)
+                        continue
                 del self.standby[table_id]
-                log.warning("table %s taken over: its previous appliance's lease expired", table_id)
+                log.warning(
+                    "table %s taken over: its previous holder stopped or its lease expired",
+                    table_id,
+                )
 
     def _source_or_rng(self, role: str) -> OutcomeSource:
         return self._source(role if role == "rng" or role in self.devices else "rng")
@@ -224,7 +245,31 @@ class Appliance:
             "bytes": st.usage.bytes,
         }
 
+    def begin_stop(self) -> None:
+        """Mark this appliance as stopping: from now on it takes no table over. Safe
+        from a signal handler: it only sets a flag, no lock (an Event's set takes one,
+        and a second signal arriving inside it, as Ctrl-C's SIGINT and the supervisor's
+        SIGTERM do, waited on it forever). ``croupier serve`` calls it when
+        the stop signal arrives, before uvicorn drains its connections, and the app's
+        lifespan when it shuts down. Nothing else changes: the tables it serves go on
+        serving until :meth:`close` (their leases are given up there, after the last
+        unit, so a running appliance of the floor takes them over at once)."""
+        self.stopping = True
+
+    def _stopped_since(self) -> bool:
+        """Whether a stop began (:meth:`begin_stop`), read afresh."""
+        return self.stopping
+
     def close(self) -> None:
+        """Stop: no more takeovers, and the standby thread joined (a takeover under way
+        finishes first, its lease then given up with the others), then the devices, the
+        RNG and the runtime (its leases released, the store closed last)."""
+        self.begin_stop()
+        self._wake.set()
+        if self._adopter is not None:
+            self._adopter.join(timeout=ADOPTER_JOIN_SECONDS)
+            if self._adopter.is_alive():  # a takeover stuck on the store: it fails below
+                log.warning("a table takeover was still under way at the stop")
         for dev in self.devices.values():
             try:
                 dev.close()

@@ -21,6 +21,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    import uvicorn
+
+    from kiosk_ui.appliance import Appliance
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -109,11 +117,27 @@ def _serve(args: argparse.Namespace) -> int:
     url = served_url(settings.public_url, host, port, settings.worker or 0)
     app = create_app(settings, on_ready=ready, appliance=appliance, url=url)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    server = _stopping_server(config, appliance)
     server.run(sockets=[sock])
     if not server.started:
         raise KioskError("the server did not start (see the message above)")
     return 0
+
+
+def _stopping_server(config: uvicorn.Config, appliance: Appliance) -> uvicorn.Server:
+    """uvicorn's Server, marking the appliance as stopping the moment the stop signal
+    arrives (:meth:`Appliance.begin_stop`) rather than once uvicorn has drained its
+    connections (a console's stream keeps one up to 25 s) and run the lifespan's
+    shutdown: in between, a worker or appliance that stopped sooner gives its leases
+    up, and this one, stopping too, would take its tables over."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            appliance.begin_stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)
 
 
 def served_url(public: str | None, host: str, port: int, worker: int) -> str:

@@ -13,9 +13,18 @@ would have to be rebuilt from the log at every request; partitioning also keeps 
 table's WebSocket feed in the process that makes its events. Each worker appends a
 signed log chain of its own (:mod:`certification.log.chains`), named like its leases'
 holder, so the workers never re-read each other's records. This supervisor starts
-the workers, names each one's address, passes SIGINT/SIGTERM on to them, starts again
+the workers, names each one's address, stops them on SIGINT or SIGTERM, starts again
 any that dies (all of them, if all die at once), and stops them all if one fails to
 start.
+
+A stop is orderly: every worker is asked with one SIGTERM, whichever signal came. A
+Ctrl-C reaches the workers from the terminal too (they share its process group), and a
+second SIGINT is uvicorn's "quit now", which skips the app's shutdown: the store
+closed under a cancelled task, with tracebacks. Each worker takes no table over from
+the moment its signal arrives (``Appliance.begin_stop``), serves its requests in
+flight, then gives its leases up and closes its store; a worker that stopped sooner
+leaves its tables to the floor's running appliances, never to a worker that is
+stopping too.
 """
 
 from __future__ import annotations
@@ -57,7 +66,7 @@ def supervise(args: argparse.Namespace, workers: int) -> int:
         stopping.append(signum)
         for p in procs:
             if p.poll() is None:
-                p.send_signal(signum)
+                p.send_signal(signal.SIGTERM)  # never a second SIGINT (see the docstring)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)

@@ -82,6 +82,7 @@ def create_app(
         try:
             yield
         finally:
+            appliance.begin_stop()  # no table taken over while stopping (appliance.py)
             await app.state.seat_clock.stop()
             app.state.floor_view.stop()
             app.state.floor.stop()

@@ -5,14 +5,19 @@ Two appliances of a floor (each its own store directory, the floor's keys copied
 (one wallet, one token: the token key is among the keys) plays rounds on both at
 once: every answered round's net is in the shared wallet exactly once, the books
 audit and the chain verifies. Then appliance A is SIGKILLed: B, standing by for A's
-table, takes it over once A's lease expires and the player plays on there.
+table, takes it over once A's lease expires and the player plays on there. Also
+``serve --workers 2`` on SQLite: a worker SIGKILLed comes back and its table is dealt,
+and a stop (SIGTERM, Ctrl-C) is orderly: no worker that is stopping takes the other's
+tables over, every lease is given up, no traceback.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from tests.kiosk_ui.pg_cluster import Cluster
 from tests.kiosk_ui.served import (
@@ -219,3 +225,79 @@ def log_verify(store: Path) -> str:
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("how", ["SIGTERM to the supervisor", "Ctrl-C to the process group"])
+def test_serve_workers_stop_in_order_taking_nothing_over(tmp_path: Path, how: str) -> None:
+    """``serve --workers 2`` stopped while a console's stream holds worker 1 open (uvicorn
+    drains it for up to 25 s): worker 0 stops first and gives its leases up, and worker
+    1, stopping too, takes none of its tables over (it used to, logging ``table ...
+    taken over``, or ``taking over table ... failed ... the connection is closed`` when
+    its store closed under the takeover). Ctrl-C reaches the workers from the terminal
+    and from the supervisor: one SIGINT and one SIGTERM, never uvicorn's second SIGINT,
+    which skipped the app's shutdown (tracebacks, the store closed by cancellation)."""
+    cfg = tmp_path / "kiosk.toml"
+    lines = [
+        f'[store]\ndir = "{tmp_path / "store"}"\nlease_seconds = 2',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        '[operator]\nuser = "admin"\npassword = "workers-test-password"',
+        "[lobby]\nall_variants = false",
+        *(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)),
+    ]
+    cfg.write_text("\n\n".join(lines) + "\n")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
+    subprocess.run(init, check=True, capture_output=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        base = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+           str(cfg), "--workers", "2"]  # fmt: skip
+    err = tmp_path / "stderr.txt"
+    with err.open("w") as sink:  # a process group of its own: Ctrl-C is a killpg
+        sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
+    stream: http.client.HTTPConnection | None = None
+    started = 0
+    try:
+        for port in (base, base + 1):
+            listening(port)
+        first = {c: Path(f"/proc/{c}/cmdline").read_bytes().split(b"\0") for c in children(sup.pid)}
+        (worker_0,) = [c for c, argv in first.items() if argv[-2:] == [b"0", b""]]
+        status, body = post(base + 1, "/api/operator/login",
+                            {"user": "admin", "password": "workers-test-password"})  # fmt: skip
+        assert status == 200, body
+        stream = http.client.HTTPConnection("127.0.0.1", base + 1, timeout=30)
+        stream.request("GET", "/api/operator/floor/stream",
+                       headers={"authorization": f"Bearer {body['token']}"})  # fmt: skip
+        reply = stream.getresponse()
+        assert reply.status == 200 and reply.readline() == b"retry: 1000\n"
+        started = err.stat().st_size  # what the workers said before the stop
+        if how.startswith("SIGTERM"):
+            sup.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(sup.pid, signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while worker_0 in children(sup.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert worker_0 not in children(sup.pid), "worker 0 did not stop"
+        time.sleep(2.0)  # three of worker 1's standby looks while it drains its stream
+    finally:
+        if stream is not None:
+            stream.close()  # the stream ends: worker 1 stops in turn
+        try:
+            sup.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(sup.pid, signal.SIGKILL)
+            sup.wait()
+    text = err.read_text()
+    said = text[started:]  # from the stop on
+    assert sup.returncode == 0, text
+    assert "taken over" not in said and "taking over" not in said, text
+    assert "Traceback" not in said and "lease" not in said, text
+    conn = log_records.open_readonly(tmp_path / "store")
+    try:  # both stopped cleanly: every lease given up, none left to expire
+        assert conn.execute("SELECT table_id, holder FROM leases").fetchall() == []
+    finally:
+        conn.close()
+    assert audit_store(tmp_path / "store")["open_games"] == 0
