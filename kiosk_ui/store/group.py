@@ -179,7 +179,11 @@ class GroupCommit(ABC, Generic[T]):
         self, group: int, failure: BaseException | None, *, defer: bool
     ) -> BaseException | None:
         """End a unit's part in ``group``: leave it open (deferred), wait for the others'
-        commit (writers are waiting to join), or commit it; the unit's error, if any."""
+        commit (writers are waiting to join), or commit it; the unit's error, if any.
+
+        A unit that failed has nothing in the group to wait for: with writers waiting to
+        join it answers at once (the last of them commits), else it commits the others'
+        work itself, as the group's last writer."""
         with self._counter:
             others_waiting = self._waiting > 0
         if group in self._failed:
@@ -187,7 +191,7 @@ class GroupCommit(ABC, Generic[T]):
         elif defer and failure is None:
             pass  # left open: the caller commits it (commit_open) before answering
         elif others_waiting and self._members < MAX_GROUP:
-            while self._committed < group and group not in self._failed:
+            while failure is None and self._committed < group and group not in self._failed:
                 self._cond.wait()
         else:
             self._commit(group)
