@@ -40,13 +40,16 @@ def settings_for(store: Path) -> Any:
     )
 
 
-def run_in_own_loop(test: Callable[[FastAPI], Awaitable[None]], store: Path) -> None:
+def run_in_own_loop(
+    test: Callable[[FastAPI], Awaitable[None]], store: Path, settings: Any = None
+) -> None:
     """Run ``test`` against the app (lifespan included) on an event loop of its own, in
-    a thread of its own: a browser test's sync Playwright may own this thread's loop."""
+    a thread of its own: a browser test's sync Playwright may own this thread's loop.
+    ``settings``: the app's (default: :func:`settings_for` the store)."""
     failure: list[BaseException] = []
 
     async def main() -> None:
-        app = create_app(settings_for(store))
+        app = create_app(settings if settings is not None else settings_for(store))
         async with app.router.lifespan_context(app):
             await test(app)
 

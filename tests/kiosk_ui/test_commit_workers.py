@@ -25,9 +25,8 @@ from fastapi import FastAPI
 
 from kiosk_ui.store.db import Database
 from kiosk_ui.table.runtime import Runtime
-from kiosk_ui.web.app import create_app
 
-from .test_commit import client_for, committed_status, players, settings_for
+from .test_commit import client_for, committed_status, players, run_in_own_loop, settings_for
 
 SAFETY_NET = 15.0  # seconds before the other worker's group is ended regardless
 
@@ -49,7 +48,6 @@ def test_a_worker_waiting_for_the_others_write_lock_goes_on_answering(tmp_path: 
                 other.commit_open()  # the other worker's group commits: its lock is free
 
     timer = threading.Timer(SAFETY_NET, release)
-    failure: list[BaseException] = []
 
     async def scenario(app: FastAPI) -> None:
         committer = app.state.committer
@@ -75,24 +73,9 @@ def test_a_worker_waiting_for_the_others_write_lock_goes_on_answering(tmp_path: 
             body = answer.json()
             assert committed_status(store, body["game"]) == "settled"  # durable once answered
 
-    async def main() -> None:
-        app = create_app(settings)
-        async with app.router.lifespan_context(app):
-            await scenario(app)
-
-    def target() -> None:
-        try:
-            asyncio.run(main())
-        except BaseException as exc:  # re-raised in the test's thread
-            failure.append(exc)
-
-    thread = threading.Thread(target=target)
     try:
-        thread.start()
-        thread.join()
+        run_in_own_loop(scenario, store, settings)
     finally:
         timer.cancel()
         release()
         other.close()
-    if failure:
-        raise failure[0]

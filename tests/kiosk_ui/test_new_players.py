@@ -9,6 +9,7 @@ from pathlib import Path
 
 from games.core.records import Decide
 from kiosk_ui.table.runtime import Runtime
+from kiosk_ui.table.table import Table
 
 from .conftest import seeded_outcomes
 from .test_carry import play, start_body
@@ -24,15 +25,21 @@ def jackpot_bets(rt: Runtime, game: str) -> list[int]:
     ]
 
 
-def test_a_new_player_at_the_seat_is_not_charged_for_the_last_players_orders(
-    tmp_path: Path,
-) -> None:
+def stud_with_ann_seated(tmp_path: Path) -> tuple[Runtime, Table, str, str]:
+    """A Caribbean Stud table with Ann at seat 0 and Bo funded beside it (both $5,000)."""
     rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
     for p in (ann, bo):
         rt.cash_in(p, 500_000, operator="cage")
     table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(9))
     table.sit(0, ann)
+    return rt, table, ann, bo
+
+
+def test_a_new_player_at_the_seat_is_not_charged_for_the_last_players_orders(
+    tmp_path: Path,
+) -> None:
+    rt, table, ann, bo = stud_with_ann_seated(tmp_path)
     for _ in range(3):
         table.act(Decide(seat=0, decision="jackpot-chip"))
     table.act(Decide(seat=0, decision="always-contribute", arg="on"))
@@ -64,12 +71,7 @@ def test_chips_queued_in_an_open_game_by_a_player_who_leaves_before_its_deal_sta
     game is open: its first action was hers), then leaves before its deal; Bo takes the
     seat in that same game and antes: the queue and the button were Ann's orders, so Bo
     is charged no jackpot chip (a queued chip is no stake: nothing of Ann's moves)."""
-    rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
-    ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
-    for p in (ann, bo):
-        rt.cash_in(p, 500_000, operator="cage")
-    table = rt.open_table("cs", "caribbean-stud", seeded_outcomes(9))
-    table.sit(0, ann)
+    rt, table, ann, bo = stud_with_ann_seated(tmp_path)
     for _ in range(2):
         table.act(Decide(seat=0, decision="jackpot-chip"))
     table.act(Decide(seat=0, decision="always-contribute", arg="on"))
