@@ -48,7 +48,7 @@ typecheck: install
 	$(BIN)/mypy
 
 pytest: install system-deps
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist worksteal --durations=15
 
 test: lint typecheck pytest
 
