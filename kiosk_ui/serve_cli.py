@@ -74,7 +74,7 @@ def _serve(args: argparse.Namespace) -> int:
     if workers > 1 and args.worker is None:
         from kiosk_ui.workers import supervise
 
-        return supervise(args, workers)
+        return supervise(args, workers, settings.stop_seconds)
     if args.worker is not None:  # one of --workers: the store shared with the others
         settings = dataclasses.replace(settings, shared=True, workers=workers, worker=args.worker)
     refuse_simulators(settings)  # before listening: a refusal is one line and exit 2

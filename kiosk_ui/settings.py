@@ -53,6 +53,7 @@ class Settings:
     shared: bool = False  # [store] shared: other appliances write the same database
     lease_seconds: float = 15.0  # [store] lease_seconds: a table's lease on a shared store
     workers: int = 1  # [serve] workers: processes serving the store (serve --workers)
+    stop_seconds: float = 60.0  # [serve] stop_seconds: a worker still running then is killed
     public_url: str | None = None  # [serve] public_url: where this appliance is reached
     worker: int | None = None  # which of them this process is (None: the only one)
     synchronous: str = "FULL"
@@ -133,6 +134,9 @@ class _Operator(_Table):
 class _Serve(_Table):
     # processes serving the store (serve --workers): each its share of the tables
     workers: int = Field(default=1, ge=1, le=64)
+    # serve --workers: a worker still running this long after the stop began is killed
+    # (hung), so a stop always ends; it must outlast a console stream's 25 s drain
+    stop_seconds: float = Field(default=60.0, ge=1.0, le=3600.0)
     # where players and the floor's other servers reach this one (worker I: port + I);
     # empty: http://<listening address or host name>:<port>
     public_url: str = Field(
@@ -337,6 +341,7 @@ def parse(data: dict[str, Any], *, source: str = "", base: Path | None = None) -
         shared=cfg.store.shared,
         lease_seconds=cfg.store.lease_seconds,
         workers=cfg.serve.workers,
+        stop_seconds=cfg.serve.stop_seconds,
         public_url=cfg.serve.public_url or None,
         synchronous=cfg.store.synchronous,
         anchor=anchor,

@@ -24,7 +24,10 @@ closed under a cancelled task, with tracebacks. Each worker takes no table over 
 the moment its signal arrives (``Appliance.begin_stop``), serves its requests in
 flight, then gives its leases up and closes its store; a worker that stopped sooner
 leaves its tables to the floor's running appliances, never to a worker that is
-stopping too.
+stopping too. A worker still running ``[serve] stop_seconds`` after the stop began (hung:
+a deadlock, a frozen process, a device read that never returns) is killed, so the stop
+always ends; its leases then expire like a crashed worker's, and the supervisor says
+which worker it killed and exits with status 1.
 """
 
 from __future__ import annotations
@@ -53,17 +56,20 @@ def worker_command(args: argparse.Namespace, index: int, workers: int) -> list[s
 START_SECONDS = 30.0  # a worker that stops sooner failed to start: every worker stops
 
 
-def supervise(args: argparse.Namespace, workers: int) -> int:
+def supervise(args: argparse.Namespace, workers: int, stop_seconds: float = 60.0) -> int:
     """Run ``workers`` worker processes until a signal stops them. A worker that dies
     after it started is started again (it takes its own leases back at once: its
     holder name is the same); one that refuses to start (exit status 2 within
-    :data:`START_SECONDS`: a refused store, a port in use) stops every worker."""
+    :data:`START_SECONDS`: a refused store, a port in use) stops every worker. A
+    worker not ended ``stop_seconds`` after the stop began is killed (status 1)."""
     procs = [subprocess.Popen(worker_command(args, i, workers)) for i in range(workers)]
     started = [time.monotonic()] * workers
-    stopping: list[int] = []
+    stopping: list[float] = []  # when the stop began (once: later signals change nothing)
 
     def stop(signum: int, _frame: FrameType | None) -> None:
-        stopping.append(signum)
+        if stopping:
+            return  # the workers were asked once already; the grace runs from then
+        stopping.append(time.monotonic())
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)  # never a second SIGINT (see the docstring)
@@ -71,6 +77,7 @@ def supervise(args: argparse.Namespace, workers: int) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     failed = 0
+    killed: list[int] = []
     try:
         # Until a signal (or a failed start) stops them, and then until every one ended:
         # workers that all die at once are all started again, not taken for a stop.
@@ -85,6 +92,9 @@ def supervise(args: argparse.Namespace, workers: int) -> int:
                     print(f"croupier: worker {i} stopped ({p.returncode}): starting it again")
                     procs[i] = subprocess.Popen(worker_command(args, i, workers))
                     started[i] = time.monotonic()
+            if stopping and time.monotonic() - stopping[0] > stop_seconds:
+                killed = _kill_hung(procs, stop_seconds)
+                break
             time.sleep(0.2)
     finally:
         for p in procs:
@@ -92,6 +102,21 @@ def supervise(args: argparse.Namespace, workers: int) -> int:
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
+                p.wait()
     if failed:
         raise KioskError(f"a worker stopped with status {failed}: every worker was stopped")
-    return 0
+    return 1 if killed else 0
+
+
+def _kill_hung(procs: list[subprocess.Popen[bytes]], stop_seconds: float) -> list[int]:
+    """Kill every worker still running after the stop's grace; say which (stderr)."""
+    hung = [i for i, p in enumerate(procs) if p.poll() is None]
+    for i in hung:
+        procs[i].kill()
+        print(
+            f"croupier: worker {i} (pid {procs[i].pid}) did not stop within "
+            f"{stop_seconds:g} s: killed; its tables' leases expire as after a crash",
+            file=sys.stderr,
+            flush=True,
+        )
+    return hung

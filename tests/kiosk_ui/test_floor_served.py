@@ -227,6 +227,44 @@ def log_verify(store: Path) -> str:
     return done.stdout
 
 
+def workers_config(tmp_path: Path, extra: str = "") -> Path:
+    """Four baccarat tables on a fresh SQLite store with 2 s leases, for ``serve --workers``."""
+    cfg = tmp_path / "kiosk.toml"
+    lines = [
+        f'[store]\ndir = "{tmp_path / "store"}"\nlease_seconds = 2',
+        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
+        '[operator]\nuser = "admin"\npassword = "workers-test-password"',
+        "[lobby]\nall_variants = false",
+        *([extra] if extra else []),
+        *(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)),
+    ]
+    cfg.write_text("\n\n".join(lines) + "\n")
+    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
+    subprocess.run(init, check=True, capture_output=True)
+    return cfg
+
+
+def start_workers(cfg: Path, err: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """``serve --workers 2`` in a process group of its own (Ctrl-C is a killpg), its
+    stderr to ``err``; returns it and worker 0's port once both workers serve."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        base = int(s.getsockname()[1])
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
+           str(cfg), "--workers", "2"]  # fmt: skip
+    with err.open("w") as sink:
+        sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
+    for port in (base, base + 1):
+        listening(port)
+    return sup, base
+
+
+def worker_pids(sup: subprocess.Popen[bytes]) -> dict[int, int]:
+    """Worker index -> pid of the supervisor's workers (their ``--worker I`` argument)."""
+    argv = {c: Path(f"/proc/{c}/cmdline").read_bytes().split(b"\0") for c in children(sup.pid)}
+    return {int(a[-2]): c for c, a in argv.items()}
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("how", ["SIGTERM to the supervisor", "Ctrl-C to the process group"])
@@ -238,32 +276,13 @@ def test_serve_workers_stop_in_order_taking_nothing_over(tmp_path: Path, how: st
     its store closed under the takeover). Ctrl-C reaches the workers from the terminal
     and from the supervisor: one SIGINT and one SIGTERM, never uvicorn's second SIGINT,
     which skipped the app's shutdown (tracebacks, the store closed by cancellation)."""
-    cfg = tmp_path / "kiosk.toml"
-    lines = [
-        f'[store]\ndir = "{tmp_path / "store"}"\nlease_seconds = 2',
-        '[rng]\nsource = "sim"\nsim_seed = 9\ntest_mode = true',
-        '[operator]\nuser = "admin"\npassword = "workers-test-password"',
-        "[lobby]\nall_variants = false",
-        *(f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)),
-    ]
-    cfg.write_text("\n\n".join(lines) + "\n")
-    init = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--config", str(cfg)]
-    subprocess.run(init, check=True, capture_output=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        base = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-           str(cfg), "--workers", "2"]  # fmt: skip
+    cfg = workers_config(tmp_path)
     err = tmp_path / "stderr.txt"
-    with err.open("w") as sink:  # a process group of its own: Ctrl-C is a killpg
-        sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
+    sup, base = start_workers(cfg, err)
     stream: http.client.HTTPConnection | None = None
     started = 0
     try:
-        for port in (base, base + 1):
-            listening(port)
-        first = {c: Path(f"/proc/{c}/cmdline").read_bytes().split(b"\0") for c in children(sup.pid)}
-        (worker_0,) = [c for c, argv in first.items() if argv[-2:] == [b"0", b""]]
+        worker_0 = worker_pids(sup)[0]
         status, body = post(base + 1, "/api/operator/login",
                             {"user": "admin", "password": "workers-test-password"})  # fmt: skip
         assert status == 200, body
@@ -301,3 +320,37 @@ def test_serve_workers_stop_in_order_taking_nothing_over(tmp_path: Path, how: st
     finally:
         conn.close()
     assert audit_store(tmp_path / "store")["open_games"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_serve_workers_stop_ends_even_with_a_hung_worker(tmp_path: Path) -> None:
+    """A worker that cannot stop (frozen here with SIGSTOP: a deadlock, a device read
+    that never returns) must not hold the whole stop: ``[serve] stop_seconds`` after the
+    SIGTERM the supervisor kills it, says which worker it killed, and exits with status
+    1; the other worker stops in order (its leases given up) and the store still
+    verifies. Before, the supervisor waited for it for ever."""
+    cfg = workers_config(tmp_path, "[serve]\nstop_seconds = 3")
+    err = tmp_path / "stderr.txt"
+    sup, _ = start_workers(cfg, err)
+    pids = worker_pids(sup)
+    try:
+        os.kill(pids[1], signal.SIGSTOP)
+        sup.send_signal(signal.SIGTERM)
+        sup.wait(timeout=45)
+    finally:
+        if sup.poll() is None:  # the bug: the stop never ends
+            os.killpg(sup.pid, signal.SIGKILL)
+            sup.wait()
+    text = err.read_text()
+    assert sup.returncode == 1, text
+    assert f"worker 1 (pid {pids[1]}) did not stop within 3 s: killed" in text, text
+    assert "Traceback" not in text, text
+    assert not Path(f"/proc/{pids[0]}").exists() and not Path(f"/proc/{pids[1]}").exists()
+    conn = log_records.open_readonly(tmp_path / "store")
+    try:  # worker 0 gave its leases up; the killed worker's expire like a crash's
+        holders = {h for (h,) in conn.execute("SELECT holder FROM leases")}
+    finally:
+        conn.close()
+    assert holders and all(h.endswith("worker-1") for h in holders), holders
+    log_verify(tmp_path / "store")  # exits 0: every chain, the killed worker's too

@@ -41,6 +41,8 @@ TYPED = [
     ("store.dir", "", ('[store] dir = ""', "empty")),
     ("operator.user", "", ('[operator] user = ""', "empty")),
     ("demo.enable", True, ("[demo] enable", "unknown key", "enabled")),
+    ("serve.stop_seconds", 0, ("[serve] stop_seconds = 0", "at least 1")),
+    ("serve.stop_seconds", "soon", ('[serve] stop_seconds = "soon"', "number")),
     ("rng.source", "dice", ("rng.source = 'dice'", "expected one of")),
     ("rng.prediction_resistance", "true", ("prediction_resistance", "bool")),
 ]
