@@ -8,8 +8,11 @@ group ends) and every unit's body (``GroupCommit.transaction``), and writes its
 totals to a file each second. Under bench_kiosk's load (N terminals, a $1 banker bet
 then Deal) it prints, per process over the window: the share of wall time the lock is
 held, the share of the process's CPU spent while it is held (every thread's), and the
-share spent in unit bodies. With a share ``s`` of the CPU inside the lock, two workers
-can settle at most ``1 / s`` times what one does, whatever the cores.
+share spent in unit bodies; and per group (one ``BEGIN IMMEDIATE`` .. ``COMMIT``): how
+many units it held and how its milliseconds inside the lock split between the unit
+bodies and the ``COMMIT`` (its WAL write and fsync). With a share ``s`` of the CPU inside
+the lock, two workers can settle at most ``1 / s`` times what one does, whatever the
+cores.
 
 Run: .venv/bin/python bench/workers_lock.py [--workers 1 2] [--terminals 50] [--seconds 8]
 """
@@ -41,8 +44,10 @@ from contextlib import contextmanager
 from kiosk_ui.store import db
 from kiosk_ui.store.group import GroupCommit
 out, sys.argv = sys.argv[1], ["croupier", *sys.argv[2:]]
-st = {"held": 0.0, "held_cpu": 0.0, "unit_cpu": 0.0, "t0": 0.0, "c0": 0.0, "depth": 0}
+st = {"held": 0.0, "held_cpu": 0.0, "unit_cpu": 0.0, "t0": 0.0, "c0": 0.0, "depth": 0,
+      "groups": 0, "units": 0, "unit_wall": 0.0, "commit": 0.0}
 begin, ended, tx = db.Database._begin, db.Database._ended, GroupCommit.transaction
+commit = GroupCommit._commit
 def _begin(self):
     begin(self)
     st["t0"], st["c0"] = time.monotonic(), time.process_time()
@@ -51,25 +56,36 @@ def _ended(self):
         st["held"] += time.monotonic() - st["t0"]
         st["held_cpu"] += time.process_time() - st["c0"]
         st["t0"] = 0.0
+        st["groups"] += 1
     ended(self)
+def _commit(self, group):
+    t = time.monotonic()
+    try:
+        commit(self, group)
+    finally:
+        st["commit"] += time.monotonic() - t
 @contextmanager
 def transaction(self, *, defer=False):
     with tx(self, defer=defer) as conn:
         st["depth"] += 1
-        c = time.thread_time()
+        c, w = time.thread_time(), time.monotonic()
         try:
             yield conn
         finally:
             st["depth"] -= 1
             if not st["depth"]:
                 st["unit_cpu"] += time.thread_time() - c
+                st["unit_wall"] += time.monotonic() - w
+                st["units"] += 1
 db.Database._begin, db.Database._ended, GroupCommit.transaction = _begin, _ended, transaction
+GroupCommit._commit = _commit
 def dump():
     while True:
         time.sleep(0.5)
         now = (time.monotonic(), time.process_time())
         with open(out, "w") as f:
-            f.write(" ".join(map(str, (*now, st["held"], st["held_cpu"], st["unit_cpu"]))))
+            keys = ("held", "held_cpu", "unit_cpu", "groups", "units", "unit_wall", "commit")
+            f.write(" ".join(map(str, (*now, *(st[k] for k in keys)))))
 threading.Thread(target=dump, daemon=True).start()
 runpy.run_module("kiosk_ui.cli", run_name="__main__")
 """
@@ -118,9 +134,15 @@ def run(workers: int, terminals: int, seconds: float) -> None:
     for i, (a, b) in enumerate(zip(snaps["a"], snaps["b"], strict=True)):
         wall, cpu = b[0] - a[0], b[1] - a[1]
         held, held_cpu, unit = b[2] - a[2], b[3] - a[3], b[4] - a[4]
+        groups, units, unit_wall, commit = (b[k] - a[k] for k in (5, 6, 7, 8))
         print(f"  process {i}: write lock held {held / wall:.0%} of the time; "
               f"{held_cpu / max(cpu, 1e-9):.0%} of its CPU inside it; unit bodies "
               f"{unit / max(cpu, 1e-9):.0%} of its CPU")  # fmt: skip
+        per = 1e3 / max(groups, 1)
+        print(f"    {groups / wall:.0f} groups/s, {units / max(groups, 1):.1f} units each; "
+              f"a group holds the lock {held * per:.1f} ms: units {unit_wall * per:.1f} ms, "
+              f"COMMIT {commit * per:.1f} ms, the rest {(held - unit_wall - commit) * per:.1f} "
+              "ms (opening it, the loop between units)")  # fmt: skip
 
 
 def main() -> int:
