@@ -7,8 +7,11 @@ Before the appliance serves a store it proves, in this order:
    through an index (``log_keys``), so this costs nothing on a large log.
 2. **The verified position.** ``log_verified`` names the last checkpoint that an
    earlier start-up (or this appliance at a clean stop) vouched for, with the RFC
-   6962 tree at it, signed by a key of the chain. The record it names must still
-   be there and hash as it did; a store that now ends before it was rolled back.
+   6962 tree at it, signed by a key of the chain over a message that names the chain
+   (``croupier-log-verified-v2``). The record it names must still be there and hash
+   as it did; a store that now ends before it was rolled back. A row of the older v1
+   format (no chain named) counts as none: that chain is checked in full once and a
+   v2 row signed at its last checkpoint.
 3. **Every record after it**, exactly as ``croupier log verify`` checks them (seq,
    links, checkpoint roots and signatures, rotations), read in chunks. A store with
    no verified position (an old one, or one whose row was deleted) is checked in full.
@@ -24,6 +27,10 @@ still do, and what finds it:
   full ``croupier log verify``, which the auditor runs (and ``--full`` at start-up);
 - advance the verified position: impossible, the row is signed; replacing it with an
   older signed row, or deleting it, only makes the check longer;
+- copy one chain's verified row onto another chain, or rename a chain (its records and
+  row): refused as forged, the signature names the chain it was made for (the record
+  hash alone did not tell a renamed chain whose last record is the checkpoint); an
+  old v1 row, which names no chain, is never trusted, only makes the check longer;
 - remove the tail of the log together with the rows that match it (a rollback), and
   the verified row with it: only a tree head kept outside the store shows it (step 4,
   ``croupier log verify --since``); keep the anchor where the store's writer cannot
@@ -49,7 +56,7 @@ from certification.log.keys import SigningKey, key_id_of, load_public_key, verif
 from certification.log.merkle import Frontier
 from certification.log.reader import LogReader, VerifiedPosition
 from certification.log.treehead import TreeHead, last_head
-from certification.log.verify import ChainState, Verifier
+from certification.log.verify import ChainState, Verifier, chain_label
 
 
 @dataclass(frozen=True)
@@ -139,40 +146,65 @@ def key_chain(log: LogReader) -> KeyChain:
     return KeyChain(tuple(ids), keys, tuple(rotations))
 
 
-def verified_message(seq: int, hash_: str, tree: Frontier, key_id: str) -> bytes:
+#: the domain of a verified position's signature: v2 names the chain, v1 (before chains
+#: were named in it) does not
+VERIFIED_V1 = b"croupier-log-verified-v1\n"
+VERIFIED_V2 = b"croupier-log-verified-v2\n"
+
+
+def verified_message(seq: int, hash_: str, tree: Frontier, key_id: str, chain: str) -> bytes:
+    """The exact bytes a verified position's signature covers: the checkpoint ``seq`` of
+    chain ``chain`` (``""``: a one-writer store's), its hash and the tree at it.
+
+    The chain is named so that a row copied onto another chain, or a chain renamed, no
+    longer verifies (before, only the record hash tied a row to its chain).
+    """
+    body = {"seq": seq, "hash": hash_, "tree": tree.to_json(), "key_id": key_id, "chain": chain}
+    return VERIFIED_V2 + canonical(body)
+
+
+def verified_message_v1(seq: int, hash_: str, tree: Frontier, key_id: str) -> bytes:
+    """What a store written before v2 signed (no chain): recognised, never trusted."""
     body = {"seq": seq, "hash": hash_, "tree": tree.to_json(), "key_id": key_id}
-    return b"croupier-log-verified-v1\n" + canonical(body)
+    return VERIFIED_V1 + canonical(body)
 
 
-def signed_position(key: SigningKey, seq: int, hash_: str, tree: Frontier) -> VerifiedPosition:
-    """The signed statement that the log through checkpoint ``seq`` was verified (the
-    store keeps it: :meth:`kiosk_ui.store.protocol.Checkpoints.save`)."""
-    sig = key.sign(verified_message(seq, hash_, tree, key.key_id))
+def signed_position(
+    key: SigningKey, seq: int, hash_: str, tree: Frontier, chain: str = ""
+) -> VerifiedPosition:
+    """The signed statement that chain ``chain`` through checkpoint ``seq`` was verified
+    (the store keeps it: :meth:`kiosk_ui.store.protocol.Checkpoints.save`)."""
+    sig = key.sign(verified_message(seq, hash_, tree, key.key_id, chain))
     return VerifiedPosition(seq, hash_, orjson.dumps(tree.to_json()).decode(), key.key_id, sig)
 
 
 def _verified_position(
-    log: LogReader, chain: KeyChain, head: int
+    log: LogReader, chain: KeyChain, head: int, name: str = ""
 ) -> tuple[int, str, Frontier] | None:
+    """The verified position of chain ``name``, checked; None if there is none to use.
+
+    A row signed in the v1 format (a store written before positions named their chain)
+    counts as no position at all: the check runs in full from record 1 and the caller
+    signs a v2 row at the checkpoint it reaches. A v1 row does not say which chain it was
+    made for: accepting one, even once before re-signing it, would let a chain renamed
+    together with its row, or a row copied from another chain or a backup, choose where
+    the check starts. Ignoring it costs one full check of that chain after the upgrade.
+    """
     row = log.verified()
     if row is None:
         return None
     seq, hash_, tree_text, kid, sig = row.seq, row.hash, row.tree, row.key_id, row.signature
     try:
         tree = Frontier.from_json(orjson.loads(tree_text))
-    except (orjson.JSONDecodeError, ValueError):
+    except (orjson.JSONDecodeError, ValueError, TypeError):
         tree = None
     key = chain.keys.get(kid)
-    if (
-        tree is None
-        or tree.size != seq
-        or key is None
-        or not verify_signature(key, sig, verified_message(seq, hash_, tree, kid))
-    ):
-        raise LogIntegrityError(
-            f"the verified position (record {seq}) is not signed by a key of this log (forged)",
-            seq=seq,
-        )
+    if tree is None or tree.size != seq or key is None:
+        raise _forged(seq, name)
+    if not verify_signature(key, sig, verified_message(seq, hash_, tree, kid, name)):
+        if verify_signature(key, sig, verified_message_v1(seq, hash_, tree, kid)):
+            return None  # the old format: checked in full, then re-signed as v2
+        raise _forged(seq, name)
     if seq > head:
         raise LogIntegrityError(
             f"the store ends at record {head}, but record {seq} was verified at an earlier "
@@ -189,6 +221,15 @@ def _verified_position(
     return seq, hash_, tree
 
 
+def _forged(seq: int, name: str) -> LogIntegrityError:
+    """The verified position of chain ``name`` is not one this log signed for it."""
+    return LogIntegrityError(
+        f"the verified position (record {seq}){chain_label(name)} is not signed for this "
+        "chain by a key of this log (forged, or copied from another chain)",
+        seq=seq,
+    )
+
+
 def check_log(log: LogReader, *, full: bool = False, name: str = "") -> CheckedLog | None:
     """Verify the log from the last verified checkpoint (``full``: from record 1).
 
@@ -200,7 +241,7 @@ def check_log(log: LogReader, *, full: bool = False, name: str = "") -> CheckedL
     if head == 0:
         return None
     chain = key_chain(log)
-    start = None if full else _verified_position(log, chain, head)
+    start = None if full else _verified_position(log, chain, head, name)
     if start is None:
         verifier = Verifier([chain.root], keep_tree=True, chain=name)
         after = 0

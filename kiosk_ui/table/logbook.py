@@ -113,8 +113,10 @@ class LogBook:
                 tree=checked.tree,
                 chain=self.chain,
             )
-            if checked.checkpoint is not None:
-                self._save_verified(*checked.checkpoint, key)
+            if checked.checkpoint is not None:  # a row the check did not start from (none,
+                # one of the old v1 format, or --full) is replaced even at the same seq
+                resumed = checked.resumed_after == checked.checkpoint[0]
+                self._save_verified(*checked.checkpoint, key, replace=not resumed)
         # The state as opened: where a resync finds the tree if no checkpoint of this run
         # is old enough.
         assert self.writer.tree is not None
@@ -137,11 +139,15 @@ class LogBook:
             )
             self._anchor_thread.start()
 
-    def _save_verified(self, seq: int, hash_: str, tree: Frontier, key: SigningKey) -> None:
+    def _save_verified(
+        self, seq: int, hash_: str, tree: Frontier, key: SigningKey, *, replace: bool = False
+    ) -> None:
+        """Sign checkpoint ``seq`` of this chain as verified, if the stored row is older
+        (``replace``: whatever the stored row says, the check just proved ``seq``)."""
         with self.db.transaction() as tx:
             stored = tx.checkpoints.verified_seq(self.chain)
-            if stored is None or stored < seq:
-                position = integrity.signed_position(key, seq, hash_, tree)
+            if replace or stored is None or stored < seq:
+                position = integrity.signed_position(key, seq, hash_, tree, self.chain)
                 tx.checkpoints.save(position, self.chain)
 
     def anchor_head(self) -> bool:

@@ -7,8 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
+from certification.log.canonical import canonical
+from certification.log.keys import KeyStore
 from certification.log.merkle import merkle_root
 from certification.log.treehead import read_heads
 from kiosk_ui.errors import StoreError
@@ -142,3 +145,156 @@ def test_a_fresh_store_holds_no_unsigned_record(tmp_path: Path) -> None:
         rt.close()
     out = _log_verify(workers)
     assert out.startswith("OK: ") and "in 3 chains" in out and "unsigned" not in out, out
+
+
+# --- the verified position names its chain --------------------------------------------
+
+
+def _two_worker_store(tmp_path: Path, anchor: Path | None = None) -> tuple[Path, list[str]]:
+    """A SQLite store two workers wrote, signed and stopped cleanly: each chain (the
+    second longer) ends at the checkpoint its verified row names."""
+    store = tmp_path / "s"
+    Runtime(store, synchronous="NORMAL", create=True).close()
+    names = []
+    for i in range(2):
+        rt = Runtime(store, synchronous="NORMAL", shared=True, worker=i, anchor=anchor)
+        pid = rt.create_player(f"p{i}")
+        for n in range(1 + 4 * i):
+            rt.cash_in(pid, 100 * (n + 1), operator="op")
+        rt.log.seal()
+        names.append(rt.db.appliance)
+        rt.close()
+        assert _verified_row(store, names[-1])[0] == _last_seq(store, names[-1])
+    return store, names
+
+
+def _worker(store: Path, i: int, anchor: Path | None = None) -> Runtime:
+    return Runtime(store, synchronous="NORMAL", shared=True, worker=i, anchor=anchor)
+
+
+def _verified_row(store: Path, chain: str) -> tuple[int, str, str, str, str]:
+    with sqlite3.connect(log_records.db_path(store)) as db:
+        row = db.execute(
+            "SELECT seq, hash, tree, key_id, signature FROM log_verified WHERE chain = ?",
+            (chain,),
+        ).fetchone()
+    assert row is not None
+    return row
+
+
+def _last_seq(store: Path, chain: str) -> int:
+    conn = log_records.open_readonly(store)
+    try:
+        return log_records.last_seq(conn, chain)
+    finally:
+        conn.close()
+
+
+def _put_verified(store: Path, chain: str, row: tuple[int, str, str, str, str]) -> None:
+    """The attacker writes ``chain``'s verified row (the store's file is all it holds)."""
+    with sqlite3.connect(log_records.db_path(store)) as db:
+        db.execute("INSERT OR REPLACE INTO log_verified VALUES (?, ?, ?, ?, ?, ?)", (chain, *row))
+
+
+def test_a_verified_row_copied_onto_another_chain_is_refused_as_forged(tmp_path: Path) -> None:
+    """Chain A's signed row stored as chain B's: the signature names chain A, so B's
+    start-up refuses it as forged and names B, with one line; A still resumes from its
+    own row (the check incremental, not from record 1)."""
+    store, (a, b) = _two_worker_store(tmp_path)
+    _put_verified(store, b, _verified_row(store, a))
+    with pytest.raises(StoreError) as refused:
+        _worker(store, 1)
+    line = str(refused.value)
+    assert f"of chain {b} is not signed for this chain" in line and "forged" in line, line
+    assert "\n" not in line and "Traceback" not in line
+    rt = _worker(store, 0)
+    try:
+        assert rt.log.checked is not None
+        assert rt.log.checked.resumed_after == _verified_row(store, a)[0] > 0
+    finally:
+        rt.close()
+
+
+def test_a_renamed_chain_is_refused_at_start(tmp_path: Path) -> None:
+    """Chain A's records and verified row renamed to chain B (B's own deleted first): every
+    record the incremental check reads still hashes as it did, so only the signature,
+    which names chain A, tells (nothing follows the verified checkpoint: no record is read
+    that could name its chain); before it did, B's worker started on A's records."""
+    store, (a, b) = _two_worker_store(tmp_path)
+    with sqlite3.connect(log_records.db_path(store)) as db:
+        db.execute("DELETE FROM log WHERE chain = ?", (b,))
+        db.execute("DELETE FROM log_verified WHERE chain = ?", (b,))
+        db.execute("UPDATE log SET chain = ? WHERE chain = ?", (b, a))
+        db.execute("UPDATE log_verified SET chain = ? WHERE chain = ?", (b, a))
+    with pytest.raises(StoreError, match=f"of chain {b} is not signed for this chain.*forged"):
+        _worker(store, 1)
+
+
+def _v1_row(store: Path, chain: str) -> tuple[int, str, str, str, str]:
+    """``chain``'s verified row re-signed in the format of a store written before rows
+    named their chain (``croupier-log-verified-v1``: seq, hash, tree, key id)."""
+    seq, hash_, tree, kid, _ = _verified_row(store, chain)
+    body = {"seq": seq, "hash": hash_, "tree": orjson.loads(tree), "key_id": kid}
+    sig = KeyStore(store).load(kid).sign(b"croupier-log-verified-v1\n" + canonical(body))
+    return seq, hash_, tree, kid, sig
+
+
+@pytest.mark.parametrize("source", ["own", "other"])
+def test_an_old_v1_row_counts_as_no_verified_position_and_is_re_signed(
+    tmp_path: Path, source: str
+) -> None:
+    """A v1 row (its own chain's, or one copied from the other chain: v1 cannot tell)
+    is never trusted: the start-up check runs from record 1, starts the store, and signs
+    a v2 row at the checkpoint it reached, so the next start resumes from it."""
+    store, (a, b) = _two_worker_store(tmp_path)
+    own = _verified_row(store, b)
+    _put_verified(store, b, _v1_row(store, b if source == "own" else a))
+    rt = _worker(store, 1)
+    try:
+        assert rt.log.checked is not None and rt.log.checked.resumed_after == 0
+    finally:
+        rt.close()
+    assert _verified_row(store, b)[0] == own[0]
+    rt = _worker(store, 1)
+    try:
+        assert rt.log.checked is not None and rt.log.checked.resumed_after == own[0] > 0
+    finally:
+        rt.close()
+
+
+def test_a_one_process_store_resumes_from_its_verified_row(tmp_path: Path) -> None:
+    """The unnamed chain "" of a one-process store: the row is signed for it, a restart
+    checks only what follows it, and the same row on a named chain is refused."""
+    store = tmp_path / "s"
+    rt = Runtime(store, synchronous="NORMAL", checkpoint_every=3, create=True)
+    pid = rt.create_player("p")
+    for _ in range(4):
+        rt.cash_in(pid, 100, operator="op")
+    rt.close()
+    rt = Runtime(store, synchronous="NORMAL")
+    try:
+        assert rt.log.checked is not None
+        assert rt.log.checked.resumed_after == _verified_row(store, "")[0] > 0
+    finally:
+        rt.close()
+    worker = _worker(store, 0)  # its chain, then the unnamed chain's row moved onto it
+    name = worker.db.appliance
+    worker.close()
+    _put_verified(store, name, _verified_row(store, ""))
+    with pytest.raises(StoreError, match=f"of chain {name} is not signed for this chain"):
+        _worker(store, 0)
+
+
+def test_a_renamed_chain_with_an_old_v1_row_is_refused_by_the_full_check(tmp_path: Path) -> None:
+    """Why a v1 row is not accepted even once (to be re-signed): it names no chain, so
+    chain A renamed B with its v1 row would pass as B's and be re-signed as B's. Counted
+    as no position, B is checked from record 1, and A's records name chain A."""
+    store, (a, b) = _two_worker_store(tmp_path)
+    old = _v1_row(store, a)
+    with sqlite3.connect(log_records.db_path(store)) as db:
+        db.execute("DELETE FROM log WHERE chain = ?", (b,))
+        db.execute("DELETE FROM log_verified WHERE chain IN (?, ?)", (a, b))
+        db.execute("UPDATE log SET chain = ? WHERE chain = ?", (b, a))
+    _put_verified(store, b, old)
+    with pytest.raises(StoreError, match=f"record at position 1 of chain {b} names chain "):
+        _worker(store, 1)

@@ -276,6 +276,38 @@ def test_a_forged_verified_position_is_refused(tmp_path: Path) -> None:
     assert "forged" in _refused(config)
 
 
+def test_an_old_v1_verified_row_gets_the_full_check_so_an_edit_below_it_is_found(
+    tmp_path: Path,
+) -> None:
+    """A verified row of the v1 format (signed before rows named their chain, so one that
+    could have been copied from any chain or a backup) is never trusted: start-up checks
+    from record 1, and an edit below the row's checkpoint, which an incremental check
+    starting from the row would not read, is refused with one line."""
+    config, store = _config(tmp_path)
+    _serve_and_play(config, 3)
+    conn = sqlite3.connect(log_records.db_path(store))
+    seq, hash_, tree, kid = conn.execute(
+        "SELECT seq, hash, tree, key_id FROM log_verified WHERE chain = ''"
+    ).fetchone()
+    from certification.log.canonical import canonical
+    from certification.log.keys import KeyStore
+
+    body = {"seq": seq, "hash": hash_, "tree": json.loads(tree), "key_id": kid}
+    v1 = KeyStore(store).load(kid).sign(b"croupier-log-verified-v1\n" + canonical(body))
+    edited, data = conn.execute(
+        "SELECT seq, data FROM log WHERE type = 'event' AND seq < ? ORDER BY seq LIMIT 1",
+        (seq,),
+    ).fetchone()
+    rec = json.loads(data)
+    rec["ts"] += 1
+    with conn:
+        conn.execute("UPDATE log_verified SET signature = ? WHERE chain = ''", (v1,))
+        conn.execute("UPDATE log SET data = ? WHERE seq = ?", (canonical(rec), edited))
+    conn.close()
+    line = _refused(config)
+    assert f"record {edited} altered" in line, line
+
+
 def test_a_clean_stop_leaves_the_next_start_only_the_new_records_to_check(tmp_path: Path) -> None:
     config, store = _config(tmp_path)
     _serve_and_play(config, 2)

@@ -9,7 +9,9 @@ chain name, and a tree head of one chain passed off as the other's.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+from collections.abc import Iterator
 
 import orjson
 import pytest
@@ -18,7 +20,10 @@ from certification.log.canonical import canonical
 from certification.log.chain import JournalWriter
 from certification.log.chains import chain_of, verify_chains
 from certification.log.errors import LogIntegrityError
+from certification.log.integrity import check_log, signed_position
 from certification.log.keys import SigningKey
+from certification.log.merkle import Frontier, leaf_hash
+from certification.log.reader import VerifiedPosition
 from certification.log.treehead import TreeHead
 from certification.log.verify import verify_lines
 
@@ -134,3 +139,56 @@ def test_a_tree_head_is_signed_for_its_chain_only(key: SigningKey) -> None:
     assert not TreeHead.parse(canonical(fields)).verify(key.public)
     del fields["chain"]  # ... or for a one-writer store's log
     assert not TreeHead.parse(canonical(fields)).verify(key.public)
+
+
+class ChainReader:
+    """One chain of ``rows`` as the start-up check reads it (:class:`LogReader`), with a
+    verified position the test sets as an attacker would."""
+
+    def __init__(self, rows: list[tuple[str, bytes]], chain: str) -> None:
+        self.lines = [d for c, d in rows if c == chain]
+        self.position: VerifiedPosition | None = None
+
+    def last_seq(self) -> int:
+        return len(self.lines)
+
+    def record(self, seq: int) -> bytes | None:
+        return self.lines[seq - 1] if 0 < seq <= len(self.lines) else None
+
+    def chunks(
+        self, after: int = 0, upto: int | None = None, size: int = 20_000
+    ) -> Iterator[list[bytes]]:
+        yield self.lines[after:upto]
+
+    def key_records(self) -> list[bytes]:
+        return [
+            d for d in self.lines if b'"type":"log-start"' in d or b'"type":"key-rotation"' in d
+        ]
+
+    def verified(self) -> VerifiedPosition | None:
+        return self.position
+
+
+def last_checkpoint(log: ChainReader, key: SigningKey, chain: str) -> VerifiedPosition:
+    """The signed verified position at ``log``'s last record (a checkpoint)."""
+    tree = Frontier()
+    for d in log.lines:
+        tree.append(leaf_hash(d))
+    seq = len(log.lines)
+    return signed_position(key, seq, hashlib.sha256(log.lines[-1]).hexdigest(), tree, chain)
+
+
+def test_a_verified_position_is_signed_for_its_chain_only(key: SigningKey) -> None:
+    rows = two_chains(key)
+    a, b = ChainReader(rows, A), ChainReader(rows, B)
+    a.position = last_checkpoint(a, key, A)
+    checked = check_log(a, name=A)
+    assert checked is not None and checked.resumed_after == len(a.lines) > 0
+    b.position = a.position  # A's row on chain B
+    with pytest.raises(LogIntegrityError, match=f"of chain {B} is not signed for this chain"):
+        check_log(b, name=B)
+    b.lines = a.lines  # ... or chain A renamed B, records and row
+    with pytest.raises(LogIntegrityError, match=f"of chain {B} is not signed .*forged"):
+        check_log(b, name=B)
+    with pytest.raises(LogIntegrityError, match="is not signed for this chain"):
+        check_log(a, name="")  # a named chain's row passed off as a one-writer store's
