@@ -131,7 +131,7 @@ class LogBook:
         self._stop = threading.Event()
         self._anchor_thread: threading.Thread | None = None
         if anchor is not None:
-            last = last_head(anchor)
+            last = last_head(anchor, self.chain)  # this chain's: the file holds every chain's
             self._anchored = last.size if last is not None else 0
             self.anchor_head()
             self._anchor_thread = threading.Thread(

@@ -285,6 +285,28 @@ def test_a_one_process_store_resumes_from_its_verified_row(tmp_path: Path) -> No
         _worker(store, 0)
 
 
+def test_each_worker_anchors_its_own_chain_from_its_own_last_head(tmp_path: Path) -> None:
+    """One anchor file holds every chain's heads; a worker restarting must compare with
+    its own chain's last head, not the file's last line (the other chain's, longer): a
+    worker that took the other chain's size for its own anchored nothing while it grew
+    to that size, and that stretch could be rolled back unseen."""
+    anchor = tmp_path / "anchor.jsonl"
+    store, (a, b) = _two_worker_store(tmp_path, anchor)
+    rt = _worker(store, 1, anchor)
+    rt.close()
+    rt = _worker(store, 0, anchor)  # the shorter chain, restarting after the longer one
+    try:
+        assert read_heads(anchor)[-1].chain == b
+        pid = rt.create_player("q")
+        rt.cash_in(pid, 100, operator="op")
+        assert rt.log.writer.head_seq < read_heads(anchor)[-1].size  # still shorter than b
+        assert rt.log.anchor_head()
+        last = read_heads(anchor)[-1]
+        assert last.chain == a and last.size == rt.log.writer.head_seq
+    finally:
+        rt.close()
+
+
 def test_a_renamed_chain_with_an_old_v1_row_is_refused_by_the_full_check(tmp_path: Path) -> None:
     """Why a v1 row is not accepted even once (to be re-signed): it names no chain, so
     chain A renamed B with its v1 row would pass as B's and be re-signed as B's. Counted
