@@ -132,7 +132,6 @@ print(plain, kept)
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_a_task_reuses_freed_memory_under_a_dask_nanny_environment() -> None:
     """A Dask nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536 (glibc then maps
     every large block afresh); a task run through in_worker reuses freed blocks instead:
