@@ -158,6 +158,27 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
             return frozenset({"deal-card"})
         return frozenset()
 
+    def withdraw_orders(self, seat: int) -> tuple[Decide, ...]:
+        """The :class:`~games.core.capabilities.StandingOrders` capability: ``seat``'s
+        choices in a coup not dealt yet, taken back when its player leaves (no stake):
+        "Player as Dealer" goes back to the banker dealing, its position back to its own
+        number, so whoever sits there next is not handed the shoe nor another view.
+
+        >>> from games import baccarat
+        >>> coup = baccarat.new_game(baccarat.VARIANTS[0], 2)
+        >>> _ = coup.apply(Decide(seat=1, decision="dealer", arg="player"))
+        >>> [(a.decision, a.arg) for a in coup.withdraw_orders(1)], coup.withdraw_orders(0)
+        ([('dealer', 'banker')], ())
+        """
+        if self.phase is not Phase.BETTING or not 0 <= seat < self.seats:
+            return ()
+        out: list[Decide] = []
+        if self.dealer is DealerMode.PLAYER and self.dealing_seat == seat:
+            out.append(Decide(seat=seat, decision="dealer", arg=DealerMode.BANKER.value))
+        if self.positions.get(seat, seat + 1) != seat + 1:
+            out.append(Decide(seat=seat, decision="position", arg=str(seat + 1)))
+        return tuple(out)
+
     def outcome(self) -> Outcome | None:
         """The finished coup, or None while it is in play."""
         if self.phase is not Phase.OVER:

@@ -15,8 +15,11 @@ attributes with ``getattr``: a capability is a named, typed promise.
   logs the engine's own record of it before the deal, so a replay knows it too.
 * :class:`StandingOrders`: a round that holds a seat's standing orders, which are its
   player's and no stake (Caribbean Stud's jackpot chip queue and always-contribute
-  button): when the player leaves before the deal, the runtime applies the actions
-  that take them back (logged), so the seat's next player in that game inherits none.
+  button, craps' come-out options, the pai gow bank rotation's place, baccarat's Player
+  as Dealer and position): when the player leaves the seat before the game is over, the
+  runtime applies the actions that take them back (logged), so the seat's next player
+  in that game inherits none (the next game drops what the carry holds for the seat:
+  ``GameContext.new_players``).
 """
 
 from __future__ import annotations

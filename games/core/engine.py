@@ -128,7 +128,8 @@ class GameContext:
     for a new table or after a restart); ``carry`` is what that engine's ``carry()``
     encoded, as logged in the game-start record (the replayer passes it instead of
     ``previous``). ``new_players`` are the seats held by a player who did not hold
-    them in that last game (sat down since): what the last game carries
+    them in that last game (sat down since), or left empty by the one who did (the game
+    may open before anyone sits there): what the last game carries
     for such a seat that is its player's (a standing bet order, a come-out option) is
     dropped, what is the table's (a bank rotation) is kept; logged beside the carry.
     Families that need none of these ignore them.

@@ -35,8 +35,10 @@ The game is a :class:`~games.core.round.Round`: the stakes are the round's bet b
 spot name; :mod:`games.craps.placing` holds the craps checks over it), every settled bet
 goes through :meth:`~games.core.round.Round.settle`, and each action kind has its
 ``verify_<kind>`` / ``apply_<kind>`` pair. It has the :class:`~games.core.capabilities.Spots`
-(``placeable`` / ``removable``) and :class:`~games.core.capabilities.CarriesOver`
-(``carry``) capabilities. No decision is passive: a seat that does not act never rolls.
+(``placeable`` / ``removable``), :class:`~games.core.capabilities.CarriesOver`
+(``carry``) and :class:`~games.core.capabilities.StandingOrders` (``withdraw_orders``: a
+leaving seat's come-out options back to the defaults) capabilities. No decision is
+passive: a seat that does not act never rolls.
 """
 
 from __future__ import annotations
@@ -266,6 +268,29 @@ class CrapsGame(Round[CrapsRules]):
         if self.phase is not Phase.OVER:
             raise IllegalAction(_STILL_RUNNING)
         return CrapsCarry({s: self.working(s) for s in range(self.seats)})
+
+    # --- the StandingOrders capability ---------------------------------------------
+
+    def withdraw_orders(self, seat: int) -> tuple[Decide, ...]:
+        """The decisions that put ``seat``'s come-out options back to the page's defaults
+        (its player left): they are the player's settings, no stake, so the seat's next
+        player in this game (and, carried, in the next) starts with the defaults. None
+        while the dice roll (no seat acts then), once the game is over (the next game
+        drops them: ``new_players``) or when they are the defaults already.
+
+        >>> from games import craps
+        >>> game = craps.new_game(craps.VARIANTS[0], 2)
+        >>> _ = game.apply(Decide(seat=1, decision="come-out-on", arg="hard"))
+        >>> [(a.decision, a.arg) for a in game.withdraw_orders(1)], game.withdraw_orders(0)
+        ([('come-out-off', 'hard')], ())
+        """
+        if self.phase is not Phase.BETTING or not 0 <= seat < self.seats:
+            return ()
+        return tuple(
+            Decide(seat=seat, decision="come-out-on" if on else "come-out-off", arg=kind.value)
+            for kind, on in WORKING_DEFAULTS.items()
+            if self._working[seat][kind] != on
+        )
 
     def next_game(self) -> CrapsGame:
         """The next crap game: a clean table, point off, the same come-out options."""

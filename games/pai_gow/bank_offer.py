@@ -5,6 +5,14 @@ A mixin of :class:`~games.pai_gow.engine.PaiGowRound`: the seat offered the bank
 the ``bank`` bet) or ``Decide(decision="decline-bank")`` (the offer passes to the next
 seat in turn; when none is left the dealer banks). The rotation itself is
 :mod:`games.pai_gow.bank`.
+
+A seat's place in the rotation is its player's (page 002: "each player who took part"
+is queued, "a player may not act as the Banker for two consecutive hands", the house
+matches "the Player/Banker's last wager"): when the player leaves the seat before the
+game is over with no stake in it, :meth:`BankOffer.bank_orders` gives the decisions that
+take it out (``decline-bank`` if the bank is offered to it now, then
+``Decide(decision="leave-bank-rotation")``: out of the queue, no last wager, not the last
+banker), so whoever sits there next, in this game or the next, inherits none of it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from games.pai_gow.showdown import bank_bet, house_wager, keys
 from games.pai_gow.view import Phase
 
 BANK_DECISIONS = ("bank", "decline-bank")
+LEAVE_ROTATION = "leave-bank-rotation"  # the seat's player left: its place goes with them
 
 
 class BankOffer:
@@ -69,6 +78,44 @@ class BankOffer:
                 raise IllegalAction("decline-bank takes no argument")
             return
         parse_bank_arg(action.arg, self._last_wager(seat))
+
+    def bank_orders(self, seat: int) -> tuple[Decide, ...]:
+        """The decisions that take ``seat``'s place in the bank rotation back (its player
+        left; see the module docstring), none when it holds none, when it banks this game
+        (its bank is a stake: the seat is not freed before the game ends) or once the game
+        is over (the next game drops it: ``new_players``, :meth:`BankCarry.without`)."""
+        if not self.rules.player_bank or self.phase is Phase.OVER or seat == self.banker:
+            return ()
+        offered = seat == self.offered
+        out = [Decide(seat=seat, decision="decline-bank")] if offered else []
+        if (seat in self._offers and not offered) or self._holds_carried(seat):
+            out.append(Decide(seat=seat, decision=LEAVE_ROTATION))
+        return tuple(out)
+
+    def _holds_carried(self, seat: int) -> bool:
+        """Whether the rotation handed to this game names ``seat`` (last banker, or a
+        last wager against the house)."""
+        carried = self.carried_in
+        return seat == carried.last_banker or seat in carried.house_wagers
+
+    def _verify_leave(self, seat: int, action: Decide) -> None:
+        if not self.rules.player_bank:
+            raise IllegalAction("this table has no player banking: no bank rotation to leave")
+        if action.arg:
+            raise IllegalAction(f"{LEAVE_ROTATION} takes no argument")
+        if self.phase is Phase.OVER:
+            raise IllegalAction("this game is over: the next one starts the rotation afresh")
+        if seat == self.offered:
+            raise IllegalAction(f"the bank is offered to seat {seat} now: take it or decline it")
+        if seat == self.banker:
+            raise IllegalAction(f"seat {seat} is the Banker this game")
+        if seat not in self._offers and not self._holds_carried(seat):
+            raise IllegalAction(f"seat {seat} holds no place in the bank rotation")
+
+    def _apply_leave(self, seat: int) -> tuple[Event, ...]:
+        self._offers = [s for s in self._offers if s != seat]
+        self.carried_in = self.carried_in.without(frozenset({seat}))
+        return (Message(text=f"seat {seat} leaves the bank rotation: its player left"),)
 
     def _settle_bank(self, bank_net: int, bank: tuple[int, int]) -> list[Event]:
         """The house's wager against the player-banker, then the bank's own settlement."""
@@ -127,4 +174,4 @@ class BankOffer:
         return tuple(events)
 
 
-__all__ = ["BANK_DECISIONS", "BankOffer"]
+__all__ = ["BANK_DECISIONS", "LEAVE_ROTATION", "BankOffer"]

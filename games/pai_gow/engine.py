@@ -59,7 +59,7 @@ from games.core.records import (
 )
 from games.core.round import Round
 from games.pai_gow.bank import BANK_BET, BankCarry
-from games.pai_gow.bank_offer import BANK_DECISIONS, BankOffer
+from games.pai_gow.bank_offer import BANK_DECISIONS, LEAVE_ROTATION, BankOffer
 from games.pai_gow.dragon import DRAGON_BET, DRAGON_DECISIONS, DragonHand, DragonHands
 from games.pai_gow.hands import Setting
 from games.pai_gow.land_deal import DEALER, START_NEED, DealPlan, LandDeal, seat_order
@@ -203,6 +203,13 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Reveal, Round[P
             wagers[seat] = self.book.stake(seat, MAIN_BET)
         return BankCarry(queue=tuple(sorted(self._order)), house_wagers=wagers)
 
+    def withdraw_orders(self, seat: int) -> tuple[Decide, ...]:
+        """The :class:`~games.core.capabilities.StandingOrders` capability: a leaving
+        seat's place in the page 002 bank rotation (:meth:`BankOffer.bank_orders`; none
+        on a table without player banking, nor for the Fortune Player/Dealer turn, which
+        is the table's)."""
+        return self.bank_orders(seat) if 0 <= seat < self.seats else ()
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards dealt to ``seat`` so far (for the seat itself and for tests)."""
         return tuple(self._hands.get(seat, ()))
@@ -291,7 +298,9 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Reveal, Round[P
             self._verify_same_player(action)
             return
         seat = self.seat_of(action)
-        if action.decision in BANK_DECISIONS and self.pdealer is not None:
+        if action.decision == LEAVE_ROTATION:
+            self._verify_leave(seat, action)
+        elif action.decision in BANK_DECISIONS and self.pdealer is not None:
             self.pd_verify(seat, action)
         elif action.decision in BANK_DECISIONS:
             self._verify_bank(seat, action)
@@ -308,6 +317,8 @@ class PaiGowRound(BankOffer, FortuneBank, LandDeal, DragonHands, Reveal, Round[P
             self._players.append(group)
             return (Message(text=f"seats {', '.join(map(str, group))} are one player's"),)
         seat = self.seat_of(action)
+        if action.decision == LEAVE_ROTATION:
+            return self._apply_leave(seat)
         if action.decision in BANK_DECISIONS and self.pdealer is not None:
             return tuple(self.pdealer.apply(seat, action, self.book))
         if action.decision in BANK_DECISIONS:

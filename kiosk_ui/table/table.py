@@ -322,12 +322,15 @@ class Table(TableMoney):
         return upcoming
 
     def _changed_seats(self) -> frozenset[int]:
-        """The seats held now by a player the log does not name for them in the last
-        game (sat down since): the next game drops what the last one carries for them
-        that is the player's (:attr:`~games.core.engine.GameContext.new_players`). An
-        empty seat keeps its carry: the rules give an empty chair its default."""
-        held = self._logged_seats
-        return frozenset(s for s, player in self.seats.items() if held.get(s) != player)
+        """The seats whose player is not the one the log names for them in the last game
+        (sat down since, or left it empty): the next game drops what the last one
+        carries for them that is the player's
+        (:attr:`~games.core.engine.GameContext.new_players`). A seat its player left
+        counts too: the next game may be opened, by another seat's first action, before
+        anybody sits there, and whoever sits down in it then inherits nothing (a craps
+        come-out option, a place in the pai gow bank rotation, a queued jackpot chip)."""
+        held, seats = self._logged_seats, self.seats
+        return frozenset(s for s in {*held, *seats} if held.get(s) != seats.get(s))
 
     def _last_game_from_log(self) -> Engine | None:
         """The table's last settled game, replayed: what the next game follows on from
@@ -489,9 +492,11 @@ class Table(TableMoney):
             self._logged_seats = logged_seats(replayed.records)
 
     def _free(self, seat: int) -> None:
-        """Free the seat; standing orders its player left in the open game, not dealt
-        yet (Caribbean Stud's queued jackpot chips, its always-contribute button), go
-        with them (:meth:`_withdraw_orders`): the seat's next player inherits none."""
+        """Free the seat; standing orders its player left in the open game (Caribbean
+        Stud's queued jackpot chips and always-contribute button, craps come-out options,
+        the pai gow bank rotation's place, baccarat's Player as Dealer) go with them
+        (:meth:`_withdraw_orders`), and what the last game carries for the seat is not
+        handed to the next (:meth:`_changed_seats`): the seat's next player inherits none."""
         if self.seats.get(seat) is not None:
             self._withdraw_orders(seat)  # first: a failed unit leaves the seat as it was
         super()._free(seat)

@@ -86,9 +86,12 @@ def test_pai_gow_bank_rotation_follows_the_table_across_games_and_a_restart(
     rt.close()
 
 
-def test_an_offer_to_an_empty_seat_is_declined_by_the_runtime_and_logged(
-    tmp_path: Path,
-) -> None:
+def test_the_bank_is_not_offered_to_the_seat_its_player_left(tmp_path: Path) -> None:
+    """Ann leaves after a game the dealer banked: her place in the rotation goes with her
+    (the next game's start record names her seat a new player's), so the bank is offered
+    to Bo at once; the table never waits on her empty chair. (A rotation that is the
+    table's, the Player/Dealer's, passes empty chairs by the runtime's decline:
+    test_player_dealer.py.)"""
     rt = Runtime(tmp_path / "store", synchronous="NORMAL", create=True)
     ann, bo = rt.create_player("Ann"), rt.create_player("Bo")
     for p in (ann, bo):
@@ -99,9 +102,10 @@ def test_an_offer_to_an_empty_seat_is_declined_by_the_runtime_and_logged(
     play(table, [0, 1])
     del table.seats[0]  # Ann left the table
     game = play(table, [1])
+    assert start_body(rt, game)["new_players"] == [0]
     actions = [r for r in rt._game_records(game) if r["type"] == "action"]
-    assert actions[0]["source"] == "runtime"
-    assert actions[0]["body"]["decision"] == "decline-bank" and actions[0]["body"]["seat"] == 0
+    assert actions[0]["source"] == "seat:1"
+    assert actions[0]["body"]["decision"] == "decline-bank" and actions[0]["body"]["seat"] == 1
     rt.audit()
     rt.close()
 
