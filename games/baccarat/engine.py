@@ -162,7 +162,9 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
         """The :class:`~games.core.capabilities.StandingOrders` capability: ``seat``'s
         choices in a coup not dealt yet, taken back when its player leaves (no stake):
         "Player as Dealer" goes back to the banker dealing, its position back to its own
-        number, so whoever sits there next is not handed the shoe nor another view.
+        number, so whoever sits there next is not handed the shoe nor another view. A seat
+        dealing the cards now (its player has no stake, or it could not leave) hands the
+        shoe back to the banker, who deals the rest: the coup waits on nobody.
 
         >>> from games import baccarat
         >>> coup = baccarat.new_game(baccarat.VARIANTS[0], 2)
@@ -170,7 +172,12 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
         >>> [(a.decision, a.arg) for a in coup.withdraw_orders(1)], coup.withdraw_orders(0)
         ([('dealer', 'banker')], ())
         """
-        if self.phase is not Phase.BETTING or not 0 <= seat < self.seats:
+        if not 0 <= seat < self.seats:
+            return ()
+        shoe = Decide(seat=seat, decision="dealer", arg=DealerMode.BANKER.value)
+        if self.phase is Phase.DEALING:
+            return (shoe,) if self._hands_back(shoe) else ()
+        if self.phase is not Phase.BETTING:
             return ()
         out: list[Decide] = []
         if self.dealer is DealerMode.PLAYER and self.dealing_seat == seat:
@@ -196,12 +203,25 @@ class BaccaratRound(BookBets, Round[BaccaratRules]):
         return seat
 
     def verify_any(self, action: Action) -> None:
-        """Every seat's action needs a seat here and an open betting phase."""
+        """Every seat's action needs a seat here and an open betting phase, but the
+        dealing seat's handing the shoe back to the banker mid-deal (:meth:`_hands_back`)."""
         if isinstance(action, DealCard):
             return
         self.seat_of(action)
-        if self.phase is not Phase.BETTING:
+        if self.phase is not Phase.BETTING and not self._hands_back(action):
             raise IllegalAction(f"{action.kind} is not allowed now: the round is {self.phase}")
+
+    def _hands_back(self, action: Action) -> bool:
+        """``Decide(decision="dealer", arg="banker")`` from the seat dealing the cards while
+        it deals: the banker deals the rest of the coup (its player left the seat)."""
+        return (
+            isinstance(action, Decide)
+            and action.decision == "dealer"
+            and action.arg == DealerMode.BANKER.value
+            and self.phase is Phase.DEALING
+            and self.dealer is DealerMode.PLAYER
+            and action.seat == self.dealing_seat
+        )
 
     def verify_place_bet(self, action: PlaceBet) -> None:
         seat = self.seat_of(action)

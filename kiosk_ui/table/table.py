@@ -503,9 +503,11 @@ class Table(TableMoney):
 
     def _withdraw_orders(self, seat: int) -> None:
         """Take back ``seat``'s standing orders in the open game (logged runtime actions,
-        so a replay and the audit agree; no money moves: an order is no stake). A fresh
-        game not yet in the log is dropped instead: the next one is made for whoever
-        sits next (``new_players``)."""
+        so a replay and the audit agree; no money moves: an order is no stake), then let
+        the source go on if the game was waiting on the seat (baccarat's shoe handed back
+        to the banker mid-deal: the banker deals the rest). A fresh game not yet in the
+        log is dropped instead: the next one is made for whoever sits next
+        (``new_players``)."""
         with self.lock:
             engine = self.engine
             if engine is None or engine.is_over or not isinstance(engine, StandingOrders):
@@ -519,6 +521,8 @@ class Table(TableMoney):
             with self._transaction(False) as conn:
                 for action in actions:
                     self._apply(conn, action, "runtime")
+                if not self.source.blocking:
+                    self._drive(conn)
 
     def restore(self, game: str, engine: Engine, seats: Mapping[int, str]) -> None:
         with self.lock:

@@ -255,6 +255,35 @@ def test_the_shoe_a_baccarat_player_took_is_not_handed_to_the_next_player(
     closed_and_verified(rt, tmp_path)
 
 
+def test_a_baccarat_player_dealing_the_cards_who_leaves_hands_the_shoe_to_the_banker(
+    tmp_path: Path,
+) -> None:
+    """Ann deals the cards herself (no stake of hers: Bo bet and dealt), and leaves while
+    the coup waits on her next card: the shoe goes back to the banker (logged), who deals
+    the rest at once, so Bo's bet settles to his wallet and the coup waits on nobody, and
+    Cy, sitting in Ann's chair, is not handed the shoe."""
+    rt, table = table_of(tmp_path, "baccarat-ez", seed=3)
+    table.sit(0, "ann")
+    table.sit(1, "bo")
+    table.act(Decide(seat=0, decision="dealer", arg="player"))
+    table.act(PlaceBet(seat=1, bet="banker", amount=500))
+    assert not table.act(Deal(seat=1)).over and table.view(0)["legal"] == ["deal-card"]
+    game = table.game
+    assert game is not None
+    assert rt.leave("t", 0, "ann") == "now"
+    engine = table.engine
+    assert engine is not None and engine.is_over  # dealt out by the banker
+    assert [(a["decision"], a["arg"]) for a in actions_of(rt, game, "runtime")] == [
+        ("dealer", "banker")
+    ]
+    ends = [r["body"] for r in rt._game_records(game) if r["type"] == "game-end"]
+    assert rt.balance("bo") == CASH + ends[0]["net"]["1"] and rt.balance("ann") == CASH
+    table.sit(0, "cy")
+    assert "deal-card" not in table.view(0)["legal"]
+    replays(rt, game)
+    closed_and_verified(rt, tmp_path)
+
+
 # --- caribbean stud: what the last game carries for a chair left empty -----------------
 
 
