@@ -7,7 +7,10 @@ none of it (Table._free: StandingOrders.withdraw_orders, logged; the next game's
 line after the point) stays hers: the seat is hers until it settles, to her wallet. Every
 store passes the audit derived from the log, and the log verifies.
 
-Caribbean Stud's queued jackpot chips and always-contribute button: test_new_players.py.
+Caribbean Stud's queued jackpot chips and always-contribute button in an open game:
+test_new_players.py. Roulette, sic bo, blackjack, war, three card, let it ride, UTH and
+the banked pai gow tables hold nothing of a player's at a seat but stakes: the last test
+checks those settle to the player who left.
 """
 
 from __future__ import annotations
@@ -322,4 +325,67 @@ def test_stud_orders_carried_for_a_chair_left_empty_are_not_charged_to_its_next_
     assert 0 not in jackpot_seats
     assert rt.balance("ann") == ann
     replays(rt, game)
+    closed_and_verified(rt, tmp_path)
+
+
+# --- every round family: a stake left on the layout settles to its player -------------
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "roulette-single-zero",
+        "sicbo-macau",
+        "blackjack-pinnacle",
+        "war-standard",
+        "three-card-poker",
+        "lets-em-ride",
+        "baccarat-ez",
+        "caribbean-stud",
+        "ultimate-texas-holdem",
+        "pai-gow-pinnacle",
+    ],
+)
+def test_bets_left_on_the_layout_settle_to_the_player_who_left(
+    tmp_path: Path, variant: str
+) -> None:
+    """Ann puts her bets down and leaves before the deal: the seat stays hers ("after the
+    game", Bo cannot take it), the action clock plays her hand by the rules' defaults (a
+    spin or a roll is no default: she comes back for it), the game settles to her wallet,
+    and only then is the seat free for Bo, who inherits no bet and pays nothing of hers."""
+    rt, table = table_of(tmp_path, variant)
+    table.sit(0, "ann")
+    for _ in range(10):  # every bet of the scripted player's slip, not its deal
+        action = table.family.autoplay(table.current_engine(), 0)
+        if not isinstance(action, PlaceBet):
+            break
+        table.act(action)
+    game = table.game
+    assert game is not None and rt.balance("ann") < CASH
+    assert rt.leave("t", 0, "ann") == "after the game"
+    with pytest.raises(SeatError, match="taken"):
+        table.sit(0, "bo")
+    rules, now = rt.seat_rules, 0.0
+    for _ in range(50):
+        engine = table.engine
+        assert engine is not None
+        if engine.is_over:
+            break
+        now += rules.action_seconds + 1
+        due = table.due(now, rules)
+        if due:
+            table.act_many(due, by="timeout")
+            continue
+        # no passive spin or roll (roulette, sic bo, like craps): the bet waits for Ann,
+        # who comes back to play it out; the seat is still freed at the game's end
+        table.sit(0, "ann")
+        action = table.family.autoplay(engine, 0)
+        assert action is not None, engine.view(None)
+        table.act(action)
+    ends = [r["body"] for r in rt._game_records(game) if r["type"] == "game-end"]
+    assert rt.balance("ann") == CASH + ends[0]["net"]["0"]
+    assert 0 not in table.seats  # freed at the game's end
+    table.sit(0, "bo")
+    assert not table.current_engine().book.of(0)  # type: ignore[attr-defined]
+    assert rt.balance("bo") == CASH
     closed_and_verified(rt, tmp_path)
