@@ -11,14 +11,18 @@ ANY of them show the whole floor, each server
 - answers the other servers' ``GET /api/floor/here`` (:mod:`kiosk_ui.web.routes.floor`):
   its tables as the lobby shows them (its poker rooms' rows too: stakes, seated players
   and stacks), their state as the console shows it (seats, open game, suspension) and
-  its open alarms; never a card: no view, no event, no shoe.
+  its open alarms and its health (:func:`kiosk_ui.web.status_view.health_summary`: what
+  its public status page shows); never a card: no view, no event, no shoe.
   The caller proves it is a server of this floor with a secret derived from the
   floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
   server of the floor holds a copy of ``keys/``);
-- while someone watches (a console's stream, a lobby asked for in the last
+- while someone watches (a console's stream, a lobby or status page asked for in the last
   :data:`WATCH_SECONDS`), polls every other live server once a second
   (:data:`POLL_SECONDS`) and pushes a new :meth:`FloorView.snapshot` to the console
-  streams whenever a table's state or an alarm changed anywhere.
+  streams whenever a table's state or an alarm changed anywhere;
+- lists every server of the floor with its health for the status page
+  (:meth:`FloorView.servers`): one that stopped answering, or whose row went stale,
+  says so.
 
 Polling rather than a relay of every event: a second per change is what a floor
 supervisor needs, the answer is small (a row per table), and a server that stops
@@ -31,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import threading
 import time
 import urllib.error
@@ -39,6 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
+
+from kiosk_ui.web.status_view import utc
 
 if TYPE_CHECKING:
     from kiosk_ui.table.runtime import Runtime
@@ -62,6 +69,15 @@ class PeerState:
     answer: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     at: float = 0.0  # time.monotonic() of that answer
+    answered: float | None = None  # time.time() of its last answer (None: never yet)
+    failing: float | None = None  # time.time() of the first poll it did not answer
+
+
+def worker_index(holder: str) -> int | None:
+    """The worker number of a ``serve --workers`` holder (``host/id/worker-I``); None
+    for an appliance of one process."""
+    m = re.search(r"/worker-(\d+)$", holder)
+    return int(m.group(1)) if m else None
 
 
 def sibling(a: str, b: str) -> bool:
@@ -95,10 +111,14 @@ class FloorView:
         self.secret = secret
         self.url = url.rstrip("/") if url else None
         self.local = local  # this server's part (routes.floor.here_part)
+        self.started = time.time()  # for the floor's status page
         leasing = runtime.leasing
         self.name = leasing.name if leasing is not None else None
         self.every = leasing.life / 3e6 if leasing is not None else 5.0
         self.peers: dict[str, PeerState] = {}
+        # the last state of servers no longer polled (their row went stale): the status
+        # page shows a gone server's last known health; nothing else reads them
+        self.gone: dict[str, PeerState] = {}
         self._lock = threading.Lock()
         self._watched = 0.0
         self._last: str | None = None
@@ -166,15 +186,20 @@ class FloorView:
             leases, servers = tx.leases.holders(), tx.leases.servers()
         return leases, servers, self.runtime.log.clock()
 
+    @property
+    def life(self) -> int:
+        """The lease life, microseconds (0: not a shared store)."""
+        return self.runtime.leasing.life if self.runtime.leasing is not None else 0
+
     def refresh(self) -> None:
-        """Ask every other live server holding a lease for its part of the floor."""
-        leases, servers, now = self.leases()
-        life = self.runtime.leasing.life if self.runtime.leasing is not None else 0
-        holding = {h for h, until in leases.values() if until >= now}
+        """Ask every other live server (its ``servers`` row renewed within
+        :data:`STALE_LIVES` lease lives, whether it holds a table now or stands by) for
+        its part of the floor."""
+        _, servers, now = self.leases()
         wanted = {
             h: url
             for h, (url, seen) in servers.items()
-            if h != self.name and h in holding and now - seen <= STALE_LIVES * life
+            if h != self.name and now - seen <= STALE_LIVES * self.life
         }
         threads = [threading.Thread(target=self._ask, args=(h, u)) for h, u in wanted.items()]
         for t in threads:
@@ -183,7 +208,9 @@ class FloorView:
             t.join()
         with self._lock:
             for gone in set(self.peers) - set(wanted):
-                del self.peers[gone]
+                self.gone[gone] = self.peers.pop(gone)
+            for back in set(self.gone) & set(wanted):
+                del self.gone[back]
 
     def _ask(self, holder: str, url: str) -> None:
         request = urllib.request.Request(
@@ -193,12 +220,17 @@ class FloorView:
         try:
             with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
                 state.answer = json.loads(answer.read())
+            state.answered = time.time()
         except (OSError, ValueError) as exc:  # URLError, HTTPError, timeouts, bad JSON
             state.error = f"server {holder} at {url} does not answer: {exc}"
+            state.failing = time.time()
         with self._lock:
             old = self.peers.get(holder)
-            if state.error and old is not None and old.answer:
-                state.answer = old.answer  # the last known state, marked unanswered
+            if state.error and old is not None:
+                if old.answer:
+                    state.answer = old.answer  # the last known state, marked unanswered
+                state.answered = old.answered
+                state.failing = old.failing or state.failing  # silent since its first miss
             self.peers[holder] = state
 
     def relay(self, holder: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -261,6 +293,59 @@ class FloorView:
             {"holder": p.holder, "url": p.url, "error": p.error} for p in peers.values() if p.error
         ]
         return {"tables": rows, "alarms": alarms, "servers": down}
+
+    def servers(self, health: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every server of the floor for the status page, this one (``health``: its own
+        :func:`kiosk_ui.web.status_view.health_summary`) first, then by holder: its address,
+        worker index, the tables it holds a lease of, when its row was last renewed, and
+        its health as its last answer gave it. ``state``: "serving" (this one, or it
+        answered the last poll), "not answering" (``error`` says why, ``since`` from when;
+        its last known health kept), "stale" (its row not renewed for
+        :data:`STALE_LIVES` lease lives: a dead or stopped server; its last known health
+        kept while this server runs) or "not asked yet"
+        (it came up since the last poll)."""
+        if not self.shared:
+            return []
+        leases, servers, now = self.leases()
+        if self.name is not None and self.name not in servers:  # no URL to advertise
+            servers[self.name] = (self.url or "", now)
+        with self._lock:
+            peers = {**self.gone, **self.peers}
+        rows = []
+        for holder, (url, seen) in sorted(servers.items(), key=lambda s: s[0] != self.name):
+            peer = peers.get(holder)
+            held = [t for t, (h, until) in leases.items() if h == holder and until >= now]
+            row: dict[str, Any] = {
+                "holder": holder,
+                "worker": worker_index(holder),
+                "url": url,
+                "here": holder == self.name,
+                "tables": sorted(held),
+                "last_seen": utc(seen / 1e6),
+                "seen_seconds_ago": max(0, now - seen) // 1_000_000,
+                "state": "serving",
+                "error": None,
+                "since": None,
+                "answered": utc(peer.answered) if peer and peer.answered else None,
+                "health": peer.answer.get("health") if peer else None,
+            }
+            if holder == self.name:
+                row["health"] = health
+            elif now - seen > STALE_LIVES * self.life:
+                row["state"] = "stale"
+                row["since"] = row["last_seen"]
+                row["error"] = (
+                    f"server {holder} has not renewed its row in the store for "
+                    f"{row['seen_seconds_ago']} s: it is not running (stopped or dead)"
+                )
+            elif peer is None:
+                row["state"] = "not asked yet"
+            elif peer.error:
+                row["state"] = "not answering"
+                row["error"] = peer.error
+                row["since"] = utc(peer.failing) if peer.failing else None
+            rows.append(row)
+        return rows
 
     def lobby(self, host: str | None) -> list[dict[str, Any]]:
         """Every table's lobby row served elsewhere, with the URL to open it at (for a

@@ -3,7 +3,9 @@
 - ``GET /api/floor/here``: this server's part of the floor for the other servers
   (:mod:`kiosk_ui.web.floor_view`): its tables' lobby rows, its poker rooms' lobby rows
   (stakes, buy-in, who sits with what stack, as ``GET /api/rooms`` shows them), their
-  console rows (seats, open game, suspension) and its open alarms. Never a card. Only a
+  console rows (seats, open game, suspension), its open alarms and its health (RNG,
+  devices, store fault: what its public ``GET /api/status`` shows, summed up by
+  :func:`kiosk_ui.web.status_view.health_summary`). Never a card. Only a
   server of this floor may ask: the ``X-Croupier-Floor`` header carries the secret
   derived from the floor's token key, compared in constant time.
 - ``POST /api/floor/alarms/{id}/ack``: another server's console acknowledges one of
@@ -35,6 +37,7 @@ from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, Opera
 from kiosk_ui.web.routes.operator import table_row
 from kiosk_ui.web.routes.player import table_out
 from kiosk_ui.web.routes.rooms import room_row
+from kiosk_ui.web.status_view import health_summary, public_status
 
 router = APIRouter(prefix="/api", tags=["floor"])
 
@@ -53,7 +56,15 @@ def here_part(state: Any) -> dict[str, Any]:
         "rooms": [room_row(app, t) for t in tables if isinstance(t, Room)],
         "tables": [table_row(t, alarm) for t in tables],
         "alarms": [a.out() for a in state.floor.alarms.listing() if a.state != "cleared"],
+        "health": health_here(state),
     }
+
+
+def health_here(state: Any) -> dict[str, Any]:
+    """This server's health as the floor's status page lists it: the summary of what its
+    own ``GET /api/status`` shows anyone (:func:`kiosk_ui.web.status_view.health_summary`)."""
+    view: FloorView = state.floor_view
+    return health_summary(public_status(state.appliance), view.started)
 
 
 def _peer(request: Request, secret: str | None) -> None:

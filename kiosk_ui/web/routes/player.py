@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from certification.log.commitments import check_game
 from certification.log.replay import render_recall, replay_game, shoe_line
-from firmware_bridge.url import public_text, public_url
+from firmware_bridge.url import public_text
 from games import catalog
 from games.core.backline import backed_seat
 from games.core.engine import Variant
@@ -37,6 +37,7 @@ from kiosk_ui.web.routes.deps import (
     SeatQuery,
     tokens,
 )
+from kiosk_ui.web.status_view import health_summary, public_status, public_value
 
 router = APIRouter(prefix="/api", tags=["player"])
 
@@ -94,65 +95,19 @@ def health(app: ApplianceDep) -> dict[str, Any]:
     }
 
 
-def _public_dict(value: dict[str, Any]) -> dict[str, Any]:
-    return {k: _public(v) for k, v in value.items()}
-
-
-def _public(value: Any) -> Any:
-    """``value`` with every URL query stripped from its strings (seeds, device options).
-
-    The unauthenticated answers show a device's role, scheme, path, state and model;
-    anything in a URL's query could predict outcomes (a simulator's seed), so it is
-    removed here, whatever message carried it. The full URL is in the operator API.
-    """
-    if isinstance(value, str):
-        return public_text(value)
-    if isinstance(value, dict):
-        return {k: _public(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_public(v) for v in value]
-    return value
-
-
 @router.get("/status")
-def status(app: ApplianceDep) -> dict[str, Any]:
-    """Device and RNG health for the technician's status page (no secrets, no outcomes).
-
-    ``test_mode`` is true when ``[rng] test_mode`` lets a deterministic source drive a
-    table: every player page then shows the test banner.
-    """
-    devices = []
-    for st in app.device_status():
-        devices.append(
-            {
-                "role": st.role,
-                "url": public_url(st.url),
-                "state": str(st.state),
-                "model": st.model,
-                "serial_number": st.serial_number,
-                "firmware": st.firmware,
-                "last_fault": st.last_fault,
-                "counters": dict(st.counters),
-            }
-        )
-    rng = app.rng_status()
-    return _public_dict(
-        {
-            "demo": app.settings.demo,
-            "test_mode": app.test_mode,
-            "devices": devices,
-            "rng": {k: rng[k] for k in ("policy", "active", "halted", "sources", "generator")},
-            "tables": [
-                {
-                    "id": t.id,
-                    "variant": t.variant.id,
-                    "source": t.source.name,
-                    "suspended": t.suspended,
-                }
-                for t in app.tables()
-            ],
-        }
-    )
+def status(app: ApplianceDep, view: FloorViewDep) -> dict[str, Any]:
+    """Device, RNG and store health for the technician's status page (no secrets, no
+    outcomes: :func:`kiosk_ui.web.status_view.public_status`). On a shared store,
+    ``floor`` lists every server of the floor with its health as its last answer gave
+    it (:meth:`FloorView.servers`: one that does not answer with why and since when, one
+    whose row went stale as dead); empty on a store of one process."""
+    body = public_status(app)
+    floor: list[dict[str, Any]] = []
+    if view.shared:
+        view.watched()  # the other servers asked now if nobody was, then every second
+        floor = public_value(view.servers(health_summary(body, view.started)))
+    return {**body, "floor": floor}
 
 
 @router.get("/tables")

@@ -1,6 +1,9 @@
 // The technician's status page: devices, RNG and tables from GET /api/status (the same
 // JSON stays there for machines), laid out as cards that wrap from a 375 px phone to a
-// 1920 px screen. Nothing secret is shown (the API strips every URL query).
+// 1920 px screen. Nothing secret is shown (the API strips every URL query). On a shared
+// store the Floor card lists every server of the floor (status.floor) with its health
+// as it last answered, and says so of one that does not answer or is gone. Every string
+// from a server goes in as text (el's textContent), never as markup.
 'use strict';
 
 const $ = id => document.getElementById(id);
@@ -47,6 +50,50 @@ function rng(r) {
   ...(r.sources || []).map(source)];
 }
 
+function when(iso) { return iso ? new Date(iso).toLocaleString('en-US', { hour12: false }) : null; }
+
+function devicesLine(list) {
+  if (!list || !list.length) return 'none configured';
+  const bad = list.filter(d => d.state !== 'ok');
+  if (!bad.length) return `${list.length} ok`;
+  return bad.map(d => `${d.role}: ${d.state}` + (d.last_fault ? ` (${d.last_fault})` : '')).join('; ');
+}
+
+function tablesLine(names, health) {
+  const suspended = Object.fromEntries(((health || {}).tables || []).filter(t => t.suspended).map(t => [t.id, t.suspended]));
+  if (!names.length) return 'none';
+  return names.map(t => suspended[t] ? `${t} (suspended: ${suspended[t]})` : t).join(', ');
+}
+
+function serverState(w) {
+  const h = w.health;
+  if (w.state !== 'serving') return [w.state, 'bad'];
+  if (!h) return ['serving', 'warn'];
+  const trouble = h.rng.state !== 'healthy' || h.store || (h.devices || []).some(d => d.state !== 'ok');
+  return trouble ? ['alarm', h.rng.state === 'failed' || h.store ? 'bad' : 'warn'] : ['ok', 'ok'];
+}
+
+function server(w) {
+  const h = w.health;
+  const [label, cls] = serverState(w);
+  const worker = w.worker === null || w.worker === undefined ? null : `worker ${w.worker}`;
+  const name = w.here ? 'This server' + (worker ? ` · ${worker}` : '') : worker ? 'W' + worker.slice(1) : 'Server';
+  const rows = [['Address', w.url || 'not advertised'], ['Holder', w.holder]];
+  if (w.state === 'not answering') rows.push(['Not answering since', when(w.since)], ['Why', w.error]);
+  if (w.state === 'stale') rows.push(['Gone since', when(w.since)], ['Why', w.error]);
+  if (w.state === 'not asked yet') rows.push(['Health', 'not asked yet (it came up since the last poll)']);
+  if (h) {
+    const rng = h.rng;
+    rows.push(['RNG', `${rng.state} (${rng.kind || '?'}: ${rng.source})`], ['RNG alarm', rng.alarm || 'none'],
+      ['Devices', devicesLine(h.devices)], ['Store', h.store || 'ok']);
+  } else if (w.state !== 'not asked yet') rows.push(['Health', 'unknown (it never answered)']);
+  rows.push(['Tables served', tablesLine(w.tables || [], h)], ['Last seen', when(w.last_seen)]);
+  if (!w.here && w.answered && w.state !== 'serving') rows.push(['Last answered', when(w.answered)]);
+  if (h) rows.push(['Version', h.version], ['Started', when(h.started)]);
+  return el('section', { class: 'card', 'data-holder': w.holder, 'data-state': w.state },
+    el('h3', {}, el('span', { text: name }), pill(label, cls)), pairs(rows));
+}
+
 async function refresh() {
   let s;
   try {
@@ -62,6 +109,14 @@ async function refresh() {
     el('div', { class: 'card' }, el('strong', { class: bad ? 'bad' : 'ok', text: `${s.devices.length - bad}/${s.devices.length}` }), 'devices ok'),
     el('div', { class: 'card' }, el('strong', { class: s.rng.halted ? 'bad' : 'ok', text: s.rng.halted ? 'HALTED' : 'OK' }), 'RNG'),
     el('div', { class: 'card' }, el('strong', { class: suspended ? 'bad' : 'ok', text: `${s.tables.length - suspended}/${s.tables.length}` }), 'tables open'));
+  const floor = s.floor || [];
+  if (floor.length) {
+    const up = floor.filter(w => w.state === 'serving').length;
+    $('summary').append(el('div', { class: 'card', id: 'floor-summary' },
+      el('strong', { class: up === floor.length ? 'ok' : 'bad', text: `${up}/${floor.length}` }), 'servers answering'));
+  }
+  $('floor-section').hidden = !floor.length;
+  $('floor').replaceChildren(...floor.map(server));
   $('devices').replaceChildren(...s.devices.map(device));
   if (!s.devices.length) $('devices').append(el('p', { text: 'No devices configured.' }));
   $('rng').replaceChildren(...rng(s.rng));

@@ -202,6 +202,7 @@ def test_status_page_is_a_readable_page_at_kiosk_and_phone_width(
     expect(pg.locator('#devices [data-role="shoe"]')).to_contain_text("ok")
     expect(pg.locator("#rng-main")).to_contain_text("Active source")
     expect(pg.locator('#tables [data-table="baccarat-live"]')).to_contain_text("open")
+    expect(pg.locator("#floor-section")).to_be_hidden()  # one process: no floor to list
     assert "{" not in pg.locator("main").inner_text()  # no raw JSON on the page
     scroll = pg.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"the page is {scroll} px wide at {width} px"
