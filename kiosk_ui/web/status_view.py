@@ -92,13 +92,19 @@ def public_status(app: Appliance) -> dict[str, Any]:
 
 def rng_health(rng: dict[str, Any]) -> dict[str, Any]:
     """The RNG in one word (``state``): "failed" while the supply is halted or its
-    active source failed, "healthy" while that source passes its health tests, else
-    "unknown" (not started yet); with the active source's name and kind and the alarm
-    (the halt's reason, or the source's last error)."""
-    active: dict[str, Any] = next((s for s in rng["sources"] if s.get("name") == rng["active"]), {})
+    active source failed; "fallback" while the fallback policy deals from its fallback
+    source because the configured one failed; "healthy" while the configured source
+    passes its health tests; else "unknown" (not started yet). With the active source's
+    name and kind and the alarm (the halt's reason, or the configured source's last
+    error)."""
+    sources: list[dict[str, Any]] = rng["sources"]
+    active: dict[str, Any] = next((s for s in sources if s.get("name") == rng["active"]), {})
+    primary = sources[0] if sources else {}
     source_state = active.get("state")
     if rng["halted"] or source_state in ("failed", "unavailable"):
         state = "failed"
+    elif active and active is not primary:
+        state = "fallback" if source_state == "ok" else "unknown"
     elif source_state == "ok":
         state = "healthy"
     else:
@@ -108,7 +114,7 @@ def rng_health(rng: dict[str, Any]) -> dict[str, Any]:
         "source": rng["active"],
         "kind": active.get("kind"),
         "policy": rng["policy"],
-        "alarm": rng["halted"] or active.get("last_error"),
+        "alarm": rng["halted"] or primary.get("last_error") or active.get("last_error"),
     }
 
 

@@ -385,7 +385,8 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
 ) -> None:
     """A floor: appliances A and B (their own store directories, the floor's keys copied)
     on one PostgreSQL database. Each lobby lists both tables with the other appliance's
-    URL, and A's console stream reports B's table suspended, with B's alarm."""
+    URL, A's console stream reports B's table suspended, with B's alarm, and A's status
+    page lists B with its health, then, B frozen, as not answering."""
     url = pg_cluster.fresh_url()
     cfg_a = appliance_config(tmp_path, "a", url, "bac-a")
     init_store(cfg_a)
@@ -415,6 +416,12 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
             )
             assert snap["alarms"][0]["holder"] == holder_b
             assert snap["alarms"][0]["url"] == f"http://127.0.0.1:{port_b}"
+            # A's status page lists B with its health (the floor's status page)
+            _, status_a, _ = call(port_a, "GET", "/api/status")
+            me, b_entry = status_a["floor"]
+            assert me["here"] and (b_entry["holder"], b_entry["worker"]) == (holder_b, None)
+            assert (b_entry["state"], b_entry["tables"]) == ("serving", ["bac-b"])
+            assert b_entry["health"]["rng"]["state"] == "healthy"
             # B freezes: A's console says B does not answer (its table's last state kept),
             # and A's lobby no longer sends players to it
             b.send_signal(signal.SIGSTOP)
@@ -423,6 +430,12 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
             assert [s["holder"] for s in snap["servers"]] == [holder_b]
             status, tables, _ = call(port_a, "GET", "/api/tables")
             assert [t["id"] for t in tables] == ["bac-a"]
+            _, status_a, _ = call(port_a, "GET", "/api/status")
+            b_entry = status_a["floor"][1]
+            assert b_entry["state"] == "not answering" and "does not answer" in b_entry["error"]
+            assert b_entry["health"]["tables"] == [
+                {"id": "bac-b", "suspended": "by admin: dealer change"}
+            ]  # its last known health
         finally:
             stream.close()
     finally:

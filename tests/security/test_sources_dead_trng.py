@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from kiosk_ui.store import log_records
+from kiosk_ui.web.status_view import health_summary
 from rng.sources import DeviceSource
 from tests.security.conftest import real_money_settings
 
@@ -135,6 +136,10 @@ def test_unplugged_trng_stops_the_table_at_the_next_round(served: Any, tmp_path:
         time.sleep(0.05)
     assert "unplugged" in status["rng"]["halted"] or "disconnected" in status["rng"]["halted"]
     assert status["rng"]["sources"][0]["state"] == "unavailable"
+    # what the floor's status page lists for this server (one process: no floor here)
+    rng = health_summary(status, 0)["rng"]
+    assert (rng["state"], rng["alarm"]) == ("failed", status["rng"]["halted"])
+    assert status["floor"] == []
     # The log holds the alarm.
     deadline = time.monotonic() + 10
     while not any(a.get("kind") == "halt" for a in _rng_alarms(store)):
@@ -162,6 +167,9 @@ def test_unplugged_trng_under_fallback_deals_from_the_os_with_an_alarm(
     _, status = _request(port, "GET", "/api/status")
     assert status["rng"]["active"].startswith("os:")
     assert status["rng"]["sources"][0]["state"] == "unavailable"
+    rng = health_summary(status, 0)["rng"]  # the floor's status page: dealing, degraded
+    assert (rng["state"], rng["kind"]) == ("fallback", "os")
+    assert rng["alarm"] == status["rng"]["sources"][0]["last_error"] and rng["alarm"]
     deadline = time.monotonic() + 10
     while not any(a.get("kind") == "fallback" for a in _rng_alarms(store)):
         assert time.monotonic() < deadline, _rng_alarms(store)
