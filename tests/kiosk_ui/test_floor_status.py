@@ -8,7 +8,8 @@ so here within a poll); only a server of the floor gets that health from
 ``/api/floor/here``, and what the status page shows of a peer is the summary, no more.
 A worker SIGKILLed (its supervisor frozen, so nobody starts it again) shows as not
 answering, then, once its row in the store went stale, as gone; started again it serves
-again. In Chromium, the Floor card of worker 0's status page lists both workers.
+again, and worker 0's status page in Chromium says each of these. In Chromium too,
+the Floor card of worker 0's status page lists both workers at 375 px.
 """
 
 from __future__ import annotations
@@ -52,10 +53,10 @@ ENTRY = {"holder", "worker", "url", "here", "tables", "last_seen", "seen_seconds
 
 
 @contextmanager
-def start(tmp: Path) -> Iterator[tuple[Any, Floor]]:
-    """``serve --workers 2`` on a new store with lease_seconds = 3 (a dead worker's row
-    is stale after 6 s): the supervisor and the floor."""
-    store = f'dir = "{tmp / "store"}"\nlease_seconds = 3'
+def start(tmp: Path, lease: int = 3) -> Iterator[tuple[Any, Floor]]:
+    """``serve --workers 2`` on a new store with ``lease_seconds`` = ``lease`` (a dead
+    worker's row is stale after two leases): the supervisor and the floor."""
+    store = f'dir = "{tmp / "store"}"\nlease_seconds = {lease}'
     cfg = write_config(tmp / "kiosk.toml", store, PASSWORD, [DEVICES, *TABLES])
     init_store(cfg)
     with serve_workers(cfg, 2) as (sup, base):
@@ -170,10 +171,21 @@ def test_a_store_of_one_process_has_no_floor(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.timeout(300)
-def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path) -> None:
-    with start(tmp_path) as (sup, floor):
+def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path, browser: Browser) -> None:
+    """Worker 1 SIGKILLed, its supervisor frozen: worker 0's status (and its page) shows
+    it not answering, then gone once its row is two leases old (10 s leases: the page,
+    read every 2 s, sees the first state before the second), then serving again."""
+    from playwright.sync_api import expect
+
+    with start(tmp_path, lease=10) as (sup, floor):
         assert entry(floor.base, 1)["state"] == "serving"
+        context = browser.new_context(base_url=floor.url(0))
+        page = context.new_page()
+        page.goto("/status")
+        card = page.locator('#floor [data-holder$="/worker-1"]')
+        expect(card).to_have_attribute("data-state", "serving")
         (victim,) = [c for c in children(sup.pid) if str(floor.base + 1) in
                      Path(f"/proc/{c}/cmdline").read_text()]  # fmt: skip
         os.kill(sup.pid, signal.SIGSTOP)  # nobody starts worker 1 again meanwhile
@@ -186,6 +198,12 @@ def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path) -> None:
             assert "does not answer" in silent["error"] and silent["since"].endswith("Z")
             assert silent["health"]["rng"]["state"] == "healthy"  # its last known health
             assert silent["answered"] is not None
+            expect(card).to_have_attribute("data-state", "not answering")
+            expect(card).to_contain_text("Not answering since")
+            expect(card).to_contain_text("does not answer")
+            expect(card.locator(".pill")).to_have_text("not answering")
+            expect(card).to_contain_text("healthy (sim")  # its last known health
+            expect(page.locator("#floor-summary")).to_contain_text("1/2")
             gone = until(
                 "worker 1 gone (its row stale)",
                 lambda: (w := entry(floor.base, 1))["state"] == "stale" and w,
@@ -195,7 +213,10 @@ def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path) -> None:
             gone = entry(floor.base, 1)
             assert gone["state"] == "stale"
             assert gone["health"] == silent["health"]  # still its last known health
-            assert gone["since"] == gone["last_seen"] and gone["seen_seconds_ago"] >= 6
+            assert gone["since"] == gone["last_seen"] and gone["seen_seconds_ago"] >= 20
+            expect(card).to_have_attribute("data-state", "stale")
+            expect(card).to_contain_text("Gone since")
+            expect(card).to_contain_text("has not renewed its row")
             # worker 0 took its table over once its lease expired
             until("bj-1 on worker 0", lambda: entry(floor.base, 0)["tables"] == ["bac-0", "bj-1"])
             assert entry(floor.base, 1)["tables"] == []
@@ -209,6 +230,9 @@ def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path) -> None:
         assert back["error"] is None and back["health"]["rng"]["state"] == "healthy"
         # a standby now (worker 0 keeps bj-1): asked for its health all the same
         assert back["tables"] == [] and back["answered"] is not None
+        expect(card).to_have_attribute("data-state", "serving")
+        expect(card).not_to_contain_text("Gone since")
+        context.close()
 
 
 @pytest.mark.browser
