@@ -107,6 +107,10 @@ class SqliteLeases:
             (holder, url, now),
         )
 
+    def withdraw(self, holder: str) -> None:
+        """``holder`` stopped cleanly: its row goes (only a crashed server's goes stale)."""
+        self._conn.execute("DELETE FROM servers WHERE holder = ?", (holder,))
+
     def servers(self) -> dict[str, tuple[str, int]]:
         """Every appliance that advertised where it serves: holder -> (URL, last seen)."""
         return {

@@ -141,9 +141,20 @@ class FloorView:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop polling and, on a clean stop, take this server's row out of the store:
+        the floor's status pages list it no more, where a crashed server's row goes
+        stale and shows as gone (something for the floor to look at)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=PEER_TIMEOUT + 1)
+        if self.name is None:
+            return
+        failures: tuple[type[Exception], ...] = (OSError, *self.runtime.db.errors)
+        try:
+            with self.runtime.db.transaction() as tx:
+                tx.leases.withdraw(self.name)
+        except failures as exc:
+            log.warning("this server's row was not withdrawn (it goes stale): %s", exc)
 
     def _run(self) -> None:
         advertised = time.monotonic()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.store import log_records
 from kiosk_ui.web.floor_view import POLL_SECONDS
 from tests.kiosk_ui.served import (
     init_store,
@@ -233,6 +234,41 @@ def test_a_killed_worker_shows_not_answering_then_gone(tmp_path: Path, browser: 
         expect(card).to_have_attribute("data-state", "serving")
         expect(card).not_to_contain_text("Gone since")
         context.close()
+
+
+def test_a_worker_stopped_cleanly_leaves_the_floor_a_killed_one_stays_as_gone(
+    tmp_path: Path,
+) -> None:
+    """A clean stop (SIGTERM, its supervisor frozen so nobody starts it again) takes the
+    worker's row out of the store: worker 0's status lists it no more, where a killed
+    worker's row stays and shows as gone (test above). Started again, it is listed."""
+    with start(tmp_path) as (sup, floor):
+        assert entry(floor.base, 1)["state"] == "serving"
+        (worker_1,) = [c for c in children(sup.pid) if str(floor.base + 1) in
+                       Path(f"/proc/{c}/cmdline").read_text()]  # fmt: skip
+        os.kill(sup.pid, signal.SIGSTOP)
+        try:
+            os.kill(worker_1, signal.SIGTERM)
+            until("worker 1 ended", lambda: ended(worker_1))
+            assert [w["worker"] for w in status(floor.base)["floor"]] == [0]
+            conn = log_records.open_readonly(floor.store)
+            try:
+                holders = [h for (h,) in conn.execute("SELECT holder FROM servers")]
+            finally:
+                conn.close()
+            assert len(holders) == 1 and holders[0].endswith("/worker-0"), holders
+        finally:
+            os.kill(sup.pid, signal.SIGCONT)  # the supervisor starts worker 1 again
+        listening(floor.base + 1, after=worker_1)
+        until("worker 1 listed again", lambda: entry(floor.base, 1)["state"] == "serving")
+
+
+def ended(pid: int) -> bool:
+    """Whether ``pid`` has exited (a zombie, its parent frozen, counts)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z"
+    except FileNotFoundError:
+        return True
 
 
 @pytest.mark.browser
