@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from kiosk_ui.errors import StoreError
 from kiosk_ui.web.status_view import utc
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class FloorView:
             self._thread.join(timeout=PEER_TIMEOUT + 1)
         if self.name is None:
             return
-        failures: tuple[type[Exception], ...] = (OSError, *self.runtime.db.errors)
+        failures: tuple[type[Exception], ...] = (OSError, StoreError, *self.runtime.db.errors)
         try:
             with self.runtime.db.transaction() as tx:
                 tx.leases.withdraw(self.name)
