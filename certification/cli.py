@@ -87,12 +87,9 @@ def _add_battery_options(p: argparse.ArgumentParser) -> None:
         default=1,
         help="worker processes (default 1: the sequences run on threads of this one)",
     )
-    p.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="run the sequences on a Dask cluster: local[:N] (a LocalCluster of N worker "
-        "processes here) or a scheduler address (tcp://host:8786)",
-    )
+    from certification.cluster import add_options
+
+    add_options(p, "the sequences")
     p.add_argument("--block-frequency-length", type=_positive, default=128, metavar="M")
     p.add_argument("--non-overlapping-length", type=_positive, default=9, metavar="m")
     p.add_argument("--overlapping-length", type=_positive, default=9, metavar="m")
@@ -155,9 +152,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--samples", type=_positive, default=20_000, help="shuffles / rolls / spins")
     p.add_argument("--seed", type=int, default=1, help="sim source seed and simulation seed")
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes for SP 800-22")
-    p.add_argument(
-        "--dask", metavar="ADDRESS", help="SP 800-22 on a Dask cluster: local[:N] or an address"
-    )
+    from certification.cluster import add_options
+
+    add_options(p, "the SP 800-22 part")
     p.add_argument("--game", default=None, help="limit the RTP check to one game (default: all)")
     p.add_argument(
         "--raw-samples",
@@ -210,7 +207,7 @@ def _params(args: argparse.Namespace) -> object:
 
 
 def _sp800_22(args: argparse.Namespace) -> int:
-    from certification.cluster import keep_freed_memory
+    from certification.cluster import from_args, keep_freed_memory
     from certification.progress import Progress
     from certification.report.json_report import dumps, sp800_22_document
     from certification.report.nist_text import final_analysis_report
@@ -221,17 +218,20 @@ def _sp800_22(args: argparse.Namespace) -> int:
     # each test's multi-MB temporaries reuse freed pages instead of faulting in new ones:
     # 12,000 minor faults and 26 ms of system time a sequence -> 800 and 1 ms
     keep_freed_memory()
+    spec, tls = from_args(args)  # before reading anything: a bad --dask is said at once
     params = _params(args)
     assert isinstance(params, Parameters)
     tests = select_tests(args.tests.split(",")) if args.tests else None
     bits, fmt = read_bits(args.file, args.input_format)
     sequences = split_sequences(bits, args.sequences, args.length, fmt)
+    where = None
     with ExitStack() as stack:
         dask = None
-        if args.dask:
-            from certification.cluster import client
+        if spec is not None:
+            from certification.cluster import connect
 
-            dask = stack.enter_context(client(args.dask))
+            conn = stack.enter_context(connect(spec, tls))
+            dask, where = conn.dask, conn.where
         bar = stack.enter_context(Progress(len(sequences), "SP 800-22"))
         result = run_suite(
             sequences,
@@ -242,10 +242,13 @@ def _sp800_22(args: argparse.Namespace) -> int:
             dask=dask,
         )
     if args.json:
-        doc = sp800_22_document(result.summaries, result.sequences, result.length)
+        extra = {"cluster": where.as_dict()} if where else None  # none: the local report
+        doc = sp800_22_document(result.summaries, result.sequences, result.length, extra)
         sys.stdout.write(dumps(doc) + "\n")
     else:
         sys.stdout.write(final_analysis_report(result.summaries, str(args.file)))
+        if where is not None:
+            sys.stdout.write(f"\n{where.text()}\n")
     return 0
 
 
@@ -291,8 +294,10 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from certification.cluster import from_args
     from certification.run import RunOptions, certify_run
 
+    dask, dask_tls = from_args(args)  # before any capture: a bad --dask is said at once
     options = RunOptions(
         source=args.source,
         url=args.url,
@@ -303,7 +308,8 @@ def _run(args: argparse.Namespace) -> int:
         samples=args.samples,
         seed=args.seed,
         jobs=args.jobs,
-        dask=args.dask,
+        dask=dask,
+        dask_tls=dask_tls,
         game=args.game,
         raw_samples=args.raw_samples,
         dieharder=args.dieharder,

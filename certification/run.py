@@ -5,6 +5,7 @@ The run directory holds, as it goes::
     run.json               the options of the run (a resume must ask for the same)
     data.bin               captured DRBG output, one sequence after another (MSB first)
     sp800_22.jsonl         one line per completed sequence: its SP 800-22 p-values
+    cluster.jsonl          with --dask: one line per session on a cluster (where, how many)
     report.json            everything, when the run completes
     finalAnalysisReport.txt, fips140-2.txt, games.txt, report.html
 
@@ -31,6 +32,7 @@ from certification.external.dieharder import GOOD_TESTS
 from certification.progress import Progress
 
 if TYPE_CHECKING:
+    from certification.cluster import TlsFiles
     from certification.external.battery import ExternalReport
     from certification.outcomes import GameReport
     from certification.stats.fips140_2 import Fips140Report
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from rng import RngStack
 
 CHECKPOINT_VERSION = 1
+CLUSTER_FILE = "cluster.jsonl"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +55,7 @@ class RunOptions:
     seed: int = 1
     jobs: int = 1
     dask: str | None = None  # SP 800-22 on a Dask cluster (certification.cluster)
+    dask_tls: TlsFiles | None = None  # its tls:// scheduler's CA, client cert and key
     game: str | None = None
     raw_samples: int = 1_000_000  # raw 8-bit source samples for SP 800-90B (0: skip)
     dieharder: tuple[int, ...] = GOOD_TESTS  # dieharder tests (-d N) on the live stream
@@ -63,6 +67,7 @@ class RunOptions:
         d = asdict(self)
         d.pop("jobs")
         d.pop("dask")  # where the work runs does not change its results
+        d.pop("dask_tls")
         for key in ("game", "rounds", "samples", "raw_samples", "dieharder", "dieharder_runs",
                     "dieharder_psamples"):  # fmt: skip
             d.pop(key)
@@ -76,6 +81,10 @@ def _check_options(options: RunOptions) -> None:
         raise ParameterError(f"--length must be a multiple of 8 bits, got {options.length}")
     if options.source == "hw" and not options.url:
         raise ParameterError("--source hw needs --url (the hardware RNG's device URL)")
+    if options.dask is not None:  # an address and TLS files that fit, before any capture
+        from certification.cluster import check_spec
+
+        check_spec(options.dask, options.dask_tls)
     if options.dieharder:  # before any capture: a missing tool is said at once
         from certification.external.tools import require
 
@@ -319,17 +328,21 @@ def _test_sequences(
     with Progress(options.sequences, "SP 800-22") as bar:
         bar.advance(options.sequences - len(todo))
         if options.dask and todo:
-            from certification.cluster import client, run_tasks
+            from certification.cluster import connect, run_tasks
 
             def finished(i: int, rows: list[PValue]) -> None:
                 record(i, rows)  # checkpointed by index, in the order they finish
                 bar.advance()
 
-            with client(options.dask) as dask:
+            with connect(options.dask, options.dask_tls) as conn:
                 items = ((i, (packed(i), 8 * seq_bytes)) for i in todo)  # shipped packed
-                run_tasks(
-                    dask, packed_battery_rows, items, finished, name="run-sp800-22", window=16
-                )
+                before = len(done)
+                try:
+                    run_tasks(conn.dask, packed_battery_rows, items, finished,
+                              name="run-sp800-22", window=16)  # fmt: skip
+                finally:  # the report names every cluster that tested some of the sequences
+                    where = {**conn.where.as_dict(), "sequences": len(done) - before}
+                    _append_line(options.out / CLUSTER_FILE, json.dumps(where))
         elif options.jobs > 1 and len(todo) > 1:
             with ProcessPoolExecutor(max_workers=options.jobs) as pool:
                 window = 2 * options.jobs  # bounded look-ahead keeps memory small
@@ -388,6 +401,7 @@ def _write_reports(
     software = build_manifest()  # the build that produced this report, named by one hash
     data_files = {name: sha256_file(out / name) for name in ("data.bin", "raw.bin")
                   if (out / name).exists()}  # fmt: skip
+    clusters = _clusters(out)
     doc: dict[str, Any] = {
         "run": options.identity(),
         "data_sha256": data_files,
@@ -402,6 +416,8 @@ def _write_reports(
         "games": games.as_dict(),
         "external": external.as_dict() if external else None,
     }
+    if clusters:  # only a run that used --dask says so: a local run's report is as before
+        doc["sp800_22_clusters"] = clusters
     (out / "report.json").write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
     html = render(
         title=f"Croupier certification run: {options.source} source",
@@ -418,6 +434,11 @@ def _write_reports(
                 if entropy
                 else "not assessed"
             ),
+            **(
+                {"SP 800-22 on Dask clusters": "; ".join(_cluster_text(c) for c in clusters)}
+                if clusters
+                else {}
+            ),
         },
         summaries=summaries,
         nist_text=nist_text,
@@ -431,6 +452,28 @@ def _write_reports(
         external=external.as_dict() if external else None,
     )
     (out / "report.html").write_text(html)
+
+
+def _clusters(out: Path) -> list[dict[str, Any]]:
+    """The Dask sessions that tested sequences of this run (``cluster.jsonl``), if any."""
+    path = out / CLUSTER_FILE
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            found.append(json.loads(line))
+        except ValueError:  # a line cut short by an interruption
+            continue
+    return [c for c in found if isinstance(c, dict)]
+
+
+def _cluster_text(c: dict[str, Any]) -> str:
+    return (
+        f"{c.get('sequences')} sequences on {c.get('scheduler')} ({c.get('transport')}, "
+        f"{c.get('workers')} workers at the start, croupier {c.get('version')}, manifest "
+        f"sha256 {c.get('manifest_sha256')})"
+    )
 
 
 def _summary(
@@ -466,4 +509,5 @@ def _summary(
             else "FAILED: " + "; ".join(external.failing)
         ),
     ]
+    lines += [f"SP 800-22 on Dask: {_cluster_text(c)}" for c in _clusters(out)]
     return "\n".join(lines) + "\n"

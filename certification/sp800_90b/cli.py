@@ -61,12 +61,9 @@ def register(p: argparse.ArgumentParser) -> None:
         help="initial entropy estimate for the restart tests (default: this run's result)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the IID shuffles (default 0)")
-    p.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        default=None,
-        help="run the non-IID estimators on a Dask cluster: local[:N] or a scheduler address",
-    )
+    from certification.cluster import add_options
+
+    add_options(p, "the non-IID estimators")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument(
         "-v",
@@ -82,14 +79,20 @@ def run(args: argparse.Namespace) -> int:
     """Handler: read the file, run the chosen track, print the report."""
     from contextlib import ExitStack
 
+    from certification.cluster import ClusterError, from_args
     from certification.sp800_90b.api import assess_file
 
+    spec, tls = from_args(args)  # before reading anything: a bad --dask is said at once
+    if spec is not None and args.iid:
+        raise ClusterError("--dask runs the non-IID estimators; the IID track (--iid) runs here")
+    where = None
     with ExitStack() as stack:
         dask = None
-        if args.dask:
-            from certification.cluster import client
+        if spec is not None:
+            from certification.cluster import connect
 
-            dask = stack.enter_context(client(args.dask))
+            conn = stack.enter_context(connect(spec, tls))
+            dask, where = conn.dask, conn.where
         report = assess_file(
             args.file,
             bits_per_symbol=args.bits_per_symbol,
@@ -101,8 +104,13 @@ def run(args: argparse.Namespace) -> int:
             dask=dask,
         )
     if args.json:
-        json.dump(report.to_json(), sys.stdout, indent=2)
+        doc = report.to_json()
+        if where is not None:  # without --dask: the local report, unchanged
+            doc["cluster"] = where.as_dict()
+        json.dump(doc, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(report.to_text(verbose=1 + int(args.verbose)))
+        if where is not None:
+            sys.stdout.write(f"\n{where.text()}\n")
     return 0
