@@ -51,6 +51,10 @@ _real = getattr(manifest, "_real_file_digest", manifest._file_digest)  # preload
 manifest._real_file_digest = _real
 manifest._file_digest = lambda path: "0" * 64 if path.name == "battery.py" else _real(path)
 """
+NO_CROUPIER = """
+import sys
+sys.modules["certification.cluster"] = None  # as on a host without the package
+"""
 
 
 def _distributed() -> Any:
@@ -188,17 +192,18 @@ def test_sp800_90b_iid_on_a_cluster_is_refused(capsys: pytest.CaptureFixture[str
 def test_workers_with_other_code_are_refused_before_the_first_task(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_cli: Callable[..., None]
 ) -> None:
-    """A lab cluster of one worker with this build and two real workers with another
-    (another version; the same version with one other file): the campaign refuses in
-    one line naming each of the two and how it differs, and runs nothing."""
+    """A lab cluster of one worker with this build and three real workers without it
+    (another version; the same version with one other file; no croupier to import): the
+    campaign refuses in one line naming each of the three and how, and runs nothing."""
     dist = _distributed()
     mine = code_identity()
     address = _scheduler(dask_cli, tmp_path)
     _worker(dask_cli, address, "good")
     _odd_worker(dask_cli, tmp_path, address, "odd-version", OTHER_VERSION)
     _odd_worker(dask_cli, tmp_path, address, "odd-file", OTHER_FILE)
+    _odd_worker(dask_cli, tmp_path, address, "no-croupier", NO_CROUPIER)
     with dist.Client(address) as watch:
-        watch.wait_for_workers(3, timeout=60)
+        watch.wait_for_workers(4, timeout=60)
         names = _addresses_by_name(watch)
         assert main(["certify", "sp800-22", str(DATA), *SP800_22, "--dask", address]) == 2
         stored = watch.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
@@ -206,10 +211,11 @@ def test_workers_with_other_code_are_refused_before_the_first_task(
     assert captured.out == ""  # no report
     err = captured.err
     assert err.count("\n") == 1 and err.startswith("croupier: error: refusing the campaign")
-    assert "2 of the 3 Dask workers" in err
+    assert "3 of the 4 Dask workers" in err
     assert f"{names['odd-version']}: version 9.9.9 vs {mine.version} here, code sha256" in err
     assert f"{names['odd-file']}: code sha256 " in err
     assert f"{names['odd-file']}: version" not in err  # the same version: the code differs
+    assert f"{names['no-croupier']}: cannot tell its code (ModuleNotFoundError" in err
     assert names["good"] not in err  # the worker with this build is not named
     assert not [key for key in stored if "sp800-22" in str(key)]  # not one task was sent
 
