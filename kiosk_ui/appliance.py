@@ -27,6 +27,7 @@ from games import catalog
 from kiosk_ui.auth import Operators
 from kiosk_ui.errors import KioskError
 from kiosk_ui.settings import Settings
+from kiosk_ui.store.location import appliance_name
 from kiosk_ui.table.leasing import TableLeased
 from kiosk_ui.table.outcomes import DeviceOutcomes, OutcomeSource, RngOutcomes
 from kiosk_ui.table.runtime import Runtime
@@ -110,6 +111,13 @@ class Appliance:
         # tables another appliance of a shared store serves now: taken over when its
         # lease expires (kiosk_ui/table/leasing.py)
         self.standby: dict[str, tuple[str, str]] = {}
+        # whose share each standby table is (the worker of serve --workers it is dealt
+        # to, or the appliance that held it at start): a table taken over from it goes
+        # back once it serves again and nobody plays there (_hand_back_idle)
+        self.homes: dict[str, str] = {}
+        # table taken over -> when (store clock, µs), its variant and outcome source
+        self.adopted: dict[str, tuple[int, str, str]] = {}
+        self.returned: dict[str, str] = {}  # table handed back -> to whom (not re-taken)
         # true once this appliance begins to stop (begin_stop): it takes nothing over
         # from then on, whatever leases the others give up meanwhile; _wake ends the
         # standby thread's wait at close
@@ -140,13 +148,16 @@ class Appliance:
         for k, (table_id, variant, role) in enumerate(wanted):
             if table_id in self.runtime.tables:
                 continue
-            if worker is not None and k % workers != worker:
-                self.standby[table_id] = (variant, role)  # another worker's share
-                continue
+            if worker is not None:  # its worker's share, whoever holds it now
+                self.homes[table_id] = appliance_name(self.settings.store, k % workers)
+                if k % workers != worker:
+                    self.standby[table_id] = (variant, role)  # another worker's share
+                    continue
             try:
                 self._open_table(table_id, variant, role)
-            except TableLeased:
+            except TableLeased as leased:
                 self.standby[table_id] = (variant, role)  # served by another appliance
+                self.homes.setdefault(table_id, leased.holder)  # (or its worker's, taken)
 
     def _open_table(self, table_id: str, variant: str, role: str, *, adopt: bool = False) -> None:
         """Open a configured table; ``adopt``: one taken over from a dead holder, its
@@ -175,9 +186,12 @@ class Appliance:
         # names yet are their share, not yet opened (workers start together, some
         # slower), and are theirs to open; a dead holder's lease takes as long to lapse.
         wait = life
-        while not self._wake.wait(wait) and not self.stopping and self.standby:
+        while not self._wake.wait(wait) and not self.stopping:
             wait = life / 3
+            back = self._serving_again()
             for table_id, (variant, role) in sorted(self.standby.items()):
+                if self.returned.get(table_id) in back:
+                    continue  # handed back to a server that serves: its to take
                 with self.lock:
                     if self._stopped_since():  # (a method: mypy narrows the attribute)
                         return  # checked per table: a stop may begin between two
@@ -189,10 +203,42 @@ class Appliance:
                         log.warning("taking over table %s failed (tried again): %s", table_id, exc)
                         continue
                 del self.standby[table_id]
+                self.returned.pop(table_id, None)
+                self.adopted[table_id] = (self.runtime.log.clock(), variant, role)
                 log.warning(
                     "table %s taken over: its previous holder stopped or its lease expired",
                     table_id,
                 )
+            self._hand_back_idle(back)
+
+    def _serving_again(self) -> dict[str, int]:
+        """The servers of the floor serving now (their ``servers`` row renewed within a
+        lease life): holder -> when last seen; read only while a table was taken over or
+        handed back (nothing to decide otherwise)."""
+        if not (self.adopted or self.returned):
+            return {}
+        with self.runtime.db.read() as tx:
+            servers = tx.leases.servers()
+        now, life = self.runtime.log.clock(), int(self.settings.lease_seconds * 1e6)
+        return {h: seen for h, (_, seen) in servers.items() if now - seen <= life}
+
+    def _hand_back_idle(self, back: dict[str, int]) -> None:
+        """Give each table taken over back to the server whose share it is once that one
+        serves again (its row renewed since the takeover) and nobody plays at the table
+        (:meth:`Runtime.hand_back`): after a worker's restart both workers deal again,
+        where before the survivor kept every table and the appliance one core. Its
+        standby here again, taken over anew if that server dies or stops."""
+        for table_id, (since, variant, role) in sorted(self.adopted.items()):
+            home = self.homes.get(table_id)
+            if home is None or home == self.runtime.db.appliance or back.get(home, 0) < since:
+                continue  # its share is this server's, or its server is not back
+            with self.lock:
+                if self._stopped_since() or not self.runtime.hand_back(table_id):
+                    continue
+            del self.adopted[table_id]
+            self.standby[table_id] = (variant, role)
+            self.returned[table_id] = home
+            log.warning("table %s handed back to %s, which serves again", table_id, home)
 
     def _source_or_rng(self, role: str) -> OutcomeSource:
         return self._source(role if role == "rng" or role in self.devices else "rng")

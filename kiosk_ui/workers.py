@@ -1,21 +1,22 @@
 """``croupier serve --workers N``: N processes serving one store, so every core serves.
 
-Python runs one request at a time per process, so a 2-core appliance serves with
-both cores only from two processes. Each worker is a ``croupier serve`` of its own
+Python runs one request at a time per process, so a 2-core appliance serves with both
+cores only from two processes. Each worker is a ``croupier serve`` of its own
 (``--worker I``) on the same store, opened shared (``[store] shared``: SQLite for the
-workers of one appliance, PostgreSQL for a floor), listening on the base port + I.
-The tables are partitioned: the configured tables are dealt round-robin, worker I
-leasing tables I, I + N, I + 2N, ... (:mod:`kiosk_ui.table.leasing`), and standing by
-for the others, so a worker that dies has its tables taken over by the survivors
-once its leases expire. Partitioned rather than any-worker-any-table: a table's game,
-seats and action clock live in one process's memory, and a second copy elsewhere
-would have to be rebuilt from the log at every request; partitioning also keeps a
-table's WebSocket feed in the process that makes its events. Each worker appends a
-signed log chain of its own (:mod:`certification.log.chains`), named like its leases'
-holder, so the workers never re-read each other's records. This supervisor starts
-the workers, names each one's address, stops them on SIGINT or SIGTERM, starts again
-any that dies (all of them, if all die at once), and stops them all if one fails to
-start.
+workers of one appliance, PostgreSQL for a floor), listening on the base port + I. The
+tables are partitioned: the configured tables are dealt round-robin, worker I leasing
+tables I, I + N, I + 2N, ... (:mod:`kiosk_ui.table.leasing`), and standing by for the
+others, so a worker that dies has its tables taken over by the survivors once its leases
+expire, and back once it serves again and nobody plays at them
+(:meth:`kiosk_ui.appliance.Appliance._hand_back_idle`). Partitioned rather than
+any-worker-any-table: a table's game, seats and action clock live in one process's
+memory, and a second copy elsewhere would have to be rebuilt from the log at every
+request; partitioning also keeps a table's WebSocket feed in the process that makes its
+events. Each worker appends a signed log chain of its own
+(:mod:`certification.log.chains`), named like its leases' holder, so the workers never
+re-read each other's records. This supervisor starts the workers, names each one's
+address, stops them on SIGINT or SIGTERM, starts again any that dies (all of them, if
+all die at once), and stops them all if one fails to start.
 
 A stop is orderly: every worker is asked with one SIGTERM, whichever signal came. A
 Ctrl-C reaches the workers from the terminal too (they share its process group), and a
@@ -65,14 +66,18 @@ def supervise(args: argparse.Namespace, workers: int, stop_seconds: float = 60.0
     procs = [subprocess.Popen(worker_command(args, i, workers)) for i in range(workers)]
     started = [time.monotonic()] * workers
     stopping: list[float] = []  # when the stop began (once: later signals change nothing)
+    asked: set[int] = set()  # the workers sent their one SIGTERM
+
+    def ask(p: subprocess.Popen[bytes]) -> None:
+        if p.poll() is None and p.pid not in asked:
+            p.send_signal(signal.SIGTERM)  # never a second SIGINT (see the docstring)
+            asked.add(p.pid)
 
     def stop(signum: int, _frame: FrameType | None) -> None:
-        if stopping:
-            return  # the workers were asked once already; the grace runs from then
-        stopping.append(time.monotonic())
+        if not stopping:  # the grace runs from the first signal
+            stopping.append(time.monotonic())
         for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)  # never a second SIGINT (see the docstring)
+            ask(p)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -92,6 +97,10 @@ def supervise(args: argparse.Namespace, workers: int, stop_seconds: float = 60.0
                     print(f"croupier: worker {i} stopped ({p.returncode}): starting it again")
                     procs[i] = subprocess.Popen(worker_command(args, i, workers))
                     started[i] = time.monotonic()
+            for p in procs if stopping else ():
+                # one started again as the signal came (it ran inside that Popen, before
+                # procs held the new worker): asked now, or it would serve on, orphaned
+                ask(p)
             if stopping and time.monotonic() - stopping[0] > stop_seconds:
                 killed = _kill_hung(procs, stop_seconds)
                 break

@@ -92,6 +92,11 @@ class SqliteLeases:
         """Give up every lease of ``holder`` (a clean stop: the tables are free at once)."""
         self._conn.execute("DELETE FROM leases WHERE holder = ?", (holder,))
 
+    def hand_back(self, table: str, holder: str) -> None:
+        """Give up ``holder``'s lease of ``table`` alone (it goes back to the server whose
+        share it is: :meth:`kiosk_ui.table.runtime.Runtime.hand_back`)."""
+        self._conn.execute("DELETE FROM leases WHERE table_id = ? AND holder = ?", (table, holder))
+
     def holders(self) -> dict[str, tuple[str, int]]:
         """Every lease: table -> (holder, expiry), for the operator console."""
         return {

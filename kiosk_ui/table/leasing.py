@@ -31,6 +31,10 @@ LEASE_SECONDS = 15.0
 class TableLeased(TableError):
     """Another live appliance holds the table's lease (this one may stand by for it)."""
 
+    def __init__(self, message: str, holder: str = "") -> None:
+        super().__init__(message)
+        self.holder = holder  # who holds it
+
 
 class LeaseLost(TableSuspended):
     """The table's lease is another appliance's now: this one writes nothing for it."""
@@ -68,7 +72,8 @@ class Leasing:
             raise TableLeased(
                 f"table {table} is served by appliance {holder} (its lease runs "
                 f"{max(until - now, 0) / 1e6:.0f} s more unless renewed): one appliance "
-                "per table"
+                "per table",
+                holder,
             )
         self.held.add(table)
 

@@ -231,6 +231,24 @@ class Runtime:
         self.tables[table_id] = table
         return table, done
 
+    def hand_back(self, table_id: str) -> bool:
+        """Give table ``table_id`` up to the server whose share it is, if nobody plays at
+        it now (:meth:`Table.idle`): its lease released in one unit, the table out of
+        requests' reach; a request that held it already meets its suspension (and a
+        unit, the lease check). False, nothing changed, while somebody plays there."""
+        table = self.tables.get(table_id)
+        if table is None or self.leasing is None:
+            return False
+        with table.lock:
+            if not table.idle():
+                return False
+            with self.log.transaction() as tx:
+                tx.leases.hand_back(table_id, self.leasing.name)
+            self.leasing.held.discard(table_id)
+            del self.tables[table_id]
+            table.suspended = f"table {table_id} moved to the server whose share it is"
+        return True
+
     def table(self, table_id: str) -> Table:
         try:
             return self.tables[table_id]

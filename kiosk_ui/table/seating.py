@@ -347,6 +347,15 @@ class Seating:
         for player in idle:
             self.drop(player)
 
+    def idle(self) -> bool:
+        """Nobody plays here now: no seat held, no game open, and at a per-player table
+        no player's own game kept. Only such a table may move to another server (a seated
+        player would lose the seat, a poker room's player the stack's place)."""
+        with self.lock:
+            if any(self.seats.values()) or self.games_of:
+                return False
+            return self.game is None or self.engine is None or self.engine.is_over
+
     def player_at(self, seat: int) -> str:
         """Who sits in ``seat`` (a SeatError if nobody)."""
         player = self.seats.get(seat)

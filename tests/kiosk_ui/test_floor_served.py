@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,7 @@ from tests.kiosk_ui.served import (
     init_store,
     join_floor,
     listening,
+    new_players,
     post,
     serve,
     serve_workers,
@@ -354,3 +356,77 @@ def test_serve_workers_stop_ends_even_with_a_hung_worker(tmp_path: Path) -> None
         conn.close()
     assert holders and all(h.endswith("worker-1") for h in holders), holders
     log_verify(tmp_path / "store")  # exits 0: every chain, the killed worker's too
+
+
+def lease_holders(store: Path) -> dict[str, str]:
+    """Table -> the holder of its lease, as the store says now."""
+    conn = log_records.open_readonly(store)
+    try:
+        return {str(t): str(h) for t, h in conn.execute("SELECT table_id, holder FROM leases")}
+    finally:
+        conn.close()
+
+
+def until(what: str, test: Callable[[], object], seconds: float = 60) -> None:
+    """Wait for ``test()`` to hold (asked every 0.2 s; a guard, no speed asserted)."""
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_restarted_worker_gets_its_share_back_once_nobody_plays_there(tmp_path: Path) -> None:
+    """Worker 1 SIGKILLed, its supervisor frozen: worker 0 takes its tables over once their
+    2 s leases lapse. Started again, worker 1 gets them back: bac-3 once it serves again
+    (nobody plays there), bac-1 only after Ann, seated there on worker 0, has left; so both
+    workers deal again. Before, worker 0 kept every table for good and the appliance
+    served on one core. The books audit and every chain verifies."""
+    store = tmp_path / "store"
+    # bac-1 a shared table of seven seats (Ann's seat is the table's), the others one
+    # seat each, every player's own game
+    variants = ["baccarat-pinnacle", "baccarat-ez", "baccarat-pinnacle", "baccarat-pinnacle"]
+    tables = [f'[[tables]]\nid = "bac-{i}"\nvariant = "{v}"' for i, v in enumerate(variants)]
+    cfg = write_config(tmp_path / "kiosk.toml", f'dir = "{store}"\nlease_seconds = 2',
+                       "workers-test-password", tables)  # fmt: skip
+    init_store(cfg)
+    err = tmp_path / "stderr.txt"
+    sup, base = start_workers(cfg, err)
+    nets: list[int] = []
+    try:
+        victim = worker_pids(sup)[1]
+        (token,) = new_players(base, ["Ann"])
+        os.kill(sup.pid, signal.SIGSTOP)  # nobody starts worker 1 again meanwhile
+        try:
+            os.kill(victim, signal.SIGKILL)
+            until("worker 0 holds every table", lambda: all(
+                h.endswith("/worker-0") for h in lease_holders(store).values()
+            ) and len(lease_holders(store)) == 4)  # fmt: skip
+            status, body = post(base, "/api/tables/bac-1/sit?seat=0", {}, token)
+            assert status == 200, body
+            rounds(base, "bac-1", token, nets, 1)  # Ann plays on worker 0, and stays seated
+        finally:
+            os.kill(sup.pid, signal.SIGCONT)  # the supervisor starts worker 1 again
+        listening(base + 1, after=victim)
+        until("bac-3 back on worker 1", lambda: lease_holders(store).get("bac-3", "").endswith(
+            "/worker-1"))  # fmt: skip
+        time.sleep(4.0)  # six more of worker 0's looks (every 2/3 s): Ann still sits there
+        assert lease_holders(store)["bac-1"].endswith("/worker-0")
+        rounds(base, "bac-1", token, nets, 1)
+        status, body = post(base, "/api/tables/bac-1/leave?seat=0", {}, token)
+        assert status == 200, body
+        until("bac-1 back on worker 1", lambda: lease_holders(store).get("bac-1", "").endswith(
+            "/worker-1"))  # fmt: skip
+        rounds(base + 1, "bac-1", token, nets, 1)  # worker 1 deals it again
+        status, _ = post(base, "/api/tables/bac-1/round", {"bets": {"banker": 500}}, token)
+        assert status == 404  # and worker 0 no longer does
+        assert me(base, token)["balance"] == me(base + 1, token)["balance"]  # one wallet
+    finally:
+        stop(sup, timeout=60)
+    said = err.read_text()
+    assert "table bac-3 handed back to" in said and "table bac-1 handed back to" in said, said
+    assert "Traceback" not in said, said
+    report = audit_store(store)
+    assert report["open_games"] == 0 and report["games_settled"] == 3
+    assert log_verify(store).startswith("OK: ")
