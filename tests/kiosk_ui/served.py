@@ -20,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -198,3 +198,13 @@ def new_players(port: int, names: list[str]) -> list[str]:
         assert status == 201
         tokens.append(body["token"])
     return tokens
+
+
+def until(what: str, test: Callable[[], Any], seconds: float = 30) -> Any:
+    """``test()``'s first true answer, asked every 0.2 s (a guard of ``seconds``, no speed
+    asserted: the floor's polls and leases run in seconds)."""
+    deadline = time.monotonic() + seconds
+    while not (answer := test()):
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.2)
+    return answer

@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -39,6 +38,7 @@ from tests.kiosk_ui.served import (
     serve,
     serve_workers,
     stop,
+    until,
     write_config,
 )
 
@@ -365,14 +365,6 @@ def lease_holders(store: Path) -> dict[str, str]:
         return {str(t): str(h) for t, h in conn.execute("SELECT table_id, holder FROM leases")}
     finally:
         conn.close()
-
-
-def until(what: str, test: Callable[[], object], seconds: float = 60) -> None:
-    """Wait for ``test()`` to hold (asked every 0.2 s; a guard, no speed asserted)."""
-    deadline = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.2)
 
 
 @pytest.mark.slow

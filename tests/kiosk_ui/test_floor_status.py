@@ -18,7 +18,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from tests.kiosk_ui.served import (
     serve,
     serve_workers,
     stop,
+    until,
     write_config,
 )
 from tests.kiosk_ui.test_floor_served import children
@@ -80,16 +81,6 @@ def entry(port: int, worker: int) -> dict[str, Any]:
     """Worker ``worker``'s entry in the floor of ``port``'s status."""
     (found,) = [w for w in status(port)["floor"] if w["worker"] == worker]
     return dict(found)
-
-
-def until(what: str, test: Callable[[], Any]) -> Any:
-    """``test()``'s first true answer, asked every 0.2 s (a guard of 30 s, no speed
-    asserted: a poll is a second)."""
-    deadline = time.monotonic() + 30
-    while not (answer := test()):
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.2)
-    return answer
 
 
 def test_worker_0s_status_shows_worker_1s_health(floor: Floor) -> None:

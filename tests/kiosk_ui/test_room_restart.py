@@ -36,9 +36,17 @@ def _open(store: Path, url: str | None, *, create: bool = False) -> tuple[Runtim
 
 
 def _crash_mid_hand(store: Path, url: str | None = None) -> str:
-    """Four players buy in, Dee sits out, a hand is dealt to the other three and one of
-    them calls; then the runtime stops as a crash leaves it (the hand open in the log)."""
+    """:func:`deal_mid_hand` at a new store's room; then the runtime stops as a crash
+    leaves it (the hand open in the log)."""
     rt, room = _open(store, url, create=True)
+    game = deal_mid_hand(rt, room)
+    rt.close()
+    return game
+
+
+def deal_mid_hand(rt: Runtime, room: Room) -> str:
+    """Four players buy in at ``room``, Dee sits out, a hand is dealt to the other three
+    and one of them calls: the hand's game id."""
     for player, (seat, amount) in BUY.items():
         rt.create_player(player.title(), player)
         rt.cash_in(player, CASH, "op")
@@ -50,7 +58,6 @@ def _crash_mid_hand(store: Path, url: str | None = None) -> str:
     room.act(Decide(seat=engine.to_act, decision="call"))  # type: ignore[attr-defined]
     game = room.game
     assert game is not None
-    rt.close()
     return game
 
 

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from games.core.records import Decide
 from kiosk_ui.errors import SeatError
 from kiosk_ui.store import ledger
 from kiosk_ui.table.room import Room
@@ -27,7 +26,7 @@ from kiosk_ui.table.runtime import Runtime
 
 from .conftest import seeded_outcomes
 from .test_floor import verify_floor
-from .test_room_restart import BUY, CASH, HOLDEM, _finish, _stack_outs
+from .test_room_restart import BUY, CASH, HOLDEM, _finish, _stack_outs, deal_mid_hand
 
 Appliance = Callable[[int], Runtime]
 
@@ -64,21 +63,10 @@ def _stop(rt: Runtime) -> None:
 
 
 def _room_mid_hand(rt: Runtime) -> str:
-    """Four players buy in at ``rt``'s room, Dee sits out, a hand is dealt to the other
-    three and one of them calls."""
+    """A hand dealt at ``rt``'s room (:func:`deal_mid_hand`), open in the log."""
     room = rt.open_table("room", HOLDEM, seeded_outcomes(3))
     assert isinstance(room, Room)
-    for player, (seat, amount) in BUY.items():
-        rt.create_player(player.title(), player)
-        rt.cash_in(player, CASH, "op")
-        room.buy_in(seat, player, amount)
-    room.sit_out(8, "dee")
-    room.start_hand()
-    engine = room.engine
-    assert engine is not None and 8 not in engine.seats_in  # type: ignore[attr-defined]
-    room.act(Decide(seat=engine.to_act, decision="call"))  # type: ignore[attr-defined]
-    assert room.game is not None
-    return room.game
+    return deal_mid_hand(rt, room)
 
 
 def _take_over(rt: Runtime, game: str) -> Room:
