@@ -78,6 +78,9 @@ class Operators:
     def __init__(self, runtime: Runtime) -> None:
         self.rt = runtime
         self._sessions: dict[str, Session] = {}
+        # each session's account password hash at sign-in (never in the Session: no
+        # answer carries it); another process changing the password changes the row
+        self._stamps: dict[str, str] = {}
         self._lock = threading.Lock()
         self.users = Backoff(limit=USER_LIMIT, base_seconds=LOCK_SECONDS)
         self.addresses = Backoff(limit=ADDRESS_LIMIT, base_seconds=LOCK_SECONDS)
@@ -210,6 +213,7 @@ class Operators:
         sess = Session(secrets.token_urlsafe(24), user, row[1], time.time() + 60 * minutes)
         with self._lock:
             self._sessions[sess.token] = sess
+            self._stamps[sess.token] = row[0]
         return sess
 
     def session(self, token: str | None, *roles: str) -> Session:
@@ -220,20 +224,37 @@ class Operators:
                 raise AuthError("sign in first")
             if sess.expires < time.time():
                 del self._sessions[sess.token]
+                self._stamps.pop(sess.token, None)
                 raise AuthError("session expired: sign in again")
+        if self.rt.leasing is not None:
+            self._still_signed_in(sess)
         if roles and sess.role != "admin" and sess.role not in roles:
             raise Forbidden(f"role {sess.role} may not do this (needs {' or '.join(roles)})")
         return sess
 
+    def _still_signed_in(self, sess: Session) -> None:
+        """On a shared store, another worker or appliance may have disabled, deleted,
+        re-roled or re-passworded the account (its own sessions end there, not this
+        process's): the account's row as it is now must still be the one signed in."""
+        row = self._row(sess.user)
+        with self._lock:
+            stamp = self._stamps.get(sess.token)
+        if row is not None and not row[2] and row[1] == sess.role and row[0] == stamp:
+            return
+        self.logout(sess.token)  # the user's other sessions here: each at its next use
+        raise AuthError("the account changed since this session began: sign in again")
+
     def logout(self, token: str | None) -> None:
         with self._lock:
             self._sessions.pop(token or "", None)
+            self._stamps.pop(token or "", None)
 
     def _end_sessions(self, user: str, keep: str | None = None) -> int:
         with self._lock:
             ended = [t for t, s in self._sessions.items() if s.user == user and t != keep]
             for t in ended:
                 del self._sessions[t]
+                self._stamps.pop(t, None)
         return len(ended)
 
     # --- the operator's own password ---------------------------------------------------
@@ -270,6 +291,10 @@ class Operators:
             raise PasswordRejected("the new password is the old one: choose another")
         self._set_hash(sess.user, new, by=sess.user, kind="password-changed")
         self._end_sessions(sess.user, keep=sess.token)
+        row = self._row(sess.user)  # the session that changed it goes on, with its stamp
+        with self._lock:
+            if row is not None and sess.token in self._sessions:
+                self._stamps[sess.token] = row[0]
 
     # --- admin: operator management --------------------------------------------------
 

@@ -48,7 +48,7 @@ class PlayerTokens:
             raise AuthError("no player session: open the lobby to start one")
         player, tag = token.rsplit(".", 1)
         good = hmac.new(self._key, player.encode(), hashlib.sha256).hexdigest()[:32]
-        if not hmac.compare_digest(tag, good):
+        if not hmac.compare_digest(tag.encode(), good.encode()):  # any characters: 401
             raise AuthError("player session is not valid")
         if len(self._verified) >= VERIFIED_CACHE:
             self._verified.clear()

@@ -13,9 +13,17 @@ ANY of them show the whole floor, each server
   and stacks), their state as the console shows it (seats, open game, suspension) and
   its open alarms and its health (:func:`kiosk_ui.web.status_view.health_summary`: what
   its public status page shows); never a card: no view, no event, no shoe.
-  The caller proves it is a server of this floor with a secret derived from the
-  floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
-  server of the floor holds a copy of ``keys/``);
+  Both ends prove they are servers of this floor with the floor secret, derived from
+  the floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
+  server of the floor holds a copy of ``keys/``), which never crosses the network: the
+  caller sends :func:`ask_tag` (an HMAC of the secret over the URL it asks, method and
+  path: good for that server and request only), the answer carries
+  :func:`answer_proof` (over the answerer's own URL, the request and the body). So a
+  ``servers`` row forged in the store to point at another address learns nothing it
+  could use on a real server, and its answers (tables it claims, URLs a lobby would send
+  players to) are refused. An answer is read within :data:`MAX_ANSWER` bytes and
+  :data:`ANSWER_SECONDS`, never through a redirect, and must have the shape of one
+  (:func:`well_formed`): a bad peer shows as not answering and never stalls the poll;
 - while someone watches (a console's stream, a lobby or status page asked for in the last
   :data:`WATCH_SECONDS`), polls every other live server once a second
   (:data:`POLL_SECONDS`) and pushes a new :meth:`FloorView.snapshot` to the console
@@ -33,6 +41,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import re
@@ -53,10 +63,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kiosk_ui.web.floor")
 
-PEER_HEADER = "x-croupier-floor"  # the floor secret, between servers only
+PEER_HEADER = "x-croupier-floor"  # the caller's ask_tag, between servers only
+PROOF_HEADER = "x-croupier-floor-proof"  # the answerer's answer_proof
 POLL_SECONDS = 1.0
 WATCH_SECONDS = 30.0  # a lobby or console looked within this: keep the floor fresh
 PEER_TIMEOUT = 2.0
+#: the largest answer read from another server (a row per table: far below this)
+MAX_ANSWER = 8 * 1024 * 1024
+#: a whole answer is read within this (a peer trickling bytes is cut off)
+ANSWER_SECONDS = 5.0
 #: a server's row not renewed for this many lease lives is a dead server's
 STALE_LIVES = 2
 
@@ -72,6 +87,80 @@ class PeerState:
     at: float = 0.0  # time.monotonic() of that answer
     answered: float | None = None  # time.time() of its last answer (None: never yet)
     failing: float | None = None  # time.time() of the first poll it did not answer
+
+
+class PeerError(ValueError):
+    """Another server's answer is refused (unproven, too large, too slow, malformed)."""
+
+
+def _mac(secret: str, *parts: str) -> str:
+    return hmac.new(secret.encode(), "\0".join(parts).encode(), hashlib.sha256).hexdigest()
+
+
+def ask_tag(secret: str, url: str, method: str, path: str) -> str:
+    """What a server of the floor sends the server at ``url`` for ``method path``: an
+    HMAC of the floor secret over them, good for that server and that request only."""
+    return _mac(secret, "ask", url.rstrip("/"), method.upper(), path)
+
+
+def answer_proof(secret: str, url: str, method: str, path: str, body: bytes) -> str:
+    """What the server at ``url`` answers ``method path`` with beside ``body``: proof
+    that a server of the floor, at that very URL, sent that very body."""
+    digest = hashlib.sha256(body).hexdigest()
+    return _mac(secret, "answer", url.rstrip("/"), method.upper(), path, digest)
+
+
+def linkable(url: str) -> bool:
+    """Whether ``url`` is an http(s) address with a host (what a server may advertise)."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def well_formed(answer: object) -> dict[str, Any]:
+    """``answer`` if it has the shape of a server's part of the floor (else PeerError):
+    an object whose row lists are lists of objects, each table, lobby and room row with
+    a string id, so a peer of another version or a broken one cannot break a page."""
+    if not isinstance(answer, dict):
+        raise PeerError("its answer is not a JSON object")
+    for part in ("lobby", "rooms", "tables", "alarms"):
+        rows = answer.get(part, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise PeerError(f"its answer's {part!r} is not a list of objects")
+        if part != "alarms" and not all(isinstance(r.get("id"), str) for r in rows):
+            raise PeerError(f"its answer's {part!r} has a row without a string id")
+    if not isinstance(answer.get("health"), (dict, type(None))):
+        raise PeerError("its answer's 'health' is not an object")
+    return answer
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    """http and https only: no proxy, no redirect followed (a 3xx is an error), no
+    file:, ftp: or data: URL."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (
+        urllib.request.HTTPHandler(),
+        urllib.request.HTTPSHandler(),
+        urllib.request.HTTPDefaultErrorHandler(),
+        urllib.request.HTTPErrorProcessor(),
+    ):
+        opener.add_handler(handler)
+    return opener
+
+
+def _read(answer: Any, deadline: float) -> bytes:
+    """The body of ``answer``, at most :data:`MAX_ANSWER` bytes, by ``deadline``."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise PeerError(f"its answer took more than {ANSWER_SECONDS:g} s")
+        chunk = answer.read1(65536)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_ANSWER:
+            raise PeerError(f"its answer is larger than {MAX_ANSWER} bytes")
+        chunks.append(chunk)
 
 
 def worker_index(holder: str) -> int | None:
@@ -126,7 +215,8 @@ class FloorView:
         self._subs: dict[asyncio.Queue[dict[str, Any]], asyncio.AbstractEventLoop] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        self._opener = _opener()
+        self._asking: set[str] = set()  # holders whose last ask has not ended yet
 
     @property
     def shared(self) -> bool:
@@ -213,11 +303,24 @@ class FloorView:
             for h, (url, seen) in servers.items()
             if h != self.name and now - seen <= STALE_LIVES * self.life
         }
-        threads = [threading.Thread(target=self._ask, args=(h, u)) for h, u in wanted.items()]
+        with self._lock:  # a peer still busy with the last ask is not asked again
+            asked = {h: u for h, u in wanted.items() if h not in self._asking}
+            self._asking |= set(asked)
+        threads = [
+            threading.Thread(target=self._ask, args=(h, u), daemon=True) for h, u in asked.items()
+        ]
         for t in threads:
             t.start()
+        deadline = time.monotonic() + ANSWER_SECONDS + PEER_TIMEOUT
         for t in threads:
-            t.join()
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            hung = self._asking & set(wanted)
+        for holder in hung:  # headers trickling, a connection never ending: not an answer
+            self._store(
+                PeerState(holder, wanted[holder], at=time.monotonic()),
+                PeerError(f"no answer within {ANSWER_SECONDS + PEER_TIMEOUT:g} s"),
+            )
         with self._lock:
             for gone in set(self.peers) - set(wanted):
                 self.gone[gone] = self.peers.pop(gone)
@@ -225,41 +328,61 @@ class FloorView:
                 del self.gone[back]
 
     def _ask(self, holder: str, url: str) -> None:
-        request = urllib.request.Request(
-            f"{url.rstrip('/')}/api/floor/here", headers={PEER_HEADER: self.secret}
-        )
         state = PeerState(holder, url, at=time.monotonic())
+        failure: Exception | None = None
         try:
-            with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
-                state.answer = json.loads(answer.read())
+            state.answer = well_formed(json.loads(self._call(url, "GET", "/api/floor/here")))
             state.answered = time.time()
-        except (OSError, ValueError) as exc:  # URLError, HTTPError, timeouts, bad JSON
-            state.error = f"server {holder} at {url} does not answer: {exc}"
+        except (OSError, ValueError) as exc:  # URLError, HTTPError, timeouts, PeerError
+            failure = exc
+        finally:
+            with self._lock:
+                self._asking.discard(holder)
+        self._store(state, failure)
+
+    def _call(self, url: str, method: str, path: str, body: bytes | None = None) -> bytes:
+        """``method path`` on the floor server at ``url``: its proven answer's body."""
+        if not linkable(url):
+            raise PeerError(f"it advertises {url!r}, not an http(s) address")
+        url = url.rstrip("/")
+        headers = {PEER_HEADER: ask_tag(self.secret, url, method, path)}
+        if body is not None:
+            headers["content-type"] = "application/json"
+        request = urllib.request.Request(f"{url}{path}", body, headers, method=method)
+        deadline = time.monotonic() + ANSWER_SECONDS
+        with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
+            data = _read(answer, deadline)
+            proof = answer.headers.get(PROOF_HEADER) or ""
+        good = answer_proof(self.secret, url, method, path, data)
+        if not hmac.compare_digest(proof.encode(), good.encode()):  # any characters
+            raise PeerError("its answer does not prove it is that server of this floor")
+        return data
+
+    def _store(self, state: PeerState, failure: Exception | None) -> None:
+        """Keep ``state`` as its holder's last answer (``failure``: why it is none)."""
+        if failure is not None:
+            state.error = f"server {state.holder} at {state.url} does not answer: {failure}"
             state.failing = time.time()
         with self._lock:
-            old = self.peers.get(holder)
+            old = self.peers.get(state.holder)
             if state.error and old is not None:
                 if old.answer:
                     state.answer = old.answer  # the last known state, marked unanswered
                 state.answered = old.answered
                 state.failing = old.failing or state.failing  # silent since its first miss
-            self.peers[holder] = state
+            self.peers[state.holder] = state
 
     def relay(self, holder: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """POST ``body`` to another server's floor API (an acknowledgement); its answer."""
         with self._lock:
             peer = self.peers.get(holder)
-        if peer is None:
+        if peer is None or peer.answered is None:  # only to a server that proved it is one
             raise LookupError(f"no server {holder} answers on this floor")
-        request = urllib.request.Request(
-            f"{peer.url.rstrip('/')}{path}",
-            data=json.dumps(body).encode(),
-            headers={PEER_HEADER: self.secret, "content-type": "application/json"},
-            method="POST",
-        )
         try:
-            with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
-                return dict(json.loads(answer.read()))
+            answer = json.loads(self._call(peer.url, "POST", path, json.dumps(body).encode()))
+            if not isinstance(answer, dict):
+                raise PeerError("its answer is not a JSON object")
+            return answer
         except urllib.error.HTTPError as exc:
             raise LookupError(f"server {holder} refused: {_message(exc)}") from None
         except (OSError, ValueError) as exc:
@@ -290,7 +413,7 @@ class FloorView:
                     "table": table,
                     "id": table,
                     "holder": holder,
-                    "url": None if holder == self.name else servers.get(holder, ("",))[0],
+                    "url": None if holder == self.name else _link(servers.get(holder)),
                     "here": holder == self.name and table in self.runtime.tables,
                     "seconds_left": max(0, expires - now) // 1_000_000,
                     "answered": holder == self.name or (server is not None and not server.error),
@@ -424,6 +547,11 @@ class FloorView:
         for q, loop in subs:
             with contextlib.suppress(RuntimeError):  # that loop has closed
                 loop.call_soon_threadsafe(_put, q, snap)
+
+
+def _link(server: tuple[str, int] | None) -> str | None:
+    """A server's advertised URL if it is an http(s) one (a console links it)."""
+    return server[0] if server is not None and linkable(server[0]) else None
 
 
 def _put(q: asyncio.Queue[dict[str, Any]], message: dict[str, Any]) -> None:

@@ -27,7 +27,7 @@ import pytest
 
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.store import log_records
-from kiosk_ui.web.floor_view import POLL_SECONDS
+from kiosk_ui.web.floor_view import POLL_SECONDS, ask_tag
 from tests.kiosk_ui.served import (
     init_store,
     listening,
@@ -130,18 +130,20 @@ def test_worker_0s_status_shows_worker_1s_health(floor: Floor) -> None:
 
 def test_only_a_server_of_the_floor_gets_a_servers_health(floor: Floor, tmp_path: Path) -> None:
     secret = PlayerTokens(floor.store).derived("floor-peer")
+    tag = ask_tag(secret, floor.url(1), "GET", "/api/floor/here")
     forged = [
         {},
         {"x-croupier-floor": ""},
         {"x-croupier-floor": PlayerTokens(tmp_path).derived("floor-peer")},  # another floor
-        {"x-croupier-floor": secret[:-1] + ("0" if secret[-1] != "0" else "1")},
+        {"x-croupier-floor": tag[:-1] + ("0" if tag[-1] != "0" else "1")},
+        {"x-croupier-floor": secret},  # the secret itself is no ask
     ]
     for headers in forged:
         code, body, _ = call(floor.base + 1, "GET", "/api/floor/here", headers=headers)
         assert code == 401, headers
         assert "health" not in body and "devices" not in json.dumps(body)
     code, part, _ = call(
-        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": secret}
+        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": tag}
     )
     assert code == 200
     assert part["health"]["rng"]["state"] == "healthy"

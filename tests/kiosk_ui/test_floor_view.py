@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.web.floor_view import ask_tag
 from tests.kiosk_ui.pg_cluster import Cluster
 from tests.kiosk_ui.served import init_store, join_floor, serve, serve_workers, stop, write_config
 
@@ -285,12 +286,16 @@ def test_worker_0s_console_hears_what_happens_on_worker_1s_table(floor: Floor) -
 def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) -> None:
     secret = PlayerTokens(floor.store).derived("floor-peer")
     other = PlayerTokens(tmp_path).derived("floor-peer")  # another floor's key
+    tag = ask_tag(secret, floor.url(1), "GET", "/api/floor/here")
     forged = [
         {},
         {"x-croupier-floor": ""},
-        {"x-croupier-floor": other},
-        {"x-croupier-floor": secret[:-1] + ("0" if secret[-1] != "0" else "1")},
-        {"x-croupier-floor-x": secret},
+        {"x-croupier-floor": ask_tag(other, floor.url(1), "GET", "/api/floor/here")},
+        {"x-croupier-floor": tag[:-1] + ("0" if tag[-1] != "0" else "1")},
+        {"x-croupier-floor": tag[:32]},  # truncated
+        {"x-croupier-floor": secret},  # the secret itself is no ask
+        {"x-croupier-floor": ask_tag(secret, floor.url(0), "GET", "/api/floor/here")},  # 0's
+        {"x-croupier-floor-x": tag},
     ]
     for headers in forged:
         status, body, _ = call(floor.base + 1, "GET", "/api/floor/here", headers=headers)
@@ -298,8 +303,11 @@ def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) 
         assert "server of this floor" in body["error"]["message"]
         status, _, _ = call(floor.base + 1, "POST", "/api/floor/alarms/1/ack", {"by": "x"}, headers)
         assert status == 401
+    # the ask for the floor's part is no acknowledgement: a tag is good for its request only
+    ack = {"x-croupier-floor": tag}
+    assert call(floor.base + 1, "POST", "/api/floor/alarms/1/ack", {"by": "x"}, ack)[0] == 401
     status, part, _ = call(
-        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": secret}
+        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": tag}
     )
     assert status == 200
     assert (

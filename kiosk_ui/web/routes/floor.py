@@ -21,17 +21,19 @@
 from __future__ import annotations
 
 import hmac
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import Response, StreamingResponse
 from pydantic import Field
 
 from kiosk_ui.errors import AuthError, NoSuchAlarm
 from kiosk_ui.table.room import Room
 from kiosk_ui.web import schemas
-from kiosk_ui.web.floor_view import PEER_HEADER, FloorView
+from kiosk_ui.web.floor_view import PEER_HEADER, PROOF_HEADER, FloorView, answer_proof, ask_tag
 from kiosk_ui.web.routes.console_stream import console_stream, sse_event
 from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, OperatorDep
 from kiosk_ui.web.routes.operator import table_row
@@ -70,18 +72,32 @@ def health_here(state: Any) -> dict[str, Any]:
 def _peer(request: Request, secret: str | None) -> None:
     """Refuse a caller that is not a server of this floor."""
     view: FloorView = request.app.state.floor_view
-    if not view.shared or not secret or not hmac.compare_digest(secret, view.secret):
+    good = (
+        ask_tag(view.secret, view.url, request.method, request.url.path)
+        if view.shared and view.url
+        else None
+    )
+    if not good or not secret or not hmac.compare_digest(secret.encode(), good.encode()):
         raise AuthError("only a server of this floor may ask for its part of the floor")
+
+
+def _signed(request: Request, body: dict[str, Any]) -> Response:
+    """``body`` as JSON with this server's proof that it sent it (:func:`answer_proof`)."""
+    view: FloorView = request.app.state.floor_view
+    assert view.url is not None  # _peer let the request in
+    data = json.dumps(jsonable_encoder(body)).encode()
+    proof = answer_proof(view.secret, view.url, request.method, request.url.path, data)
+    return Response(data, media_type="application/json", headers={PROOF_HEADER: proof})
 
 
 PeerSecret = Annotated[str | None, Header(alias=PEER_HEADER, include_in_schema=False)]
 
 
 @router.get("/floor/here", include_in_schema=False)
-def here(request: Request, secret: PeerSecret = None) -> dict[str, Any]:
+def here(request: Request, secret: PeerSecret = None) -> Response:
     """This server's tables, their state and its open alarms (for the floor's servers)."""
     _peer(request, secret)
-    return here_part(request.app.state)
+    return _signed(request, here_part(request.app.state))
 
 
 class PeerAckIn(schemas.StrictIn):
@@ -91,10 +107,10 @@ class PeerAckIn(schemas.StrictIn):
 @router.post("/floor/alarms/{alarm_id}/ack", include_in_schema=False)
 def peer_ack(
     alarm_id: int, body: PeerAckIn, request: Request, floor: FloorDep, secret: PeerSecret = None
-) -> dict[str, Any]:
+) -> Response:
     """Another server's console acknowledges this server's alarm for its operator."""
     _peer(request, secret)
-    return floor.acknowledge(alarm_id, body.by).out()
+    return _signed(request, floor.acknowledge(alarm_id, body.by).out())
 
 
 class FloorAckIn(schemas.StrictIn):
