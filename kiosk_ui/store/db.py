@@ -150,6 +150,14 @@ class ChainLock:
             self._fd = -1
 
 
+def _private_file(path: Path) -> None:
+    """Create ``path`` empty, readable by its owner only, unless it exists: the database
+    holds the operators' password hashes, the players' names and wallets, so another
+    local user of the host does not read it (nor its WAL, which follows its mode)."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def _holder_text(path: Path) -> str:
     try:
         info = json.loads(path.read_text())
@@ -206,6 +214,8 @@ class Database(GroupCommit[SqliteTx]):
         self.shared = shared
         self.begin_waits = shared
         try:
+            if create:  # made 0600: SQLite gives its -wal and -shm the database's mode
+                _private_file(db_file)
             self.conn = sqlite3.connect(
                 db_file,
                 isolation_level=None,

@@ -111,10 +111,16 @@ class PgTx(Repositories):
         self.pg.close()
 
 
+def _shown(arg: str) -> str:
+    """A command-line argument as ``pg_stat_activity`` may show it to any role of the
+    server: a URL or a ``password=`` argument (which may hold the password) as ``...``."""
+    return "..." if "://" in arg or "password" in arg.lower() else arg
+
+
 def connect(url: str, *, readonly: bool = False) -> psycopg.Connection[Any]:
     """A connection to the store's server: autocommit (the store says BEGIN and COMMIT
     itself), named for ``pg_stat_activity`` by pid, host and command."""
-    who = shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])[:40]
+    who = shlex.join([Path(sys.argv[0]).name, *map(_shown, sys.argv[1:])])[:40]
     name = f"croupier pid {os.getpid()} on {socket.gethostname()} ({who})"[:63]
     try:
         pg = psycopg.connect(url, autocommit=not readonly, application_name=name)
@@ -183,10 +189,14 @@ class PgDatabase(GroupCommit[PgTx]):
                 self.conn.script(
                     "BEGIN;\n"
                     + postgres_ddl(SCHEMA)
+                    + postgres_ddl(LEASES_DDL)  # a floor's: made by the owner, at creation
                     + f"\nINSERT INTO meta (key, value) VALUES ('schema', '{SCHEMA_VERSION}');"
                     + "\nCOMMIT;"
                 )
-            if shared:  # workers and appliances open at once: one CREATE at a time
+            if shared and not self._has_floor_tables():
+                # workers and appliances open at once: one CREATE at a time. Only when
+                # missing: CREATE ... IF NOT EXISTS needs CREATE on the schema even when
+                # the table exists, and a floor's role may have rows' rights only.
                 self.conn.script(
                     "BEGIN;\n"
                     f"SELECT pg_advisory_xact_lock({DDL_CLASS}, hashtext(current_schema()));\n"
@@ -201,6 +211,13 @@ class PgDatabase(GroupCommit[PgTx]):
             self._abandon()
             raise StoreError(f"cannot open store {self.directory}: {exc}") from None
         self._init_groups()
+
+    def _has_floor_tables(self) -> bool:
+        """Whether the schema has the floor's tables (leases, servers) already."""
+        row = self.conn.execute(
+            "SELECT to_regclass('leases') IS NOT NULL AND to_regclass('servers') IS NOT NULL"
+        ).fetchone()
+        return bool(row and row[0])
 
     def _writer_connection(self) -> psycopg.Connection[Any]:
         """Connect and take the store's writer lock (refused, naming its holder)."""

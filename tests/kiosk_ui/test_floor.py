@@ -227,14 +227,17 @@ def open_shared_at_once(url: str, dirs: list[Path]) -> list[BaseException]:
 
 
 def test_shared_openers_at_once_on_a_store_made_alone(tmp_path: Path, pg_cluster: Cluster) -> None:
-    """`store init` makes a store alone; `serve --workers 2` then opens it twice at once,
-    shared: both create the leases table if missing. PostgreSQL's CREATE TABLE IF NOT
-    EXISTS is not safe against itself (two at once failed with a duplicate pg_type key
-    and stopped the server), so shared openers take their DDL one at a time."""
+    """A store made alone before `store init` made the floor's tables too (dropped here);
+    `serve --workers 2` then opens it twice at once, shared: both create the leases table
+    if missing. PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against itself (two
+    at once failed with a duplicate pg_type key and stopped the server), so shared
+    openers take their DDL one at a time."""
     for round_ in range(30):
         url = pg_cluster.fresh_url()
         first = tmp_path / f"r{round_}-a0"
-        Runtime(first, create=True, url=url).close()  # made alone, no leases table
+        Runtime(first, create=True, url=url).close()
+        with psycopg.connect(url, autocommit=True) as pg:
+            pg.execute("DROP TABLE leases, servers")  # an older store: no floor tables
         second = tmp_path / f"r{round_}-a1"
         shutil.copytree(first / "keys", second / "keys")
         assert open_shared_at_once(url, [first, second]) == []
