@@ -15,6 +15,7 @@ directory) or ``postgresql://...`` (libpq's URL or ``key=value`` string).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def resolve(directory: str | Path, url: str | None = None) -> Location:
         if rest.startswith("//"):
             rest = rest.removeprefix("//")
             if not rest.startswith("/"):
-                raise StoreError(f"store URL {url!r}: write sqlite:///ABSOLUTE/PATH")
+                raise StoreError(f"store URL {masked(url)!r}: write sqlite:///ABSOLUTE/PATH")
         d = Path(rest) if rest else d
         if stored_url(d) is not None:
             raise StoreError(f"store {d} is a PostgreSQL store ({URL_FILE}); not {url}")
@@ -73,7 +74,14 @@ def resolve(directory: str | Path, url: str | None = None) -> Location:
                 "directory (its signing keys) per database"
             )
         return Location(d, url)
-    raise StoreError(f"store URL {url!r}: expected sqlite:///PATH or postgresql://...")
+    raise StoreError(f"store URL {masked(url)!r}: expected sqlite:///PATH or postgresql://...")
+
+
+def masked(url: str) -> str:
+    """``url`` as an error may show it: any password (``user:PW@``, ``password=PW``) as
+    ``***``, for a URL too malformed for :func:`public` to take apart."""
+    url = re.sub(r"(//[^/@]*?:)[^/@]*@", r"\1***@", url)
+    return re.sub(r"(password\s*=\s*)[^&\s]*", r"\1***", url, flags=re.I)
 
 
 def public(url: str) -> str:
@@ -83,7 +91,12 @@ def public(url: str) -> str:
     try:
         params = conninfo.conninfo_to_dict(url)
     except Exception as exc:  # psycopg.ProgrammingError: a malformed URL
-        raise StoreError(f"store URL is not a libpq URL: {exc}") from None
+        # libpq quotes the bad part, which may be the password (or the whole URL): never
+        # shown, only what is wrong
+        why = re.sub(r'"[^"]*"', '"..."', str(exc).strip())
+        raise StoreError(
+            f"store URL is not a libpq URL (not shown: it may hold a password): {why}"
+        ) from None
     params.pop("password", None)
     return conninfo.make_conninfo("", **{k: str(v) for k, v in params.items() if v is not None})
 

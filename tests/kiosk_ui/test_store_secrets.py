@@ -6,6 +6,8 @@ and what every role of the PostgreSQL server sees of a connection.
   players' names and wallets); the umask is the usual 022.
 - A floor appliance needs only rows' rights on the store's tables (the schema's owner
   makes them, with the floor's leases and servers, at ``store init``).
+- A store URL too malformed to take apart (a space or a stray ``%`` in the password, an
+  unclosed ``[``, a mistyped scheme) is refused in one line that never shows the password.
 - A connection's ``application_name`` (in ``pg_stat_activity``, which any role of the
   server reads) names the command without a URL or a password in it, even when the
   command line carried the store URL with its password.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -95,3 +98,21 @@ def test_a_floor_appliance_serves_with_a_role_that_has_rows_rights_only(
         assert call(port, "POST", "/api/players", {"name": "Ann"})[0] == 201
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://pit:s3cr et@db/floor",  # a space
+        "postgresql://pit:s3cr%zzet@db/floor",  # a stray %
+        "postgresql://pit:s3cret@[db/floor",  # an unclosed [
+        "postgresql:///floor?host=db&password=s3cr et",
+        "postgre://pit:s3cret@db/floor",  # a mistyped scheme
+    ],
+)
+def test_a_malformed_store_url_is_refused_without_its_password(tmp_path: Path, url: str) -> None:
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "store", "init", "--store", str(tmp_path)]
+    done = subprocess.run([*cmd, "--url", url], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("croupier: error: store URL") and done.stderr.count("\n") == 1
+    assert "s3cr" not in done.stderr + done.stdout
