@@ -216,7 +216,8 @@ class FloorView:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._opener = _opener()
-        self._asking: set[str] = set()  # holders whose last ask has not ended yet
+        # holders whose last ask has not ended yet, with when it began (time.monotonic())
+        self._asking: dict[str, float] = {}
 
     @property
     def shared(self) -> bool:
@@ -305,21 +306,23 @@ class FloorView:
         }
         with self._lock:  # a peer still busy with the last ask is not asked again
             asked = {h: u for h, u in wanted.items() if h not in self._asking}
-            self._asking |= set(asked)
+            self._asking.update(dict.fromkeys(asked, time.monotonic()))
         threads = [
             threading.Thread(target=self._ask, args=(h, u), daemon=True) for h, u in asked.items()
         ]
         for t in threads:
             t.start()
-        deadline = time.monotonic() + ANSWER_SECONDS + PEER_TIMEOUT
+        limit = ANSWER_SECONDS + PEER_TIMEOUT
+        deadline = time.monotonic() + limit
         for t in threads:
             t.join(timeout=max(0.0, deadline - time.monotonic()))
-        with self._lock:
-            hung = self._asking & set(wanted)
+        with self._lock:  # (an ask another refresh began just now is not late yet)
+            late = time.monotonic() - limit
+            hung = [h for h, began in self._asking.items() if h in wanted and began <= late]
         for holder in hung:  # headers trickling, a connection never ending: not an answer
             self._store(
                 PeerState(holder, wanted[holder], at=time.monotonic()),
-                PeerError(f"no answer within {ANSWER_SECONDS + PEER_TIMEOUT:g} s"),
+                PeerError(f"no answer within {limit:g} s"),
             )
         with self._lock:
             for gone in set(self.peers) - set(wanted):
@@ -337,7 +340,7 @@ class FloorView:
             failure = exc
         finally:
             with self._lock:
-                self._asking.discard(holder)
+                self._asking.pop(holder, None)
         self._store(state, failure)
 
     def _call(self, url: str, method: str, path: str, body: bytes | None = None) -> bytes:

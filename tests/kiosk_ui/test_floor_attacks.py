@@ -70,6 +70,17 @@ class Attacker:
             handler.end_headers()
             return
         data = self.body()
+        if self.mode == "slow headers":  # the status line, then a header byte every 0.5 s
+            handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            for byte in b"x-padding: " + b"x" * 10_000:
+                if self.stopped.wait(0.5):
+                    return
+                try:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                except OSError:  # the poller hung up
+                    return
+            return
         handler.send_response(200)
         handler.send_header("content-type", "application/json")
         if self.mode.startswith("signed"):
@@ -204,12 +215,19 @@ def test_a_broken_server_of_the_floor_breaks_no_page(
     assert not [path for path, _ in attacker.heard if path != HERE]  # no redirect followed
 
 
-def test_a_server_trickling_its_answer_stalls_no_poll(floor: Floor, attacker: Attacker) -> None:
-    """While the forged server trickles a byte every half second, worker 0 still hears
-    of worker 1's suspension, and says the trickler does not answer."""
-    attacker.mode = "signed slow"
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [("signed slow", "took more than 5 s"), ("slow headers", "no answer within 7 s")],
+)
+def test_a_server_trickling_its_answer_stalls_no_poll(
+    floor: Floor, attacker: Attacker, mode: str, why: str
+) -> None:
+    """While the forged server trickles its body, or its headers, a byte every half
+    second, worker 0 still hears of worker 1's suspension, and says the trickler does
+    not answer."""
+    attacker.mode = mode
     row = refused(floor, attacker.url)
-    assert "took more than" in row["error"] or "no answer within" in row["error"]
+    assert why in row["error"]
     auth0, auth1 = operator(floor.base), operator(floor.base + 1)
     path = "/api/operator/tables/bj-1/suspend"
     assert call(floor.base + 1, "POST", path, {"reason": "trickle"}, auth1)[0] == 200
