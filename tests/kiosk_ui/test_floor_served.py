@@ -395,8 +395,9 @@ def test_a_restarted_worker_gets_its_share_back_once_nobody_plays_there(tmp_path
             until("worker 0 holds every table", lambda: all(
                 h.endswith("/worker-0") for h in lease_holders(store).values()
             ) and len(lease_holders(store)) == 4)  # fmt: skip
-            status, body = post(base, "/api/tables/bac-1/sit?seat=0", {}, token)
-            assert status == 200, body
+            # the lease is worker 0's before the table is open (its recovery: 409 opening)
+            until("worker 0 seats Ann at bac-1", lambda: post(
+                base, "/api/tables/bac-1/sit?seat=0", {}, token)[0] == 200)  # fmt: skip
             rounds(base, "bac-1", token, nets, 1)  # Ann plays on worker 0, and stays seated
         finally:
             os.kill(sup.pid, signal.SIGCONT)  # the supervisor starts worker 1 again
@@ -410,7 +411,9 @@ def test_a_restarted_worker_gets_its_share_back_once_nobody_plays_there(tmp_path
         assert status == 200, body
         until("bac-1 back on worker 1", lambda: lease_holders(store).get("bac-1", "").endswith(
             "/worker-1"))  # fmt: skip
-        rounds(base + 1, "bac-1", token, nets, 1)  # worker 1 deals it again
+        bet = {"bets": {"banker": 500}}  # worker 1 deals it again, once it is open there
+        until("worker 1 deals bac-1", lambda: post(
+            base + 1, "/api/tables/bac-1/round", bet, token)[0] == 200)  # fmt: skip
         status, _ = post(base, "/api/tables/bac-1/round", {"bets": {"banker": 500}}, token)
         assert status == 404  # and worker 0 no longer does
         assert me(base, token)["balance"] == me(base + 1, token)["balance"]  # one wallet

@@ -37,7 +37,7 @@ GAMES = (
     "caribbean-stud",
     "ultimate-texas-holdem",
 )
-KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "42"))  # 6 x 42 = 252 kills in all
+KILLS_PER_GAME = int(os.environ.get("CROUPIER_KILLS", "30"))  # 30 a game: 240 kills in all
 
 
 # page 004's Player/Dealer at Ultimate Texas Hold'em: seat 0 banks $600 whenever offered
@@ -154,7 +154,7 @@ def test_random_sigkills_never_break_the_books_on_postgresql(
     A California table with a bank up, so the collection and the bank are in play."""
     game, extra = BANKED
     url = pg_cluster.fresh_url()
-    kills = max(KILLS_PER_GAME // 5, 2)  # 8 of 42: the mechanism is the same as SQLite's
+    kills = max(KILLS_PER_GAME // 5, 2)  # 6 of 30: the mechanism is the same as SQLite's
     report = _kill_and_finish(tmp_path / "store", game, (*extra, "--url", url), kills_wanted=kills)
     assert report["collection"] > 0
 
