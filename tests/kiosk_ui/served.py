@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import shutil
 import signal
@@ -133,25 +134,73 @@ def stop(proc: subprocess.Popen[Any], timeout: float = 30) -> None:
 def serve_workers(cfg: Path, workers: int = 2) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """``croupier serve --workers N`` on ``cfg``: the supervisor and worker 0's port
     (worker I listens on that port + I), once every worker serves; stopped on exit."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        base = int(s.getsockname()[1])
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-           str(cfg), "--workers", str(workers)]  # fmt: skip
-    sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sup, base = start_supervisor(cfg, workers)
     try:
-        for port in range(base, base + workers):
-            listening(port)
         yield sup, base
     finally:
         stop(sup, timeout=60)
 
 
-def listening(port: int, after: int | None = None) -> None:
+def start_supervisor(
+    cfg: Path, workers: int = 2, *, stderr: Path | None = None, new_session: bool = False
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``croupier serve --workers N`` started (``stderr``: its and its workers' stderr to
+    that file; ``new_session``: a process group of its own, for a Ctrl-C killpg) and
+    serving: it and worker 0's port. Ports are picked free, then bound by the workers:
+    one taken in between (another test's connection) makes a worker refuse to start and
+    the supervisor end, and the start is tried again on other ports, up to three times."""
+    for attempt in range(3):
+        base = free_ports(workers)
+        cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base),
+               "--config", str(cfg), "--workers", str(workers)]  # fmt: skip
+        with open(stderr or os.devnull, "a") as sink:
+            sup = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=new_session
+            )
+        try:
+            for port in range(base, base + workers):
+                listening(port, proc=sup)
+            return sup, base
+        except Ended:
+            stop(sup)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def free_ports(n: int) -> int:
+    """A port ``p`` with ``p`` .. ``p + n - 1`` all free now (bound and released)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = int(s.getsockname()[1])
+        socks = []
+        try:
+            for port in range(base + 1, base + n):
+                t = socket.socket()
+                socks.append(t)
+                t.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for t in socks:
+                t.close()
+
+
+class Ended(AssertionError):
+    """The server process ended before it served (listening's ``proc``)."""
+
+
+def listening(
+    port: int, after: int | None = None, proc: subprocess.Popen[Any] | None = None
+) -> None:
     """Wait until ``port`` serves HTTP (``after``: from a process other than that killed
-    one, i.e. its restart)."""
+    one, i.e. its restart; ``proc``: raise :class:`Ended` at once if it ends first)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise Ended(f"the server for port {port} ended ({proc.returncode}) before it served")
         if after is not None and Path(f"/proc/{after}").exists():
             time.sleep(0.1)
             continue

@@ -17,7 +17,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -37,6 +36,7 @@ from tests.kiosk_ui.served import (
     post,
     serve,
     serve_workers,
+    start_supervisor,
     stop,
     until,
     write_config,
@@ -249,16 +249,7 @@ def workers_config(tmp_path: Path, extra: str = "") -> Path:
 def start_workers(cfg: Path, err: Path) -> tuple[subprocess.Popen[bytes], int]:
     """``serve --workers 2`` in a process group of its own (Ctrl-C is a killpg), its
     stderr to ``err``; returns it and worker 0's port once both workers serve."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        base = int(s.getsockname()[1])
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(base), "--config",
-           str(cfg), "--workers", "2"]  # fmt: skip
-    with err.open("w") as sink:
-        sup = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sink, start_new_session=True)
-    for port in (base, base + 1):
-        listening(port)
-    return sup, base
+    return start_supervisor(cfg, 2, stderr=err, new_session=True)
 
 
 def worker_pids(sup: subprocess.Popen[bytes]) -> dict[int, int]:

@@ -115,16 +115,22 @@ const Floor = (() => {
     if (!callPoll) callPoll = setInterval(() => refreshCall(btn), 5000);
   }
 
+  // Each attendant request is numbered: only the latest one's answer is shown, so the
+  // mount's look, answered after a quick press, never wipes the call that press made.
+  let callSeq = 0;
+
   async function refreshCall(btn) {
-    try { const r = await api('GET', '/api/attendant'); showCall(btn, null, r.call); } catch (e) { /* the next poll tries again */ }
+    const seq = ++callSeq;
+    try { const r = await api('GET', '/api/attendant'); if (seq === callSeq) showCall(btn, null, r.call); } catch (e) { /* the next poll tries again */ }
   }
 
   async function toggleCall(btn) {
+    const seq = ++callSeq;
     try {
       const r = btn.dataset.state === 'none' || !btn.dataset.state
         ? await api('POST', '/api/attendant', { kiosk: kiosk(), where: where() })
         : await api('POST', '/api/attendant/cancel');
-      showCall(btn, null, r.call);
+      if (seq === callSeq) showCall(btn, null, r.call);
     } catch (e) { Croupier.notice(e.message); }
   }
 
