@@ -25,7 +25,7 @@ import pytest
 
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.web.floor_view import MAX_ANSWER, answer_proof
-from tests.kiosk_ui.test_floor_status import until
+from tests.kiosk_ui.served import until
 from tests.kiosk_ui.test_floor_view import Floor, call, floor, operator
 
 __all__ = ["floor"]  # the fixture: two workers, worker 1 serving bj-1
@@ -237,7 +237,9 @@ def test_a_server_trickling_its_answer_stalls_no_poll(
             _, rows, _ = call(floor.base, "GET", "/api/operator/floor", headers=auth0)
             return any(r["id"] == "bj-1" and r.get("suspended") for r in rows)
 
-        until("worker 1's suspension on worker 0", suspended)
+        # each of worker 0's polls waits out the trickler (7 s) before it publishes: a
+        # guard of several polls, since a loaded CI needed more than 30 s
+        until("worker 1's suspension on worker 0", suspended, seconds=90)
     finally:
         call(floor.base + 1, "POST", "/api/operator/tables/bj-1/resume", None, auth1)
 
