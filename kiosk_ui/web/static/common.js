@@ -59,7 +59,12 @@ const Croupier = (() => {
     return data;
   }
 
-  async function ensurePlayer() {
+  // The page's script and the floor bar both need the player's session: callers that ask
+  // while one look is under way share it, so a fresh kiosk starts one session, not two, and
+  // a button pressed before the page's own start has finished waits for that start.
+  let playerLook = null;
+
+  async function lookUpPlayer() {
     try {
       return await api('GET', '/api/me');
     } catch (e) {
@@ -67,6 +72,11 @@ const Croupier = (() => {
       await api('POST', '/api/players', { name: 'Guest' });
       return api('GET', '/api/me');
     }
+  }
+
+  function ensurePlayer() {
+    if (!playerLook) playerLook = lookUpPlayer().finally(() => { playerLook = null; });
+    return playerLook;
   }
 
   function setBalance(cents) {

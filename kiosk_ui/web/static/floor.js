@@ -85,6 +85,7 @@ const Floor = (() => {
       ev.preventDefault();
       go.disabled = true;
       try {
+        await Croupier.ensurePlayer(); // the ticket's credit needs the session the page may still be starting
         const r = await api('POST', '/api/vouchers/redeem', { number: input.value, kiosk: kiosk() });
         Croupier.setBalance(r.balance);
         input.value = '';
@@ -127,6 +128,7 @@ const Floor = (() => {
   async function toggleCall(btn) {
     const seq = ++callSeq;
     try {
+      await Croupier.ensurePlayer(); // a press before the page has started its session waits for it
       const r = btn.dataset.state === 'none' || !btn.dataset.state
         ? await api('POST', '/api/attendant', { kiosk: kiosk(), where: where() })
         : await api('POST', '/api/attendant/cancel');

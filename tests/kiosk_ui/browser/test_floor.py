@@ -142,6 +142,27 @@ def test_operator_console_shows_alarms_live_and_pays_at_the_cage(
     player.context.close()
 
 
+def test_a_call_pressed_before_the_page_has_its_session_waits_for_it(
+    browser: Browser, server: Served
+) -> None:
+    """A player who presses Call attendant while the table page is still starting their
+    session (its POST /api/players not yet answered) gets the call, not 'no player
+    session': the bar waits for the page's start and shares it (one session, not two).
+    The start is held back here until after the press, so the order is certain."""
+    player = new_page(browser, server)
+    held: list[Any] = []
+    player.route("**/api/players", lambda route: held.append(route))
+    player.goto("/table/blackjack-pinnacle")
+    player.click("#call-attendant")
+    player.wait_for_timeout(300)  # the press's requests are under way, the start still held
+    assert len(held) == 1, "the press started a second session beside the page's own"
+    held[0].continue_()
+    player.unroute("**/api/players")
+    expect(player.locator("#attendant-status")).to_contain_text("Attendant called")
+    expect(player.locator("#notice")).not_to_contain_text("no player session")
+    player.context.close()
+
+
 def test_admin_changes_an_operators_role(page: Page, operator_password: str) -> None:
     sign_in(page, operator_password)
     page.fill("#op-user", "tom")
