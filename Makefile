@@ -47,7 +47,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The packages' byte-code is written first (compileall writes it even where the
+# environment sets PYTHONDONTWRITEBYTECODE): the tests start croupier as a process
+# hundreds of times (the kill tests alone 240), and each start would otherwise compile
+# every module it imports from source again, about 0.2 s apiece.
+PACKAGES := firmware_bridge rng games kiosk_ui certification
 pytest: install system-deps
+	$(BIN)/python -m compileall -q $(PACKAGES)
 	$(BIN)/pytest -n 2 --dist worksteal --durations=15
 
 test: lint typecheck pytest

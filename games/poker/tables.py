@@ -61,17 +61,19 @@ def tables() -> Tables:
     dense = {k: i for i, k in enumerate(keys) if i}
 
     nonflush: dict[int, int] = {_code(ms): dense[key5(ms, flush=False)] for ms in multisets}
-    level = {_code(ms): ms for ms in multisets}
+    # One more card at a time, on the codes alone: a code's digit is that rank's count, so
+    # each n-card multiset passes its best on to every (n + 1)-card one it is part of
+    # (one with a rank added that it holds fewer than four of).
+    level = list(nonflush)
     for _size in (6, 7):
-        nxt: dict[int, tuple[int, ...]] = {}
-        for ms in level.values():
-            for r in RANKS:
-                if ms.count(r) < 4:
-                    bigger = tuple(sorted((*ms, r)))
-                    nxt.setdefault(_code(bigger), bigger)
-        for code, ms in nxt.items():
-            nonflush[code] = max(nonflush[code - POW5[r - 2]] for r in set(ms))
-        level = nxt
+        nxt: dict[int, int] = {}
+        for code in level:
+            best = nonflush[code]
+            for p in POW5:
+                if code // p % 5 < 4 and nxt.get(code + p, 0) < best:
+                    nxt[code + p] = best
+        nonflush.update(nxt)
+        level = list(nxt)
 
     flush = [0] * (1 << 13)
     for rs in distinct:
