@@ -15,6 +15,7 @@ import os
 import platform
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import textwrap
@@ -28,6 +29,33 @@ T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = re.compile(r"http://([\d.]+):(\d+)/")  # the line a server prints once it listens
+
+
+def free_ports(n: int) -> int:
+    """A base port ``p`` with ``p`` .. ``p + n - 1`` all free now (bound and released).
+
+    For servers started as N processes on consecutive ports (``serve --workers N``): the
+    benches' and the tests' supervisors. Another process may still take one in between,
+    so a caller that starts servers on them retries on new ports if one is refused."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = int(s.getsockname()[1])
+        if base + n > 65535:
+            continue
+        socks: list[socket.socket] = []
+        try:
+            for port in range(base + 1, base + n):
+                t = socket.socket()
+                socks.append(t)
+                t.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for t in socks:
+                t.close()
+    raise RuntimeError(f"no {n} consecutive free ports on 127.0.0.1")
 
 
 def cpu_name() -> str:

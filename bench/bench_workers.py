@@ -36,33 +36,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import init_store, machine, start_server, stop_server  # noqa: E402
+from bench._common import free_ports, init_store, machine, start_server, stop_server  # noqa: E402
 from bench.bench_kiosk import PEER_APP, Stats, config, pct, terminal  # noqa: E402
 
 PYTHON = Path(sys.executable)
-
-
-def free_ports(n: int) -> int:
-    """A base port with ``n`` consecutive free ports after it."""
-    for _ in range(100):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = s.getsockname()[1]
-        if base + n >= 65535:
-            continue
-        try:
-            socks = []
-            for i in range(n):
-                t = socket.socket()
-                socks.append(t)
-                t.bind(("127.0.0.1", base + i))
-            return base
-        except OSError:
-            continue
-        finally:
-            for t in socks:
-                t.close()
-    raise RuntimeError("no free ports")
 
 
 def wait_ports(base: int, n: int, proc: subprocess.Popen[str]) -> None:

@@ -34,8 +34,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._common import free_ports  # noqa: E402
 from bench.bench_kiosk import config  # noqa: E402
-from bench.bench_workers import free_ports, load, wait_ports  # noqa: E402
+from bench.bench_workers import load, wait_ports  # noqa: E402
 
 #: run in each server process (python -c): times the lock and the units, then serves
 TIMED = r"""

@@ -145,11 +145,16 @@ class Appliance:
             wanted += [(v.id, v.id, "rng") for v in catalog.variants().values()]
         wanted += [(t.id, t.variant, t.source) for t in self.settings.tables]
         workers, worker = self.settings.workers, self.settings.worker
+        names = (
+            []
+            if worker is None
+            else [appliance_name(self.settings.store, w) for w in range(workers)]
+        )
         for k, (table_id, variant, role) in enumerate(wanted):
             if table_id in self.runtime.tables:
                 continue
             if worker is not None:  # its worker's share, whoever holds it now
-                self.homes[table_id] = appliance_name(self.settings.store, k % workers)
+                self.homes[table_id] = names[k % workers]
                 if k % workers != worker:
                     self.standby[table_id] = (variant, role)  # another worker's share
                     continue
@@ -214,12 +219,19 @@ class Appliance:
     def _serving_again(self) -> dict[str, int]:
         """The servers of the floor serving now (their ``servers`` row renewed within a
         lease life): holder -> when last seen; read only while a table was taken over or
-        handed back (nothing to decide otherwise)."""
+        handed back (nothing to decide otherwise). A table handed back is forgotten here
+        once its home holds its lease again: the lease keeps it from being re-taken from
+        then on, and with nothing left to watch the loop stops reading."""
         if not (self.adopted or self.returned):
             return {}
         with self.runtime.db.read() as tx:
             servers = tx.leases.servers()
+            leases = tx.leases.holders() if self.returned else {}
         now, life = self.runtime.log.clock(), int(self.settings.lease_seconds * 1e6)
+        for table_id, home in list(self.returned.items()):
+            holder, expires = leases.get(table_id, ("", 0))
+            if holder == home and expires > now:
+                del self.returned[table_id]
         return {h: seen for h, (_, seen) in servers.items() if now - seen <= life}
 
     def _hand_back_idle(self, back: dict[str, int]) -> None:

@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from bench._common import free_ports
 
 
 def config(tmp_path: Path, sections: list[str], url: str | None = None) -> Path:
@@ -166,26 +167,6 @@ def start_supervisor(
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
-
-
-def free_ports(n: int) -> int:
-    """A port ``p`` with ``p`` .. ``p + n - 1`` all free now (bound and released)."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = int(s.getsockname()[1])
-        socks = []
-        try:
-            for port in range(base + 1, base + n):
-                t = socket.socket()
-                socks.append(t)
-                t.bind(("127.0.0.1", port))
-            return base
-        except OSError:
-            continue
-        finally:
-            for t in socks:
-                t.close()
 
 
 class Ended(AssertionError):

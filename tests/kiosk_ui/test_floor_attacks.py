@@ -62,6 +62,18 @@ class Attacker:
             return json.dumps({**part, "pad": pad}).encode()
         return json.dumps(part).encode()
 
+    def trickle(self, handler: BaseHTTPRequestHandler, data: bytes) -> None:
+        """Send ``data`` a byte every 0.5 s (each read within any read timeout), until
+        the poller hangs up or the test ends."""
+        for byte in data:
+            if self.stopped.wait(0.5):
+                return
+            try:
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+            except OSError:  # the poller hung up
+                return
+
     def answer(self, handler: BaseHTTPRequestHandler) -> None:
         self.heard.append((handler.path, dict(handler.headers)))
         if self.mode == "redirect" and handler.path == HERE:
@@ -72,14 +84,7 @@ class Attacker:
         data = self.body()
         if self.mode == "slow headers":  # the status line, then a header byte every 0.5 s
             handler.wfile.write(b"HTTP/1.1 200 OK\r\n")
-            for byte in b"x-padding: " + b"x" * 10_000:
-                if self.stopped.wait(0.5):
-                    return
-                try:
-                    handler.wfile.write(bytes([byte]))
-                    handler.wfile.flush()
-                except OSError:  # the poller hung up
-                    return
+            self.trickle(handler, b"x-padding: " + b"x" * 10_000)
             return
         handler.send_response(200)
         handler.send_header("content-type", "application/json")
@@ -89,14 +94,7 @@ class Attacker:
         if self.mode.endswith("slow"):
             handler.send_header("content-length", str(len(data)))
             handler.end_headers()
-            for byte in data:  # a byte every 0.5 s: each read is within the timeout
-                if self.stopped.wait(0.5):
-                    return
-                try:
-                    handler.wfile.write(bytes([byte]))
-                    handler.wfile.flush()
-                except OSError:  # the poller hung up
-                    return
+            self.trickle(handler, data)
             return
         handler.send_header("content-length", str(len(data)))
         handler.end_headers()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from games.core.engine import Engine
 from games.core.records import Decide
 from kiosk_ui.errors import SeatError
 from kiosk_ui.store import ledger
@@ -61,6 +62,34 @@ def deal_mid_hand(rt: Runtime, room: Room) -> str:
     return game
 
 
+def assert_every_stack_home(rt: Runtime, room: Room, engine: Engine) -> None:
+    """Once the resumed hand has ended with nobody back: every seat free, each player's
+    wallet their cash less their buy-in plus what their stack ended the hand with
+    (``engine``'s), no stack left in the ledger or the audit, and the wallets and the
+    house's revenue adding up to the cash paid in."""
+    assert room.seats == {}  # freed at its end, every stack home
+    for player, (seat, amount) in BUY.items():
+        left = engine.chips.stack.get(seat, amount)  # type: ignore[attr-defined]
+        assert room.stack(player) == 0
+        assert rt.balance(player) == CASH - amount + left, player
+    assert rt.audit()["stacks"] == 0
+    with rt.db.read() as tx:
+        revenue = tx.ledger.balance(ledger.REVENUE)
+        assert tx.ledger.stacks("room") == {}
+    assert sum(rt.balance(p) for p in BUY) + revenue == 4 * CASH
+
+
+def assert_dee_home_first(store: Path) -> list[dict[str, object]]:
+    """The log's ``stack-out`` records: Dee's first, at the restart (she sat out of the
+    resumed hand), then the three dealt in, by seat, at the hand's end. Returned."""
+    outs = _stack_outs(store)
+    assert [(o["player"], o.get("after")) for o in outs] == [
+        ("dee", "restart"),
+        *((p, None) for p in sorted(set(BUY) - {"dee"}, key=lambda p: BUY[p][0])),
+    ]
+    return outs
+
+
 def _finish(room: Room, mine: Callable[[int], bool] = lambda seat: False) -> None:
     """Play the resumed hand out: the seats ``mine`` names decide themselves (check or
     call), the others are the action clock's (the rules' default, source ``timeout``)."""
@@ -105,26 +134,12 @@ def test_a_restart_mid_hand_sends_every_stack_home_once_the_hand_is_recovered(
         engine = room.engine
         assert engine is not None
         _finish(room)  # nobody came back: the clock plays their defaults
-        assert room.seats == {}  # freed at its end, every stack home
-        for player, (seat, amount) in BUY.items():
-            left = engine.chips.stack.get(seat, amount)  # type: ignore[attr-defined]
-            assert room.stack(player) == 0
-            assert rt.balance(player) == CASH - amount + left, player
-        report = rt.audit()
-        assert report["stacks"] == 0
-        with rt.db.read() as tx:
-            revenue = tx.ledger.balance(ledger.REVENUE)
-            assert tx.ledger.stacks("room") == {}
-        assert sum(rt.balance(p) for p in BUY) + revenue == 4 * CASH
+        assert_every_stack_home(rt, room, engine)
     finally:
         rt.close()
     if store_url is None:  # the SQLite file: the audit from the log, and log verify
         assert audit_store(store)["stacks"] == 0
-        outs = _stack_outs(store)
-        assert [(o["player"], o.get("after")) for o in outs] == [
-            ("dee", "restart"),
-            *((p, None) for p in sorted(set(BUY) - {"dee"}, key=lambda p: BUY[p][0])),
-        ]
+        outs = assert_dee_home_first(store)
         assert outs[0]["amount"] == BUY["dee"][1] and outs[0]["seat"] == 8
 
 

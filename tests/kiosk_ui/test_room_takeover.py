@@ -20,13 +20,21 @@ from pathlib import Path
 import pytest
 
 from kiosk_ui.errors import SeatError
-from kiosk_ui.store import ledger
 from kiosk_ui.table.room import Room
 from kiosk_ui.table.runtime import Runtime
 
 from .conftest import seeded_outcomes
 from .test_floor import verify_floor
-from .test_room_restart import BUY, CASH, HOLDEM, _finish, _stack_outs, deal_mid_hand
+from .test_room_restart import (
+    BUY,
+    CASH,
+    HOLDEM,
+    _finish,
+    _stack_outs,
+    assert_dee_home_first,
+    assert_every_stack_home,
+    deal_mid_hand,
+)
 
 Appliance = Callable[[int], Runtime]
 
@@ -92,24 +100,11 @@ def test_a_room_taken_over_sends_home_the_stacks_its_last_appliance_left(
     engine = room.engine
     assert engine is not None
     _finish(room)  # nobody came back: the clock plays their defaults
-    assert room.seats == {}  # freed at its end, every stack home
-    for player, (seat, amount) in BUY.items():
-        left = engine.chips.stack.get(seat, amount)  # type: ignore[attr-defined]
-        assert room.stack(player) == 0
-        assert b.balance(player) == CASH - amount + left, player
-    assert b.audit()["stacks"] == 0
-    with b.db.read() as tx:
-        revenue = tx.ledger.balance(ledger.REVENUE)
-        assert tx.ledger.stacks("room") == {}
-    assert sum(b.balance(p) for p in BUY) + revenue == 4 * CASH
+    assert_every_stack_home(b, room, engine)
     _stop(b)
     report = verify_floor(store)  # the audit from the log, and log verify, every chain
     assert report["stacks"] == 0 and report["open_games"] == 0
-    outs = _stack_outs(store)
-    assert [(o["player"], o.get("after")) for o in outs] == [
-        ("dee", "restart"),
-        *((p, None) for p in sorted(set(BUY) - {"dee"}, key=lambda p: BUY[p][0])),
-    ]
+    assert_dee_home_first(store)
 
 
 def test_two_takeovers_in_a_row_and_a_re_sit_pay_no_stack_twice(

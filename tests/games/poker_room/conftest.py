@@ -1,24 +1,17 @@
 """Variants for the poker room tests: the shipped tables, and the same without a collection.
 
 The pokerkit peer's driver is ``bench/pokerkit_room.py`` (the bench plays the same
-hands): the repository root goes on ``sys.path`` so the differential test imports it
-(``bench`` is not an installed package).
+hands): the differential test imports it, the repository root being on pytest's
+``pythonpath`` (pyproject.toml: ``bench`` is not an installed package).
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import pytest
 
 from games.core.engine import Variant
 from games.core.tomlread import packaged
 from games.poker_room.rules import RoomRules, load_packaged, loads, without_collection
-
-REPO = str(Path(__file__).resolve().parents[3])
-if REPO not in sys.path:
-    sys.path.insert(0, REPO)
 
 
 def table(name: str, **changes: str) -> Variant[RoomRules]:
