@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kiosk_ui.backoff import Backoff, Lock
+from kiosk_ui.backoff import Lock, StoreBackoff
 from kiosk_ui.errors import (
     AlreadyExists,
     AuthError,
@@ -82,8 +82,12 @@ class Operators:
         # answer carries it); another process changing the password changes the row
         self._stamps: dict[str, str] = {}
         self._lock = threading.Lock()
-        self.users = Backoff(limit=USER_LIMIT, base_seconds=LOCK_SECONDS)
-        self.addresses = Backoff(limit=ADDRESS_LIMIT, base_seconds=LOCK_SECONDS)
+        # counted in the store: every worker and appliance of a floor shares the counts
+        db = runtime.db
+        self.users = StoreBackoff(db, "sign-in-user", limit=USER_LIMIT, base_seconds=LOCK_SECONDS)
+        self.addresses = StoreBackoff(
+            db, "sign-in-address", limit=ADDRESS_LIMIT, base_seconds=LOCK_SECONDS
+        )
         # Checked when the user name is unknown: the same scrypt as a real account.
         self._dummy_hash = hash_password(secrets.token_urlsafe(16))
         self.kdf_runs = 0  # password hashes computed by sign-ins and checks (monitoring)

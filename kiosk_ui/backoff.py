@@ -11,6 +11,12 @@ as in flight until they fail or succeed, so a burst of parallel guesses gets no 
 tries than a sequence would: at most ``limit`` in flight before the first lock, and one
 at a time after a lock has run out.
 
+On a store several processes write (the workers of ``serve --workers``, a floor's
+appliances), :class:`StoreBackoff` keeps each key's counts in the store as well
+(:mod:`kiosk_ui.store.lockouts`), so a guesser who spreads tries over the floor's
+servers is locked after ``limit`` failures in all, not ``limit`` at each, and a
+restart forgets no lock.
+
 The window is computed when it is checked (``locked_at`` + the window for the lock
 count), so changing ``base_seconds`` applies to locks already in place. The table
 holds at most ``max_keys`` keys; when full, the entries with the oldest activity go
@@ -24,6 +30,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kiosk_ui.store.lockouts import LockoutRow
+
+if TYPE_CHECKING:
+    from kiosk_ui.store.protocol import Store
 
 
 @dataclass(slots=True)
@@ -68,6 +80,14 @@ class Backoff:
 
     def _window(self, locks: int) -> float:
         return float(min(self.cap_seconds, self.base_seconds * 2 ** max(locks - 1, 0)))
+
+    def _follow(self, key: str, failures: int) -> None:
+        """Count ``failures`` for ``key`` here, no more, no less, and no lock: what the
+        store counts for every process (:class:`StoreBackoff`), which decides the locks.
+        Past the limit this process then admits one try at a time too."""
+        with self._lock:
+            e = self._entry(key, self.clock()) or self._new(key)
+            e.failures, e.locks = failures, 0
 
     def _entry(self, key: str, now: float) -> _Entry | None:
         e = self._entries.get(key)
@@ -149,3 +169,89 @@ class Backoff:
     def succeeded(self, key: str) -> None:
         with self._lock:
             self._entries.pop(key, None)
+
+
+class StoreBackoff(Backoff):
+    """A :class:`Backoff` whose counts every process of a shared store sees.
+
+    Each failure is counted in the store's ``lockouts`` row for the key (in the caller's
+    unit of work when there is one: the one that logs the failure), and the lock it
+    imposes is decided there, under the store's writer lock, so failures at two
+    processes at once are both counted. Before any password (or voucher number) work an
+    attempt is refused while the row's lock lasts, whichever process imposed it; a
+    success clears the row. This process's own table still bounds the tries in flight
+    here (:meth:`Backoff.admit`). Times in the store are wall-clock microseconds
+    (``wall``): the processes share no monotonic clock.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        scope: str,
+        *,
+        limit: int,
+        base_seconds: float,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(limit=limit, base_seconds=base_seconds)
+        self.store = store
+        self.scope = scope
+        self.wall = wall
+        with store.read() as tx:  # stores made before the counts were shared get the table
+            tx.lockouts.ensure_table()
+
+    def _now_us(self) -> int:
+        return int(self.wall() * 1e6)
+
+    def _shared_wait(self, row: LockoutRow | None, now: int) -> float:
+        if row is None or not row.locks or now - row.last > self.forget_seconds * 1e6:
+            return 0.0
+        return max(0.0, row.locked_at / 1e6 + self._window(row.locks) - now / 1e6)
+
+    def _row(self, key: str) -> LockoutRow | None:
+        with self.store.read() as tx:
+            return tx.lockouts.get(self.scope, key)
+
+    def wait(self, key: str) -> float:
+        return self._shared_wait(self._row(key), self._now_us())
+
+    def admit(self, key: str) -> float:
+        row = self._row(key)
+        now = self._now_us()
+        wait = self._shared_wait(row, now)
+        if wait > 0:
+            return wait
+        live = row is not None and now - row.last <= self.forget_seconds * 1e6
+        self._follow(key, row.failures if live and row is not None else 0)
+        return super().admit(key)
+
+    def failed(self, key: str) -> Lock | None:
+        """Count the failure in the store (and here); the lock it imposes, as the store
+        decided it (the failures of every process counted)."""
+        with self._lock:  # refused here during the lock now ending (its log record says)
+            e = self._entries.get(key)
+            refused = e.refused if e is not None else 0
+        super().failed(key)  # this process's bookkeeping: its tries in flight
+        now = self._now_us()
+        with self.store.transaction() as tx:
+            row = tx.lockouts.get(self.scope, key)
+            if row is None or now - row.last > self.forget_seconds * 1e6:
+                row = LockoutRow(0, 0, 0, now)
+            failures, locks, locked_at = row.failures + 1, row.locks, row.locked_at
+            lock = None
+            if failures >= self.limit:
+                locks, locked_at = locks + 1, now
+                with self._lock:
+                    if (e := self._entries.get(key)) is not None:
+                        e.refused = 0
+                lock = Lock(key, self._window(locks), failures, refused)
+            tx.lockouts.put(self.scope, key, LockoutRow(failures, locks, locked_at, now))
+            tx.lockouts.forget(self.scope, now - int(self.forget_seconds * 1e6))
+        return lock
+
+    def succeeded(self, key: str) -> None:
+        super().succeeded(key)
+        if self._row(key) is None:
+            return  # nothing counted anywhere: no write
+        with self.store.transaction() as tx:
+            tx.lockouts.clear(self.scope, key)

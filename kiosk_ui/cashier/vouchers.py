@@ -12,7 +12,8 @@ pays. A voucher past its expiry (``[kiosk] voucher_days``) is refused, and
 Every refusal after the check digit (a number nobody issued, one already paid, one
 expired) is a ``voucher-refused`` log record and counts against the client address:
 ``GUESS_LIMIT`` of them lock the address out for 30 s, doubling, as sign-ins do
-(:class:`kiosk_ui.backoff.Backoff`), before any lookup. Money is integer cents; times
+(:class:`kiosk_ui.backoff.StoreBackoff`: one count on every server of the store), before
+any lookup. Money is integer cents; times
 are the log clock's microseconds.
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from kiosk_ui.backoff import Backoff
+from kiosk_ui.backoff import StoreBackoff
 from kiosk_ui.cashier import numbers
 from kiosk_ui.cashier.entries import (
     EXPIRED,
@@ -116,11 +117,14 @@ class Cashier:
         self.rt = runtime
         self.voucher_days = voucher_days
         self.clock = clock or runtime.log.clock
-        self.guesses = Backoff(limit=GUESS_LIMIT, base_seconds=GUESS_LOCK_SECONDS)
         # the store's key, in keys/ (refused if the database knows another)
         self.key = NumberKey.of(runtime.db.directory).claim(runtime.db)
         with runtime.db.read() as tx:  # stores made before vouchers get the table
             tx.vouchers.ensure_table()
+        # counted in the store: a floor's kiosks and cages share one count per address
+        self.guesses = StoreBackoff(
+            runtime.db, "voucher", limit=GUESS_LIMIT, base_seconds=GUESS_LOCK_SECONDS
+        )
 
     # --- ticket-out ------------------------------------------------------------------
 

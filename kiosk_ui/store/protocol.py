@@ -6,11 +6,12 @@ Every SQL statement of the appliance is in ``kiosk_ui/store``; the table runtime
 (:meth:`Store.transaction`, or :meth:`Store.read` for reads under the store lock) yields
 a :class:`Tx`: an opaque handle whose attributes are the repositories, one per kind of
 thing stored (log records, the verified checkpoint, games, game seats, shoes, the
-ledger, players, idempotency keys, operators, vouchers). Whatever the repositories do through
-one ``Tx`` commits or rolls back together: an action's log records and its ledger
-rows can never disagree. The SQLite backend is :class:`kiosk_ui.store.db.Database`
-(its ``Tx`` is the connection itself, :class:`kiosk_ui.store.tx.SqliteTx`); a second
-backend (PostgreSQL) implements these protocols without touching table/ or web/.
+ledger, players, idempotency keys, operators, vouchers, guessing counts). Whatever the
+repositories do through one ``Tx`` commits or rolls back together: an action's log
+records and its ledger rows can never disagree. The SQLite backend is
+:class:`kiosk_ui.store.db.Database` (its ``Tx`` is the connection itself,
+:class:`kiosk_ui.store.tx.SqliteTx`); a second backend (PostgreSQL) implements these
+protocols without touching table/ or web/.
 
 The log's own checks stay in :mod:`certification.log`: :class:`LogRecords` is the
 verifier's :class:`~certification.log.reader.LogReader`, so the start-up integrity
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from kiosk_ui.store.faults import StoreHealth
     from kiosk_ui.store.games import GameRow, HistoryRow
     from kiosk_ui.store.ledger import Posting
+    from kiosk_ui.store.lockouts import LockoutRow
     from kiosk_ui.store.shoes import StoredShoe
     from kiosk_ui.store.vouchers import VoucherRow
 
@@ -177,6 +179,20 @@ class Operators(Protocol):
     def set_role(self, user: str, role: str) -> bool: ...
 
 
+class Lockouts(Protocol):
+    """Guessing counts shared by the store's processes (:mod:`kiosk_ui.store.lockouts`)."""
+
+    def ensure_table(self) -> None: ...
+
+    def get(self, scope: str, key: str) -> LockoutRow | None: ...
+
+    def put(self, scope: str, key: str, row: LockoutRow) -> None: ...
+
+    def clear(self, scope: str, key: str) -> None: ...
+
+    def forget(self, scope: str, before: int) -> None: ...
+
+
 class Vouchers(Protocol):
     """Cash-out vouchers (:mod:`kiosk_ui.store.vouchers`): issued, redeemed once, expired."""
 
@@ -258,6 +274,9 @@ class Tx(Protocol):
 
     @property
     def vouchers(self) -> Vouchers: ...
+
+    @property
+    def lockouts(self) -> Lockouts: ...
 
     @property
     def leases(self) -> Leases: ...

@@ -155,9 +155,24 @@ CREATE INDEX IF NOT EXISTS vouchers_by_status ON vouchers(status, expires);
 # it is missing (``tx.vouchers.ensure_table``), and not in TABLES, which a store must
 # hold. Portable SQL: PostgreSQL declares it through ``sql.postgres_ddl``.
 
+LOCKOUTS_DDL = """
+CREATE TABLE IF NOT EXISTS lockouts (
+    scope     TEXT NOT NULL,
+    key       TEXT NOT NULL,
+    failures  INTEGER NOT NULL,
+    locks     INTEGER NOT NULL,
+    locked_at INTEGER NOT NULL,
+    last      INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+"""
+# lockouts: the guessing counts of sign-ins and voucher numbers, shared by every process
+# of the store (kiosk_ui/store/lockouts.py, kiosk_ui.backoff.StoreBackoff). Added after
+# vouchers, the same way: in SCHEMA for a new store, made on open where missing.
+
 #: tables added after schema 2, made on open where missing (an older store lacks them)
-ADDED_TABLES = ("vouchers",)
-SCHEMA += VOUCHERS_DDL
+ADDED_TABLES = ("vouchers", "lockouts")
+SCHEMA += VOUCHERS_DDL + LOCKOUTS_DDL
 #: the tables every store must hold to be opened
 TABLES = tuple(
     t for t in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA) if t not in ADDED_TABLES

@@ -22,6 +22,7 @@ from kiosk_ui.store.games import SqliteGames
 from kiosk_ui.store.idempotency import SqliteIdempotency
 from kiosk_ui.store.leases import SqliteLeases
 from kiosk_ui.store.ledger import SqliteLedger
+from kiosk_ui.store.lockouts import SqliteLockouts
 from kiosk_ui.store.log_records import SqliteLog
 from kiosk_ui.store.operators import SqliteOperators
 from kiosk_ui.store.players import SqlitePlayers
@@ -52,6 +53,7 @@ class Repositories:
         self.idempotency = SqliteIdempotency(conn)
         self.operators = SqliteOperators(conn)
         self.vouchers = SqliteVouchers(conn)
+        self.lockouts = SqliteLockouts(conn)
         self.leases = SqliteLeases(conn)  # shared stores only (kiosk_ui.store.leases)
 
 
