@@ -403,16 +403,34 @@ async def table_feed(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     live = websocket.app.state.live
     q = live.subscribe(table_id)
+    # The feed also listens to the socket: a page that leaves, or the server's stop
+    # (uvicorn closes every socket with 1012 and waits for the handlers), ends it at
+    # once, not at the next ping up to 15 s later, so a stop is never held up by the
+    # kiosks watching a table, nor cancelled with a traceback in the log.
+    heard: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
+    news: asyncio.Future[Any] | None = None
     try:
         while True:
-            try:
-                msg = await asyncio.wait_for(q.get(), timeout=15)
-            except TimeoutError:
-                msg = {"type": "ping"}
-            await websocket.send_json(msg)
+            news = asyncio.ensure_future(q.get())
+            done, _ = await asyncio.wait(
+                {heard, news}, timeout=15, return_when=asyncio.FIRST_COMPLETED
+            )
+            if heard in done:
+                if heard.result()["type"] == "websocket.disconnect":
+                    return
+                heard = asyncio.ensure_future(websocket.receive())  # what a page says: nothing
+            if news in done:
+                await websocket.send_json(news.result())
+                continue
+            news.cancel()  # (a queue's get gives up its place, the item stays queued)
+            if not done:
+                await websocket.send_json({"type": "ping"})  # 15 s of quiet
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        for pending in (heard, news):
+            if pending is not None and not pending.done():
+                pending.cancel()
         live.unsubscribe(table_id, q)
 
 
