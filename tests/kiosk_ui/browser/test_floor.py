@@ -163,6 +163,38 @@ def test_a_call_pressed_before_the_page_has_its_session_waits_for_it(
     player.context.close()
 
 
+def test_the_pages_first_look_answered_late_never_wipes_a_call_made_since(
+    browser: Browser, server: Served
+) -> None:
+    """The bar's first look at the player's call (GET /api/attendant, at mount) is
+    answered 'no call' but reaches the page only after the player has pressed Call
+    attendant and been answered: the call stays shown (only the latest request's answer
+    counts). The look's answer is fetched from the server at once and held back in the
+    page until after the press, so the order is certain."""
+    player = new_page(browser, server)
+    player.goto("/")  # a session first: the table page's look is then answered 200
+    expect(player.locator("#balance")).to_have_text("$1,000.00")
+    held: list[tuple[Any, Any]] = []
+
+    def hold_first_look(route: Any) -> None:
+        if held or route.request.method != "GET":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # answered now: no call yet
+
+    player.route("**/api/attendant", hold_first_look)
+    player.goto("/table/blackjack-pinnacle")
+    player.click("#call-attendant")
+    expect(player.locator("#attendant-status")).to_contain_text("Attendant called")
+    assert len(held) == 1 and held[0][1].json()["call"] is None
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the stale 'no call' arrives now
+    player.wait_for_timeout(500)
+    expect(player.locator("#attendant-status")).to_contain_text("Attendant called")
+    expect(player.locator("#call-attendant")).to_have_text("Cancel call")
+    player.context.close()
+
+
 def test_admin_changes_an_operators_role(page: Page, operator_password: str) -> None:
     sign_in(page, operator_password)
     page.fill("#op-user", "tom")
