@@ -21,7 +21,7 @@ from starlette.types import ASGIApp
 
 from kiosk_ui.appliance import Appliance
 from kiosk_ui.cashier.floor import Floor
-from kiosk_ui.identity import PlayerTokens
+from kiosk_ui.identity import Handoffs, PlayerTokens
 from kiosk_ui.settings import Settings
 from kiosk_ui.table.clock import SeatClock
 from kiosk_ui.table.commit import LoopCommitter
@@ -59,6 +59,7 @@ def create_app(
         appliance = built if built is not None else Appliance(settings, create=True)
         app.state.appliance = appliance
         app.state.tokens = PlayerTokens(settings.store)
+        app.state.handoffs = Handoffs(app.state.tokens, url)  # sessions from the floor
         app.state.live = Broadcaster()
         app.state.committer = LoopCommitter(appliance.runtime)
         app.state.live.start_device_tables(appliance)

@@ -75,9 +75,10 @@ def join_floor(first: Path, store: Path, cfg: Path) -> None:
     subprocess.run([*seal, str(cfg)], check=True, capture_output=True)
 
 
-def serve(cfg: Path) -> tuple[subprocess.Popen[str], int]:
-    """``croupier serve --port 0`` on ``cfg``: the process and its port, once it listens."""
-    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", "0", "--config", str(cfg)]
+def serve(cfg: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
+    """``croupier serve --port PORT`` on ``cfg`` (0: any free one): the process and its
+    port, once it listens."""
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(port), "--config", str(cfg)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdout is not None
     deadline = time.monotonic() + 60

@@ -30,10 +30,19 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bench._common import free_ports
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.web.floor_view import ask_tag
 from tests.kiosk_ui.pg_cluster import Cluster
-from tests.kiosk_ui.served import init_store, join_floor, serve, serve_workers, stop, write_config
+from tests.kiosk_ui.served import (
+    init_store,
+    join_floor,
+    serve,
+    serve_workers,
+    stop,
+    until,
+    write_config,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -451,9 +460,75 @@ def test_two_appliances_on_one_postgresql_store_see_each_others_tables(
             stop(proc, timeout=30)  # B thawed too
 
 
-def appliance_config(tmp_path: Path, name: str, url: str, table: str) -> Path:
+def appliance_config(
+    tmp_path: Path, name: str, url: str, table: str, public: str | None = None
+) -> Path:
     # leases far longer than a poll's timeout: B frozen is "not answering" long before
-    # its lease could expire
+    # its lease could expire; ``public``: the address it advertises ([serve] public_url)
     store = f'dir = "{tmp_path / name}"\nurl = "{url}"\nshared = true\nlease_seconds = 30'
     sections = [f'[[tables]]\nid = "{table}"\nvariant = "baccarat-pinnacle"']
+    if public is not None:
+        sections.append(f'[serve]\npublic_url = "{public}"')
     return write_config(tmp_path / f"{name}.toml", store, PASSWORD, sections)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_player_sent_to_an_appliance_on_another_host_keeps_the_session(
+    tmp_path: Path, pg_cluster: Cluster, browser: Browser
+) -> None:
+    """A floor of two appliances on two host names (A as 127.0.0.1, B as localhost: the
+    browser keeps a cookie per host name). A's lobby sends the player to B's table with
+    a one-time hand-off of the session: B sets its own cookie for the same player (one
+    wallet) and shows the clean address. The hand-off replayed, or forged, gives no
+    session; a player with no session is sent on without one."""
+    from playwright.sync_api import expect
+
+    url = pg_cluster.fresh_url()
+    port_b = free_ports(1)
+    cfg_a = appliance_config(tmp_path, "a", url, "bac-a")
+    init_store(cfg_a)
+    cfg_b = appliance_config(tmp_path, "b", url, "bac-b", public=f"http://localhost:{port_b}")
+    join_floor(tmp_path / "a", tmp_path / "b", cfg_b)
+    a, port_a = serve(cfg_a)
+    b, _ = serve(cfg_b, port=port_b)
+    try:
+        until(  # A has heard from B (its first poll of the floor)
+            "B's table in A's lobby",
+            lambda: any(t["id"] == "bac-b" for t in call(port_a, "GET", "/api/tables")[1]),
+        )
+        context = browser.new_context(base_url=f"http://127.0.0.1:{port_a}")
+        page = context.new_page()
+        page.goto("/")
+        expect(page.locator("#balance")).to_have_text("$10,000.00")  # its session started
+        me = page.request.get("/api/me").json()
+        page.request.post("/api/vouchers", data={"amount": 2_550})  # A's wallet: $9,974.50
+        tile = page.locator('article.tile[data-table="bac-b"]')
+        tile.get_by_role("button", name="Play").click()
+        page.wait_for_url(f"http://localhost:{port_b}/table/bac-b")  # no hand-off shown
+        expect(page.locator("#balance")).to_have_text("$9,974.50")  # not a new guest's
+        there = page.request.get(f"http://localhost:{port_b}/api/me").json()
+        assert there["id"] == me["id"]  # the same player, the same wallet
+        context.close()
+
+        # the redirect as the player's browser gets it from A, followed by hand
+        token = PlayerTokens(tmp_path / "a").issue(me["id"])
+        status, _, headers = call(port_a, "GET", "/table/bac-b?seat=0",
+                                  headers={"cookie": f"croupier_player={token}"})  # fmt: skip
+        assert status == 307
+        moved = headers["location"]
+        assert moved.startswith(f"http://localhost:{port_b}/table/bac-b?seat=0&handoff=")
+        path = moved.split(str(port_b), 1)[1]
+        status, _, headers = call(port_b, "GET", path)
+        assert (status, headers["location"]) == (303, "/table/bac-b?seat=0")
+        assert headers["set-cookie"].startswith(f"croupier_player={token};")
+        status, _, headers = call(port_b, "GET", path)  # replayed: nobody's session
+        assert status == 303 and "set-cookie" not in headers
+        forged = path[:-4] + ("0000" if not path.endswith("0000") else "1111")
+        status, _, headers = call(port_b, "GET", forged)
+        assert status == 303 and "set-cookie" not in headers
+        status, _, headers = call(port_a, "GET", "/table/bac-b")  # no session: none sent
+        assert status == 307 and "handoff" not in headers["location"]
+    finally:
+        for proc in (a, b):
+            stop(proc, timeout=30)

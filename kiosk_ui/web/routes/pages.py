@@ -9,9 +9,15 @@ from __future__ import annotations
 import re
 import threading
 from importlib import resources
+from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kiosk_ui.errors import AuthError
+from kiosk_ui.web.routes.deps import PLAYER_COOKIE
+
+HANDOFF = "handoff"  # the query parameter carrying a session from another appliance
 
 router = APIRouter(include_in_schema=False)
 
@@ -30,30 +36,64 @@ def lobby() -> HTMLResponse:
 
 def _elsewhere(request: Request, table_id: str) -> Response | None:
     """A table another server of a shared store serves: a redirect to its page there
-    (its game, seats and feed live in that process; None: served here, or unknown)."""
+    (its game, seats and feed live in that process; None: served here, or unknown).
+
+    A server on another host does not get this host's cookie: the player's session
+    goes with the redirect as a one-time hand-off (:mod:`kiosk_ui.identity`)."""
     if table_id in request.app.state.appliance.runtime.tables:
         return None
     view = request.app.state.floor_view
     if not view.shared:
         return None
     view.watched()
-    base = view.served_at(table_id, request.headers.get("host"))
+    host = request.headers.get("host")
+    base = view.served_at(table_id, host)
     if base is None:
         return None
-    query = f"?{request.url.query}" if request.url.query else ""
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != HANDOFF]
+    if (urlsplit(base).hostname or "") != (urlsplit(f"//{host or ''}").hostname or ""):
+        tokens = request.app.state.tokens
+        try:
+            player = tokens.player(request.cookies.get(PLAYER_COOKIE))
+        except AuthError:
+            player = None  # no session yet: the player starts one there
+        if player is not None:
+            params.append((HANDOFF, tokens.handoff(player, base)))
+    query = f"?{urlencode(params)}" if params else ""
     return RedirectResponse(f"{base}{request.url.path}{query}", status_code=307)
+
+
+def _arrived(request: Request) -> Response | None:
+    """A player handed over from another appliance's lobby (``?handoff=``): the session
+    taken once, this host's cookie set, and the browser sent on to the address without
+    the hand-off (so it is never bookmarked, shared or shown). A hand-off that does not
+    hold (forged, for another server, expired, used) sets nothing: the page then starts
+    a session of its own, as for a player who walked up. None: no hand-off."""
+    text = request.query_params.get(HANDOFF)
+    if text is None:
+        return None
+    params = [(k, v) for k, v in request.query_params.multi_items() if k != HANDOFF]
+    clean = request.url.path + (f"?{urlencode(params)}" if params else "")
+    response = RedirectResponse(clean, status_code=303)
+    try:
+        player = request.app.state.handoffs.take(text)
+    except AuthError:
+        return response
+    token = request.app.state.tokens.issue(player)
+    response.set_cookie(PLAYER_COOKIE, token, httponly=True, samesite="strict")
+    return response
 
 
 @router.get("/table/{table_id}")
 def table(table_id: str, request: Request) -> Response:
     """One page for every table; the family's renderer is picked by the page script."""
-    return _elsewhere(request, table_id) or _page("table.html")
+    return _arrived(request) or _elsewhere(request, table_id) or _page("table.html")
 
 
 @router.get("/room/{table_id}")
 def room(table_id: str, request: Request) -> Response:
     """A poker room's page (player against player); it reads the table from its address."""
-    return _elsewhere(request, table_id) or _page("poker_room.html")
+    return _arrived(request) or _elsewhere(request, table_id) or _page("poker_room.html")
 
 
 _WARMING: list[threading.Thread] = []
@@ -67,7 +107,7 @@ def video_poker(table_id: str, request: Request) -> Response:
     (seconds of CPU, once per process), so the player's first deal need not wait for all
     of it.
     """
-    moved = _elsewhere(request, table_id)
+    moved = _arrived(request) or _elsewhere(request, table_id)
     if moved is not None:
         return moved
     if not _WARMING:
