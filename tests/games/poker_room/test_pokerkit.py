@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pokerkit import Card, hands
 
 from bench.pokerkit_room import Outcome, lockstep
 from games.core.cards import DECK
@@ -62,6 +64,37 @@ def check(variant: Variant[RoomRules], stacks: dict[int, int], out: Outcome) -> 
         if seat not in split_winners:
             assert stack == out.peer_stacks[seat], (seat, out)
             assert mine_won.get(seat) == peer_won.get(seat), (seat, out)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pokerkit_remembers_a_hands_evaluations() -> Iterator[None]:
+    """pokerkit evaluates the same hole and board cards again at every step of a hand
+    (who can still win, the showdown, each Omaha two-card choice): 78% of the slow
+    suite's time. Here each evaluation is remembered for the hand it is made in, keyed
+    by the hand class and the cards, pokerkit's own function computing every first one,
+    so the oracle's answers are unchanged (half the time for Omaha). The bench's
+    pokerkit runs as shipped."""
+    memo: dict[tuple[object, ...], object] = {}
+
+    def remembered(method: Any) -> classmethod[Any, Any, Any]:
+        compute = method.__func__
+
+        def from_game(cls: type, hole_cards: object, board_cards: object = ()) -> object:
+            hole, board = Card.clean(hole_cards), Card.clean(board_cards)
+            key = (cls, compute, hole, board)
+            if key not in memo:
+                if len(memo) > 50_000:  # a bound: hits come from within one hand
+                    memo.clear()
+                memo[key] = compute(cls, hole, board)
+            return memo[key]
+
+        return classmethod(from_game)
+
+    with pytest.MonkeyPatch.context() as patch:
+        for owner in (hands.CombinationHand, hands.BoardCombinationHand,
+                      hands.HoleBoardCombinationHand):  # fmt: skip
+            patch.setattr(owner, "from_game", remembered(owner.__dict__["from_game"]))
+        yield
 
 
 def play(variant: Variant[RoomRules], rnd: random.Random) -> Outcome:
