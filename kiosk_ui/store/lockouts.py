@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kiosk_ui.store.schema import LOCKOUTS_DDL
-from kiosk_ui.store.sql import Conn, dialect, postgres_ddl
+from kiosk_ui.store.sql import Conn, add_table
 
 
 class LockoutRow(NamedTuple):
@@ -38,19 +38,7 @@ class SqliteLockouts:
 
     def ensure_table(self) -> None:
         """Stores made before the counts were shared get the table."""
-        if self.exists_table():
-            return
-        pg = dialect(self._conn) == "postgresql"
-        self._conn.execute(postgres_ddl(LOCKOUTS_DDL) if pg else LOCKOUTS_DDL)
-
-    def exists_table(self) -> bool:
-        if dialect(self._conn) == "postgresql":
-            row = self._conn.execute("SELECT to_regclass('lockouts') IS NOT NULL").fetchone()
-            return bool(row[0])
-        row = self._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lockouts'"
-        ).fetchone()
-        return row is not None
+        add_table(self._conn, "lockouts", LOCKOUTS_DDL)
 
     def get(self, scope: str, key: str) -> LockoutRow | None:
         row = self._conn.execute(

@@ -99,3 +99,24 @@ def postgres_ddl(ddl: str) -> str:
     out = re.sub(r"\bBLOB\b", "BYTEA", out)
     out = re.sub(r"\bREAL\b", "DOUBLE PRECISION", out)
     return re.sub(r"\bTEXT\b", 'TEXT COLLATE "C"', out)
+
+
+def has_table(conn: Conn, name: str) -> bool:
+    """Whether the store holds the table ``name`` (either engine)."""
+    if dialect(conn) == "postgresql":
+        return bool(conn.execute("SELECT to_regclass(?) IS NOT NULL", (name,)).fetchone()[0])
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+def add_table(conn: Conn, name: str, ddl: str) -> None:
+    """Make the table ``name`` (and its indexes) from ``ddl``, SQLite's words, where the
+    store lacks it: a table added to the schema after the store was made. Checked first,
+    so a role with rows' rights only (a floor's appliances) never issues DDL."""
+    if has_table(conn, name):
+        return
+    for statement in (postgres_ddl(ddl) if dialect(conn) == "postgresql" else ddl).split(";"):
+        if statement.strip():
+            conn.execute(statement)

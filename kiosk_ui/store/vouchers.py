@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk_ui.store.schema import VOUCHERS_DDL
-from kiosk_ui.store.sql import Conn, dialect, postgres_ddl
+from kiosk_ui.store.sql import Conn, add_table, has_table
 
 _COLUMNS = "serial, amount, player, kiosk, issued, expires, status, closed, closed_by"
 
@@ -57,22 +57,11 @@ class SqliteVouchers:
 
     def ensure_table(self) -> None:
         """Stores made before vouchers existed get the table (and its index)."""
-        if self.exists_table():
-            return
-        pg = dialect(self._conn) == "postgresql"
-        for statement in (postgres_ddl(VOUCHERS_DDL) if pg else VOUCHERS_DDL).split(";"):
-            if statement.strip():
-                self._conn.execute(statement)
+        add_table(self._conn, "vouchers", VOUCHERS_DDL)
 
     def exists_table(self) -> bool:
         """Whether this store has the table (a read-only audit of an older store)."""
-        if dialect(self._conn) == "postgresql":
-            row = self._conn.execute("SELECT to_regclass('vouchers') IS NOT NULL").fetchone()
-            return bool(row[0])
-        row = self._conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vouchers'"
-        ).fetchone()
-        return row is not None
+        return has_table(self._conn, "vouchers")
 
     def insert(
         self, serial: str, digest: str, amount: int, player: str, kiosk: str, issued: int,

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,40 @@ def store_url(request: pytest.FixtureRequest) -> str | None:
         return None
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     return cluster.fresh_url()
+
+
+def shared_server(first: Path, store_url: str | None, i: int) -> Runtime:
+    """The i-th server of the shared store made at ``first`` (``store init``'s directory):
+    on SQLite a worker of its one file; on PostgreSQL an appliance with its own directory
+    beside ``first`` (``a{i}``) holding a copy of the floor's keys."""
+    if store_url is None:
+        return Runtime(first, synchronous="NORMAL", shared=True, worker=i)
+    where = first.parent / f"a{i}"
+    if i and not where.exists():
+        shutil.copytree(first / "keys", where / "keys")
+    return Runtime(where, synchronous="NORMAL", url=store_url, shared=True)
+
+
+@pytest.fixture
+def shared_store(
+    tmp_path: Path, store_url: str | None
+) -> Iterator[tuple[Callable[[int], Runtime], Path]]:
+    """A store made for several servers (``croupier store init`` at ``tmp_path / "a0"``)
+    and ``start(i)``: its i-th server (:func:`shared_server`); whatever a test left
+    running is closed after it. Yields ``start`` and the store directory to audit."""
+    first = tmp_path / "a0"
+    Runtime(first, create=True, url=store_url).close()
+    running: list[Runtime] = []
+
+    def start(i: int) -> Runtime:
+        rt = shared_server(first, store_url, i)
+        running.append(rt)
+        return rt
+
+    yield start, first
+    for rt in running:
+        if rt.leasing is not None and not rt.leasing.stopped.is_set():
+            rt.close()
 
 
 def _rows(store: Path) -> list[tuple[str, bytes]]:

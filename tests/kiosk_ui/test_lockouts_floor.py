@@ -12,8 +12,7 @@ success anywhere clears the count everywhere; a restart keeps the lock.
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,30 +30,13 @@ Start = Callable[[int], Runtime]
 
 
 @pytest.fixture
-def servers(tmp_path: Path, store_url: str | None) -> Iterator[tuple[Start, Path]]:
+def servers(shared_store: tuple[Start, Path], store_url: str | None) -> tuple[Start, Path]:
     """``start(i)``: the i-th server of one shared store (a worker of the SQLite file, or
     an appliance with its copy of the keys on the PostgreSQL database), with an admin."""
-    first = tmp_path / "a0"
-    rt = Runtime(first, create=True, url=store_url)
+    rt = Runtime(shared_store[1], url=store_url)
     Operators(rt).add("admin", PASSWORD, "admin", by="bootstrap")
     rt.close()
-    running: list[Runtime] = []
-
-    def start(i: int) -> Runtime:
-        if store_url is None:
-            rt = Runtime(first, synchronous="NORMAL", shared=True, worker=i)
-        else:
-            where = tmp_path / f"a{i}"
-            if i and not where.exists():
-                shutil.copytree(first / "keys", where / "keys")
-            rt = Runtime(where, synchronous="NORMAL", url=store_url, shared=True)
-        running.append(rt)
-        return rt
-
-    yield start, first
-    for rt in running:
-        if rt.leasing is not None and not rt.leasing.stopped.is_set():
-            rt.close()
+    return shared_store
 
 
 def _guess(ops: Operators, password: str, address: str = "10.0.0.9") -> str:

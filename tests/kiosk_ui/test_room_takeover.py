@@ -13,8 +13,7 @@ stops (``close``, its lease given up) with the hand open in the log, as a crash 
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,29 +39,10 @@ Appliance = Callable[[int], Runtime]
 
 
 @pytest.fixture
-def appliances(tmp_path: Path, store_url: str | None) -> Iterator[tuple[Appliance, Path]]:
+def appliances(shared_store: tuple[Appliance, Path]) -> tuple[Appliance, Path]:
     """``start(i)``: the i-th appliance (a worker of the SQLite file, or an appliance with
-    its copy of the store's keys on the PostgreSQL database), and the store to audit.
-    Whatever a test left running is closed after it."""
-    first = tmp_path / "a0"
-    Runtime(first, create=True, url=store_url).close()  # `croupier store init`
-    running: list[Runtime] = []
-
-    def start(i: int) -> Runtime:
-        if store_url is None:  # the workers of one appliance: one SQLite file
-            rt = Runtime(first, synchronous="NORMAL", shared=True, worker=i)
-        else:
-            where = tmp_path / f"a{i}"
-            if i and not where.exists():
-                shutil.copytree(first / "keys", where / "keys")
-            rt = Runtime(where, synchronous="NORMAL", url=store_url, shared=True)
-        running.append(rt)
-        return rt
-
-    yield start, first
-    for rt in running:
-        if rt.leasing is not None and not rt.leasing.stopped.is_set():
-            rt.close()
+    its copy of the store's keys on the PostgreSQL database), and the store to audit."""
+    return shared_store
 
 
 def _stop(rt: Runtime) -> None:
