@@ -228,10 +228,7 @@ class StoreBackoff(Backoff):
     def failed(self, key: str) -> Lock | None:
         """Count the failure in the store (and here); the lock it imposes, as the store
         decided it (the failures of every process counted)."""
-        with self._lock:  # refused here during the lock now ending (its log record says)
-            e = self._entries.get(key)
-            refused = e.refused if e is not None else 0
-        super().failed(key)  # this process's bookkeeping: its tries in flight
+        self.release(key)  # here only its tries in flight are counted (admit follows the store)
         now = self._now_us()
         with self.store.transaction() as tx:
             row = tx.lockouts.get(self.scope, key)
@@ -241,8 +238,10 @@ class StoreBackoff(Backoff):
             lock = None
             if failures >= self.limit:
                 locks, locked_at = locks + 1, now
-                with self._lock:
-                    if (e := self._entries.get(key)) is not None:
+                with self._lock:  # refused here during the lock now ending (logged with it)
+                    e = self._entries.get(key)
+                    refused = e.refused if e is not None else 0
+                    if e is not None:
                         e.refused = 0
                 lock = Lock(key, self._window(locks), failures, refused)
             tx.lockouts.put(self.scope, key, LockoutRow(failures, locks, locked_at, now))

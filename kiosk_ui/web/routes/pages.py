@@ -50,7 +50,7 @@ def _elsewhere(request: Request, table_id: str) -> Response | None:
     base = view.served_at(table_id, host)
     if base is None:
         return None
-    params = [(k, v) for k, v in request.query_params.multi_items() if k != HANDOFF]
+    params = _without_handoff(request)
     if (urlsplit(base).hostname or "") != (urlsplit(f"//{host or ''}").hostname or ""):
         tokens = request.app.state.tokens
         try:
@@ -63,6 +63,11 @@ def _elsewhere(request: Request, table_id: str) -> Response | None:
     return RedirectResponse(f"{base}{request.url.path}{query}", status_code=307)
 
 
+def _without_handoff(request: Request) -> list[tuple[str, str]]:
+    """The request's query parameters but a hand-off (never passed on, never shown)."""
+    return [(k, v) for k, v in request.query_params.multi_items() if k != HANDOFF]
+
+
 def _arrived(request: Request) -> Response | None:
     """A player handed over from another appliance's lobby (``?handoff=``): the session
     taken once, this host's cookie set, and the browser sent on to the address without
@@ -72,7 +77,7 @@ def _arrived(request: Request) -> Response | None:
     text = request.query_params.get(HANDOFF)
     if text is None:
         return None
-    params = [(k, v) for k, v in request.query_params.multi_items() if k != HANDOFF]
+    params = _without_handoff(request)
     clean = request.url.path + (f"?{urlencode(params)}" if params else "")
     response = RedirectResponse(clean, status_code=303)
     try:
