@@ -121,7 +121,11 @@ class Floor:
         """Whether ``player`` has stakes on the layout of an open game (their own at a
         per-player table, or a seat's at a shared one): their session must not end, or
         what those bets win would land in a wallet nobody holds. A poker room seat with
-        chips counts too: its stack goes back to the wallet when the seat is freed."""
+        chips counts too: its stack goes back to the wallet when the seat is freed.
+
+        On a shared store the player may also be playing at another worker's or
+        appliance's table: the store says so (stakes in a game not ended, chips at a
+        room), whoever serves the table."""
         for table in self.appliance.tables():
             own = table.games_of.get(player)
             for t in (table, own) if own is not None else (table,):
@@ -130,7 +134,11 @@ class Floor:
                     return True
                 if held and isinstance(t, Room) and t.stack(player) > 0:
                     return True
-        return False
+        db = self.appliance.runtime.db
+        if not db.shared:
+            return False
+        with db.read() as tx:
+            return tx.seats.in_open_game(player) or tx.ledger.has_stack(player)
 
     # --- attendant calls -------------------------------------------------------------
 

@@ -57,3 +57,13 @@ class SqliteGameSeats:
                 "SELECT seat FROM game_seats WHERE game = ? AND player = ?", (game, player)
             )
         }
+
+    def in_open_game(self, player: str) -> bool:
+        """Whether ``player`` has stakes in a game not ended yet (open or suspended), at
+        any table of the store: every appliance's, on a shared one."""
+        row = self._conn.execute(
+            "SELECT 1 FROM game_seats s JOIN games g ON g.id = s.game WHERE s.player = ? "
+            "AND s.staked > 0 AND g.status IN ('open', 'suspended') LIMIT 1",
+            (player,),
+        ).fetchone()
+        return row is not None

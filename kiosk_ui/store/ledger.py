@@ -317,6 +317,17 @@ class SqliteLedger:
     def balance(self, account: str) -> int:
         return balance(self._conn, account)
 
+    def has_stack(self, player: str) -> bool:
+        """Whether ``player`` has chips at any poker room of the store (every appliance's,
+        on a shared one)."""
+        suffix = ":" + player
+        row = self._conn.execute(
+            "SELECT 1 FROM accounts WHERE kind = 'stack' AND balance > 0 "
+            "AND substr(name, length(name) - ? + 1) = ? LIMIT 1",
+            (len(suffix), suffix),
+        ).fetchone()
+        return row is not None
+
     def stacks(self, table: str) -> dict[str, int]:
         """Each player's chips at poker room ``table`` (player -> cents), the empty
         stacks left out: what recovery returns to the wallets."""

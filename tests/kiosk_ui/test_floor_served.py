@@ -134,7 +134,9 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
     """``serve --workers 2`` on the embedded store: each worker serves its share of the
     tables on its own port, one player plays on both, the books audit; a worker killed
     with a bet on the layout is started again by the supervisor, and its table (taken
-    over by the other worker once its lease expired, or back with it) deals that game."""
+    over by the other worker once its lease expired, or back with it) deals that game.
+    While that bet is on worker 1's layout, her kiosk idling on worker 0 keeps the
+    session (the store says she is in play), and once it is dealt no longer does."""
     store = f'dir = "{tmp_path / "store"}"\nlease_seconds = 2'
     tables = [f'[[tables]]\nid = "bac-{i}"\nvariant = "baccarat-pinnacle"' for i in range(4)]
     cfg = write_config(tmp_path / "kiosk.toml", store, "workers-test-password", tables)
@@ -156,6 +158,9 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
             token,
         )
         assert status == 200
+        # her kiosk on worker 0 idles: the bet on worker 1's layout keeps her session
+        idle = post(base, "/api/session/idle", {"kiosk": "k-0"}, token)
+        assert idle == (200, {"voucher": None, "session_ended": False, "in_play": True})
         (victim,) = [c for c in children(sup.pid) if str(base + 1) in
                      Path(f"/proc/{c}/cmdline").read_text()]  # fmt: skip
         subprocess.run(["kill", "-KILL", str(victim)], check=True)
@@ -173,6 +178,8 @@ def test_serve_workers_share_a_sqlite_store_and_a_killed_worker_comes_back(
                 break
             time.sleep(0.3)
         assert len(done) == 1 and done[0]["over"], answers
+        idle = post(base, "/api/session/idle", {"kiosk": "k-0"}, token)  # nothing in play now
+        assert idle == (200, {"voucher": None, "session_ended": False, "in_play": False})
         # Both workers SIGKILLed at once, each with a bet on its table's layout: each
         # comes back on its own chain and deals the game it left open.
         bet = {"kind": "place-bet", "bet": "player", "amount": 300}
