@@ -132,9 +132,18 @@ def _stopping_server(config: uvicorn.Config, appliance: Appliance) -> uvicorn.Se
     up, and this one, stopping too, would take its tables over."""
     import uvicorn
 
+    worker = appliance.settings.worker is not None
+
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             appliance.begin_stop()
+            if worker and self.should_exit:
+                # A worker of serve --workers gets Ctrl-C from the terminal and its
+                # supervisor's SIGTERM: whichever comes second must not be uvicorn's
+                # "quit now" (a SIGINT after the first signal), which skips the app's
+                # shutdown and leaves the worker's leases to expire. A hung worker is
+                # the supervisor's to kill ([serve] stop_seconds).
+                return
             super().handle_exit(sig, frame)
 
     return Server(config)

@@ -21,7 +21,9 @@ all die at once), and stops them all if one fails to start.
 A stop is orderly: every worker is asked with one SIGTERM, whichever signal came. A
 Ctrl-C reaches the workers from the terminal too (they share its process group), and a
 second SIGINT is uvicorn's "quit now", which skips the app's shutdown: the store
-closed under a cancelled task, with tracebacks. Each worker takes no table over from
+closed under a cancelled task, with tracebacks, and the worker's leases left to expire.
+So a worker heeds only the first signal it gets, whichever comes first
+(:func:`kiosk_ui.serve_cli._stopping_server`). Each worker takes no table over from
 the moment its signal arrives (``Appliance.begin_stop``), serves its requests in
 flight, then gives its leases up and closes its store; a worker that stopped sooner
 leaves its tables to the floor's running appliances, never to a worker that is

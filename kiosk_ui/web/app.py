@@ -84,12 +84,14 @@ def create_app(
             yield
         finally:
             appliance.begin_stop()  # no table taken over while stopping (appliance.py)
-            await app.state.seat_clock.stop()
-            app.state.floor_view.stop()
-            app.state.floor.stop()
-            app.state.live.stop()
-            app.state.committer.close()
-            appliance.close()
+            try:
+                await app.state.seat_clock.stop()
+                app.state.floor_view.stop()
+                app.state.floor.stop()
+                app.state.live.stop()
+                app.state.committer.close()
+            finally:  # whatever failed above, the leases are given up and the store closed
+                appliance.close()
 
     app = _App(
         title="Croupier",
