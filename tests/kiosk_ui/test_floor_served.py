@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from bench._common import free_ports
 from kiosk_ui.store import log_records
 from kiosk_ui.store.audit import audit_store
 from tests.kiosk_ui.pg_cluster import Cluster
@@ -320,6 +321,70 @@ def test_serve_workers_stop_in_order_taking_nothing_over(tmp_path: Path, how: st
     finally:
         conn.close()
     assert audit_store(tmp_path / "store")["open_games"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("first", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_worker_given_a_second_stop_signal_still_gives_its_leases_up(
+    tmp_path: Path, first: signal.Signals, second: signal.Signals
+) -> None:
+    """The cause of the Ctrl-C stop's lost leases, shown in an order of our choosing: a
+    worker of ``serve --workers`` (started here on its own, as the supervisor starts it)
+    gets one stop signal, and a second one while it is still draining a console's
+    stream. A SIGINT after the first signal is uvicorn's "quit now" (force_exit), which
+    skips the app's shutdown, so the worker's leases stayed in the store for the other
+    worker to wait out. Now a worker heeds its first signal only: it ends as that signal
+    asks, with no traceback, every lease given up and no game left open."""
+    cfg = workers_config(tmp_path)
+    err = tmp_path / "stderr.txt"
+    port = free_ports(1)
+    cmd = [sys.executable, "-m", "kiosk_ui.cli", "serve", "--port", str(port),
+           "--config", str(cfg), "--workers", "2", "--worker", "0"]  # fmt: skip
+    with open(err, "a") as sink:
+        worker = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=sink)
+    stream: http.client.HTTPConnection | None = None
+    try:
+        listening(port, proc=worker)
+        status, body = post(port, "/api/operator/login",
+                            {"user": "admin", "password": "workers-test-password"})  # fmt: skip
+        assert status == 200, body
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        stream.request("GET", "/api/operator/floor/stream",
+                       headers={"authorization": f"Bearer {body['token']}"})  # fmt: skip
+        reply = stream.getresponse()
+        assert reply.status == 200 and reply.readline() == b"retry: 1000\n"
+        assert held_leases(tmp_path / "store"), "the worker holds no lease to give up"
+        worker.send_signal(first)
+        time.sleep(1.0)  # uvicorn is draining the stream now
+        assert worker.poll() is None, err.read_text()
+        worker.send_signal(second)
+        time.sleep(1.0)
+    finally:
+        if stream is not None:
+            stream.close()  # the stream ends: the worker's shutdown goes on
+        try:
+            worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+    text = err.read_text()
+    assert held_leases(tmp_path / "store") == [], text
+    # it ends as its first signal asks: uvicorn raises a SIGTERM again once it has
+    # stopped, and the command line answers a SIGINT "croupier: interrupted", status 130
+    assert worker.returncode == {signal.SIGTERM: -signal.SIGTERM, signal.SIGINT: 130}[first]
+    assert "Traceback" not in text, text
+    assert audit_store(tmp_path / "store")["open_games"] == 0
+
+
+def held_leases(store: Path) -> list[tuple[str, str]]:
+    """The store's leases (table, holder) as they stand."""
+    conn = log_records.open_readonly(store)
+    try:
+        return [(str(t), str(h)) for t, h in conn.execute("SELECT table_id, holder FROM leases")]
+    finally:
+        conn.close()
 
 
 @pytest.mark.slow
