@@ -145,8 +145,9 @@ class Operators:
 
     def _throttle(self, user: str, address: str) -> None:
         """Admit one password check for the user and the address, or refuse it (429)
-        before any password work: either is locked, or has as many checks in flight
-        as it may still fail. An admitted check ends in ``_failed`` or ``_passed``."""
+        before any password work: either is locked, or its last try before a lock is
+        under way (each admitted check is charged in the store first, on every server of
+        the floor). An admitted check ends in ``_failed`` or ``_passed``."""
         wait = self.users.admit(user)
         if wait == 0:
             wait = self.addresses.admit(address)

@@ -1,27 +1,27 @@
 """Failed sign-in counting with exponential lockout, per user name and per client address.
 
-After ``limit`` failures a key (a user name, known or not, or a client address) is
-locked for ``base_seconds``; every further failure before a success locks it again for
-twice as long as the last lock, up to ``cap_seconds``. A locked key is refused without
-any password work, so guessing costs the server nothing but the refusal and the
-guesser gets at most ``limit`` tries per growing window. A success clears the key.
+After ``limit`` failures a key (a user name, known or not, a client address, a
+kiosk's address at the voucher slot) is locked for ``base_seconds``; every further
+failure before a success locks it again for twice as long as the last lock, up to
+``cap_seconds``. A locked key is refused without any password work, so guessing costs
+the server nothing but the refusal and the guesser gets at most ``limit`` tries per
+growing window. A success clears the key.
 
-Attempts are admitted before their password work (:meth:`Backoff.admit`) and counted
-as in flight until they fail or succeed, so a burst of parallel guesses gets no more
-tries than a sequence would: at most ``limit`` in flight before the first lock, and one
-at a time after a lock has run out.
-
-On a store several processes write (the workers of ``serve --workers``, a floor's
-appliances), :class:`StoreBackoff` keeps each key's counts in the store as well
-(:mod:`kiosk_ui.store.lockouts`), so a guesser who spreads tries over the floor's
-servers is locked after ``limit`` failures in all, not ``limit`` at each, and a
-restart forgets no lock.
+The counts are the store's (:mod:`kiosk_ui.store.lockouts`): every process of a
+shared store (the workers of ``serve --workers``, a floor's appliances) sees them, so
+a guesser who spreads tries over the floor's servers is locked after ``limit``
+failures in all, not ``limit`` at each, and a restart forgets no lock. Each attempt is
+charged in the store before its password work (:meth:`StoreBackoff.admit`), so a burst
+of parallel guesses, sent to one server or to all of them at once, gets no more tries
+than a sequence would: at most ``limit`` in flight on the whole floor before the first
+lock, and one at a time after a lock has run out.
 
 The window is computed when it is checked (``locked_at`` + the window for the lock
-count), so changing ``base_seconds`` applies to locks already in place. The table
-holds at most ``max_keys`` keys; when full, the entries with the oldest activity go
-first (locked or not), so spraying names cannot grow memory without bound, and an
-entry idle for ``forget_seconds`` starts again from zero.
+count), so changing ``base_seconds`` applies to locks already in place. A row idle for
+``forget_seconds`` starts again from zero and is dropped. The refused attempts each
+process counts for the next lock's log record are kept in memory for at most
+``max_keys`` keys; when full, the oldest go first, so spraying names cannot grow
+memory without bound.
 """
 
 from __future__ import annotations
@@ -29,23 +29,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kiosk_ui.errors import StoreConflict, StoreError
 from kiosk_ui.store.lockouts import LockoutRow
 
 if TYPE_CHECKING:
     from kiosk_ui.store.protocol import Store
-
-
-@dataclass(slots=True)
-class _Entry:
-    failures: int = 0  # since the last success
-    locks: int = 0  # locks imposed since the last success
-    locked_at: float = 0.0
-    refused: int = 0  # attempts refused during the current lock (reported with the next)
-    pending: int = 0  # admitted attempts whose password check has not ended yet
-    last: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,130 +50,24 @@ class Lock:
     refused_before: int  # attempts refused during the previous lock
 
 
-class Backoff:
-    def __init__(
-        self,
-        *,
-        limit: int,
-        base_seconds: float,
-        cap_seconds: float = 3600.0,
-        forget_seconds: float = 86_400.0,
-        max_keys: int = 10_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.limit = limit
-        self.base_seconds = base_seconds
-        self.cap_seconds = cap_seconds
-        self.forget_seconds = forget_seconds
-        self.max_keys = max_keys
-        self.clock = clock
-        self._entries: dict[str, _Entry] = {}
-        self._lock = threading.Lock()
+class StoreBackoff:
+    """Failed-attempt counts and locks for one ``scope``, kept in the store.
 
-    def _window(self, locks: int) -> float:
-        return float(min(self.cap_seconds, self.base_seconds * 2 ** max(locks - 1, 0)))
+    Each key's counts are its ``lockouts`` row in the store, and every decision on
+    them is taken there, under the store's writer lock (a row read and written in one
+    unit of work), so attempts at two processes at once are both counted. An attempt is
+    refused while the row's lock lasts, before any password (or voucher number) work
+    and without a write, whichever process imposed it.
 
-    def _follow(self, key: str, failures: int) -> None:
-        """Count ``failures`` for ``key`` here, no more, no less, and no lock: what the
-        store counts for every process (:class:`StoreBackoff`), which decides the locks.
-        Past the limit this process then admits one try at a time too."""
-        with self._lock:
-            e = self._entry(key, self.clock()) or self._new(key)
-            e.failures, e.locks = failures, 0
-
-    def _entry(self, key: str, now: float) -> _Entry | None:
-        e = self._entries.get(key)
-        if e is not None and now - e.last > self.forget_seconds:
-            del self._entries[key]
-            return None
-        return e
-
-    def _wait(self, e: _Entry | None, now: float) -> float:
-        if e is None or not e.locks:
-            return 0.0
-        return max(0.0, e.locked_at + self._window(e.locks) - now)
-
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: it may try now)."""
-        now = self.clock()
-        with self._lock:
-            return self._wait(self._entry(key, now), now)
-
-    def admit(self, key: str) -> float:
-        """Admit one attempt for ``key`` now (0.0, counted in flight) or say how many
-        seconds to wait. Every admitted attempt ends in :meth:`failed`,
-        :meth:`succeeded` or :meth:`release`."""
-        now = self.clock()
-        with self._lock:
-            e = self._entry(key, now)
-            if e is None:
-                e = self._new(key)
-            wait = self._wait(e, now)
-            if wait > 0:
-                return wait
-            room = self.limit - e.failures if e.failures < self.limit else 1
-            if e.pending >= room:  # as many tries in flight as may fail before a lock
-                return 1.0
-            e.pending += 1
-            e.last = now
-            return 0.0
-
-    def release(self, key: str) -> None:
-        """An admitted attempt ended without a verdict (refused elsewhere, or an error)."""
-        with self._lock:
-            e = self._entries.get(key)
-            if e is not None and e.pending:
-                e.pending -= 1
-
-    def _new(self, key: str) -> _Entry:
-        if len(self._entries) >= self.max_keys:
-            oldest = sorted(self._entries, key=lambda k: self._entries[k].last)
-            for k in oldest[: max(1, self.max_keys // 10)]:
-                del self._entries[k]
-        e = self._entries[key] = _Entry()
-        return e
-
-    def refused(self, key: str) -> None:
-        """Count an attempt refused while locked (no password work was done for it)."""
-        with self._lock:
-            e = self._entries.get(key)
-            if e is not None:
-                e.refused += 1
-
-    def failed(self, key: str) -> Lock | None:
-        """Count a failure; return the lock it imposes, if it does."""
-        now = self.clock()
-        with self._lock:
-            e = self._entry(key, now)
-            if e is None:
-                e = self._new(key)
-            if e.pending:
-                e.pending -= 1
-            e.failures += 1
-            e.last = now
-            if e.failures < self.limit:
-                return None
-            e.locks += 1
-            e.locked_at = now
-            refused, e.refused = e.refused, 0
-            return Lock(key, self._window(e.locks), e.failures, refused)
-
-    def succeeded(self, key: str) -> None:
-        with self._lock:
-            self._entries.pop(key, None)
-
-
-class StoreBackoff(Backoff):
-    """A :class:`Backoff` whose counts every process of a shared store sees.
-
-    Each failure is counted in the store's ``lockouts`` row for the key (in the caller's
-    unit of work when there is one: the one that logs the failure), and the lock it
-    imposes is decided there, under the store's writer lock, so failures at two
-    processes at once are both counted. Before any password (or voucher number) work an
-    attempt is refused while the row's lock lasts, whichever process imposed it; a
-    success clears the row. This process's own table still bounds the tries in flight
-    here (:meth:`Backoff.admit`). Times in the store are wall-clock microseconds
-    (``wall``): the processes share no monotonic clock.
+    An admitted attempt is **charged first**: counted as a failure in the store the
+    moment it is let in, before its password work, and refunded if it ends without a
+    verdict (:meth:`release`); a success clears the row. So the tries *in flight* are
+    bounded by the floor, not by each process: the attempt whose charge reaches
+    ``limit`` imposes the lock as it is let in, every other try at any server is then
+    refused while it is under way, and its success lifts the lock again (its failure
+    keeps it, and is the one logged). A process killed mid-check leaves its charge
+    counted, which errs against the guesser. Times in the store are wall-clock
+    microseconds (``wall``): the processes share no monotonic clock.
     """
 
     def __init__(
@@ -192,16 +78,35 @@ class StoreBackoff(Backoff):
         limit: int,
         base_seconds: float,
         wall: Callable[[], float] = time.time,
+        cap_seconds: float = 3600.0,
+        forget_seconds: float = 86_400.0,
+        max_keys: int = 10_000,
     ) -> None:
-        super().__init__(limit=limit, base_seconds=base_seconds)
+        self.limit = limit
+        self.base_seconds = base_seconds
+        self.cap_seconds = cap_seconds
+        self.forget_seconds = forget_seconds
+        self.max_keys = max_keys
+        self._lock = threading.Lock()
+        self._refused: dict[str, int] = {}  # key -> tries refused here during its lock
         self.store = store
         self.scope = scope
         self.wall = wall
+        self._imposed: dict[str, Lock] = {}  # key -> the lock an attempt here let in imposed
         with store.read() as tx:  # stores made before the counts were shared get the table
             tx.lockouts.ensure_table()
 
+    def _window(self, locks: int) -> float:
+        return float(min(self.cap_seconds, self.base_seconds * 2 ** max(locks - 1, 0)))
+
     def _now_us(self) -> int:
         return int(self.wall() * 1e6)
+
+    def _live(self, row: LockoutRow | None, now: int) -> LockoutRow:
+        """The row as it counts now: a missing or forgotten one starts from zero."""
+        if row is None or now - row.last > self.forget_seconds * 1e6:
+            return LockoutRow(0, 0, 0, now)
+        return row
 
     def _shared_wait(self, row: LockoutRow | None, now: int) -> float:
         if row is None or not row.locks or now - row.last > self.forget_seconds * 1e6:
@@ -216,41 +121,78 @@ class StoreBackoff(Backoff):
         return self._shared_wait(self._row(key), self._now_us())
 
     def admit(self, key: str) -> float:
-        row = self._row(key)
-        now = self._now_us()
-        wait = self._shared_wait(row, now)
+        """Let one attempt in, charged in the store (0.0), or say how many seconds to
+        wait. A locked key is refused from a plain read: the guesser's refused tries
+        cost one read and write nothing. Two writers of the same row at once on
+        PostgreSQL: the one the database ends is refused for a second."""
+        wait = self.wait(key)
         if wait > 0:
             return wait
-        live = row is not None and now - row.last <= self.forget_seconds * 1e6
-        self._follow(key, row.failures if live and row is not None else 0)
-        return super().admit(key)
+        try:
+            with self.store.writable(), self.store.transaction() as tx:
+                now = self._now_us()
+                row = self._live(tx.lockouts.hold(self.scope, key, now), now)
+                wait = self._shared_wait(row, now)
+                if wait > 0:  # locked by an attempt let in since the read above
+                    return wait
+                failures, locks, locked_at = row.failures + 1, row.locks, row.locked_at
+                lock = None
+                if failures >= self.limit:  # the last try before a lock: it holds the key
+                    locks, locked_at = locks + 1, now
+                    lock = Lock(key, self._window(locks), failures, self._take_refused(key))
+                tx.lockouts.put(self.scope, key, LockoutRow(failures, locks, locked_at, now))
+                tx.lockouts.forget(self.scope, now - int(self.forget_seconds * 1e6))
+        except StoreConflict:
+            return 1.0
+        if lock is not None:
+            with self._lock:
+                self._imposed[key] = lock
+        return 0.0
+
+    def _take_refused(self, key: str) -> int:
+        """Attempts refused here during the lock now ending (logged with the next one)."""
+        with self._lock:
+            return self._refused.pop(key, 0)
+
+    def refused(self, key: str) -> None:
+        """Count an attempt refused while locked (no password work was done for it)."""
+        with self._lock:
+            if key not in self._refused and len(self._refused) >= self.max_keys:
+                for old in list(self._refused)[: max(1, self.max_keys // 10)]:
+                    del self._refused[old]  # the oldest first (dicts keep insertion order)
+            self._refused[key] = self._refused.get(key, 0) + 1
 
     def failed(self, key: str) -> Lock | None:
-        """Count the failure in the store (and here); the lock it imposes, as the store
-        decided it (the failures of every process counted)."""
-        self.release(key)  # here only its tries in flight are counted (admit follows the store)
-        now = self._now_us()
-        with self.store.transaction() as tx:
-            row = tx.lockouts.get(self.scope, key)
-            if row is None or now - row.last > self.forget_seconds * 1e6:
-                row = LockoutRow(0, 0, 0, now)
-            failures, locks, locked_at = row.failures + 1, row.locks, row.locked_at
-            lock = None
-            if failures >= self.limit:
-                locks, locked_at = locks + 1, now
-                with self._lock:  # refused here during the lock now ending (logged with it)
-                    e = self._entries.get(key)
-                    refused = e.refused if e is not None else 0
-                    if e is not None:
-                        e.refused = 0
-                lock = Lock(key, self._window(locks), failures, refused)
-            tx.lockouts.put(self.scope, key, LockoutRow(failures, locks, locked_at, now))
-            tx.lockouts.forget(self.scope, now - int(self.forget_seconds * 1e6))
-        return lock
+        """An admitted attempt failed: it was counted when it was let in, so nothing is
+        written; the lock it imposed then, if it did (to be logged, once)."""
+        with self._lock:
+            return self._imposed.pop(key, None)
+
+    def release(self, key: str) -> None:
+        """An admitted attempt ended without a verdict (a right password of a disabled
+        account, a good voucher number, an error): its charge is refunded, and a lock it
+        imposed is lifted (the last lock's window stays: ``locked_at`` is not restored)."""
+        with self._lock:
+            lock = self._imposed.pop(key, None)
+        with suppress(StoreError), self.store.writable(), self.store.transaction() as tx:
+            now = self._now_us()
+            if tx.lockouts.get(self.scope, key) is None:
+                return  # cleared since (a success): nothing to refund, nothing to write
+            row = self._live(tx.lockouts.hold(self.scope, key, now), now)
+            if row.failures == 0:
+                return  # forgotten since: nothing to refund
+            locks = row.locks - 1 if lock is not None and row.locks else row.locks
+            tx.lockouts.put(
+                self.scope,
+                key,
+                LockoutRow(row.failures - 1, locks, row.locked_at if locks else 0, now),
+            )
 
     def succeeded(self, key: str) -> None:
-        super().succeeded(key)
+        with self._lock:
+            self._imposed.pop(key, None)
+            self._refused.pop(key, None)
         if self._row(key) is None:
             return  # nothing counted anywhere: no write
-        with self.store.transaction() as tx:
+        with self.store.writable(), self.store.transaction() as tx:
             tx.lockouts.clear(self.scope, key)

@@ -7,8 +7,9 @@ database share one count per user name, client address or kiosk, so spreading gu
 over the floor's servers buys no more tries than sending them all to one, and a restart
 forgets no lock. ``scope`` names the counter (``sign-in-user``, ``sign-in-address``,
 ``voucher``), ``key`` what it counts; times are microseconds since the epoch (the
-processes share no monotonic clock). Written in the unit of work that logs the failure
-when there is one.
+processes share no monotonic clock). An attempt is charged here when it is let in,
+before its password work, so ``failures`` counts the tries under way as well as the
+failed ones (``StoreBackoff.admit``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,20 @@ class SqliteLockouts:
             (scope, key),
         ).fetchone()
         return None if row is None else LockoutRow(*(int(v) for v in row))
+
+    def hold(self, scope: str, key: str, now: int) -> LockoutRow:
+        """The key's row as it stands, made (all zeros, ``last`` = ``now``) if missing, and
+        held for the rest of the unit of work: a no-op update takes PostgreSQL's row
+        lock, waiting out another writer of the row and reading what it committed (a
+        plain read could miss it, and the write that followed would lose its count);
+        on SQLite the store's writer lock holds every row anyway."""
+        row = self._conn.execute(
+            "INSERT INTO lockouts (scope, key, failures, locks, locked_at, last) "
+            "VALUES (?, ?, 0, 0, 0, ?) ON CONFLICT (scope, key) DO UPDATE SET "
+            "last = lockouts.last RETURNING failures, locks, locked_at, last",
+            (scope, key, now),
+        ).fetchone()
+        return LockoutRow(*(int(v) for v in row))
 
     def put(self, scope: str, key: str, row: LockoutRow) -> None:
         self._conn.execute(

@@ -12,11 +12,15 @@ success anywhere clears the count everywhere; a restart keeps the lock.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from kiosk_ui import auth
 from kiosk_ui.auth import USER_LIMIT, Operators
 from kiosk_ui.cashier import numbers
 from kiosk_ui.cashier.vouchers import GUESS_LIMIT, Cashier
@@ -83,6 +87,44 @@ def test_a_success_on_one_server_clears_the_count_on_the_other(
     # counted from zero again on b too: four more wrong ones lock nothing
     assert [_guess(b, f"h{i}") for i in range(USER_LIMIT - 1)] == ["wrong"] * (USER_LIMIT - 1)
     assert _guess(a, PASSWORD) == "ok"
+
+
+def test_a_burst_at_two_servers_at_once_has_five_tries_in_flight_in_all(
+    servers: tuple[Start, Path], store_url: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty guesses sent at the same instant, ten to each server, each password check
+    made slow (0.4 s, as a loaded box's scrypt): every one of them arrives while the
+    others are still under way. Each attempt is charged in the store before its check,
+    so the floor has at most five in flight: five checks in all, the rest refused with
+    no password work. When each server bounded only its own tries in flight, this
+    burst got five checks at each, ten in all."""
+    start, _ = servers
+    a, b = Operators(start(0)), Operators(start(1))
+    slow_check = auth.check_password
+
+    def check(password: str, stored: str) -> bool:
+        time.sleep(0.4)
+        return slow_check(password, stored)
+
+    monkeypatch.setattr(auth, "check_password", check)
+    ready = threading.Barrier(20)
+
+    def guess(i: int) -> str:
+        ready.wait()
+        return _guess((a, b)[i % 2], f"burst-{i}")
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        verdicts = list(pool.map(guess, range(20)))
+    checks = a.kdf_runs + b.kdf_runs
+    assert verdicts.count("wrong") == checks and verdicts.count("throttled") == 20 - checks
+    if store_url is None:  # one writer lock: every attempt is charged in turn
+        assert checks == USER_LIMIT, verdicts
+    else:  # PostgreSQL ends one of two writers of the row at once: refused, not let in
+        assert 1 <= checks <= USER_LIMIT, verdicts
+    monkeypatch.setattr(auth, "check_password", slow_check)
+    if checks == USER_LIMIT:  # the fifth failure locked the name on both
+        assert _guess(a, PASSWORD) == _guess(b, PASSWORD) == "throttled"
+        assert a.kdf_runs + b.kdf_runs == checks
 
 
 def test_a_restart_keeps_the_lock(servers: tuple[Start, Path]) -> None:
