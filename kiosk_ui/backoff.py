@@ -108,8 +108,9 @@ class StoreBackoff:
             return LockoutRow(0, 0, 0, now)
         return row
 
-    def _shared_wait(self, row: LockoutRow | None, now: int) -> float:
-        if row is None or not row.locks or now - row.last > self.forget_seconds * 1e6:
+    def _shared_wait(self, row: LockoutRow, now: int) -> float:
+        """Seconds the live row ``row`` (:meth:`_live`) still locks its key."""
+        if not row.locks:
             return 0.0
         return max(0.0, row.locked_at / 1e6 + self._window(row.locks) - now / 1e6)
 
@@ -118,7 +119,8 @@ class StoreBackoff:
             return tx.lockouts.get(self.scope, key)
 
     def wait(self, key: str) -> float:
-        return self._shared_wait(self._row(key), self._now_us())
+        now = self._now_us()
+        return self._shared_wait(self._live(self._row(key), now), now)
 
     def admit(self, key: str) -> float:
         """Let one attempt in, charged in the store (0.0), or say how many seconds to
