@@ -16,9 +16,11 @@ ANY of them show the whole floor, each server
   Both ends prove they are servers of this floor with the floor secret, derived from
   the floor's player-token key (:meth:`kiosk_ui.identity.PlayerTokens.derived`: every
   server of the floor holds a copy of ``keys/``), which never crosses the network: the
-  caller sends :func:`ask_tag` (an HMAC of the secret over the URL it asks, method and
-  path: good for that server and request only), the answer carries
-  :func:`answer_proof` (over the answerer's own URL, the request and the body). So a
+  caller sends :func:`~kiosk_ui.web.floor_asks.ask_tag` (an HMAC of the secret over the
+  URL it asks, the request, its body, the time and a nonce: good once, for that server
+  and request only, :mod:`kiosk_ui.web.floor_asks`), the answer carries
+  :func:`~kiosk_ui.web.floor_asks.answer_proof` (over the answerer's own URL, the
+  request, the ask's nonce and the body). So a
   ``servers`` row forged in the store to point at another address learns nothing it
   could use on a real server, and its answers (tables it claims, URLs a lobby would send
   players to) are refused. An answer is read within :data:`MAX_ANSWER` bytes and
@@ -41,11 +43,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
 import re
+import secrets
 import threading
 import time
 import urllib.error
@@ -56,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from kiosk_ui.errors import StoreError
+from kiosk_ui.web.floor_asks import AskGuard, answer_proof, ask_tag
 from kiosk_ui.web.status_view import utc
 
 if TYPE_CHECKING:
@@ -91,23 +94,6 @@ class PeerState:
 
 class PeerError(ValueError):
     """Another server's answer is refused (unproven, too large, too slow, malformed)."""
-
-
-def _mac(secret: str, *parts: str) -> str:
-    return hmac.new(secret.encode(), "\0".join(parts).encode(), hashlib.sha256).hexdigest()
-
-
-def ask_tag(secret: str, url: str, method: str, path: str) -> str:
-    """What a server of the floor sends the server at ``url`` for ``method path``: an
-    HMAC of the floor secret over them, good for that server and that request only."""
-    return _mac(secret, "ask", url.rstrip("/"), method.upper(), path)
-
-
-def answer_proof(secret: str, url: str, method: str, path: str, body: bytes) -> str:
-    """What the server at ``url`` answers ``method path`` with beside ``body``: proof
-    that a server of the floor, at that very URL, sent that very body."""
-    digest = hashlib.sha256(body).hexdigest()
-    return _mac(secret, "answer", url.rstrip("/"), method.upper(), path, digest)
 
 
 def linkable(url: str) -> bool:
@@ -202,6 +188,8 @@ class FloorView:
         self.url = url.rstrip("/") if url else None
         self.local = local  # this server's part (routes.floor.here_part)
         self.started = time.time()  # for the floor's status page
+        # the door for the other servers' asks (routes.floor): each fresh one let in once
+        self.guard = AskGuard(secret, self.url, started=self.started) if self.url else None
         leasing = runtime.leasing
         self.name = leasing.name if leasing is not None else None
         self.every = leasing.life / 3e6 if leasing is not None else 5.0
@@ -348,7 +336,8 @@ class FloorView:
         if not linkable(url):
             raise PeerError(f"it advertises {url!r}, not an http(s) address")
         url = url.rstrip("/")
-        headers = {PEER_HEADER: ask_tag(self.secret, url, method, path)}
+        nonce = secrets.token_hex(16)
+        headers = {PEER_HEADER: ask_tag(self.secret, url, method, path, body or b"", nonce=nonce)}
         if body is not None:
             headers["content-type"] = "application/json"
         request = urllib.request.Request(f"{url}{path}", body, headers, method=method)
@@ -356,7 +345,7 @@ class FloorView:
         with self._opener.open(request, timeout=PEER_TIMEOUT) as answer:
             data = _read(answer, deadline)
             proof = answer.headers.get(PROOF_HEADER) or ""
-        good = answer_proof(self.secret, url, method, path, data)
+        good = answer_proof(self.secret, url, method, path, nonce, data)
         if not hmac.compare_digest(proof.encode(), good.encode()):  # any characters
             raise PeerError("its answer does not prove it is that server of this floor")
         return data

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from kiosk_ui.identity import PlayerTokens
-from kiosk_ui.web.floor_view import MAX_ANSWER, answer_proof
+from kiosk_ui.web.floor_asks import answer_proof
+from kiosk_ui.web.floor_view import MAX_ANSWER
 from tests.kiosk_ui.served import until
 from tests.kiosk_ui.test_floor_view import Floor, call, floor, operator
 
@@ -89,7 +90,8 @@ class Attacker:
         handler.send_response(200)
         handler.send_header("content-type", "application/json")
         if self.mode.startswith("signed"):
-            proof = answer_proof(self.secret, self.url, "GET", HERE, data)
+            nonce = handler.headers.get("x-croupier-floor", "").split(".")[2]  # the ask's
+            proof = answer_proof(self.secret, self.url, "GET", HERE, nonce, data)
             handler.send_header("x-croupier-floor-proof", proof)
         if self.mode.endswith("slow"):
             handler.send_header("content-length", str(len(data)))

@@ -27,7 +27,8 @@ import pytest
 
 from kiosk_ui.identity import PlayerTokens
 from kiosk_ui.store import log_records
-from kiosk_ui.web.floor_view import POLL_SECONDS, ask_tag
+from kiosk_ui.web.floor_asks import ask_tag
+from kiosk_ui.web.floor_view import POLL_SECONDS
 from tests.kiosk_ui.served import (
     init_store,
     listening,

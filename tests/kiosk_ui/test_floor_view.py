@@ -32,7 +32,7 @@ import pytest
 
 from bench._common import free_ports
 from kiosk_ui.identity import PlayerTokens
-from kiosk_ui.web.floor_view import ask_tag
+from kiosk_ui.web.floor_asks import answer_proof, ask_tag
 from tests.kiosk_ui.pg_cluster import Cluster
 from tests.kiosk_ui.served import (
     init_store,
@@ -292,22 +292,52 @@ def test_worker_0s_console_hears_what_happens_on_worker_1s_table(floor: Floor) -
         call(floor.base + 1, "POST", "/api/operator/tables/bj-1/resume", None, auth1)
 
 
+def test_an_ask_read_on_the_wire_cannot_be_sent_again(floor: Floor) -> None:
+    """The floor's asks go in clear: one seen on the wire is refused when sent again, as
+    is one made too long ago, and an acknowledgement's tag signs its body (the name of
+    the operator acknowledging), so it cannot be sent with another."""
+    secret = PlayerTokens(floor.store).derived("floor-peer")
+    url, here = floor.url(1), "/api/floor/here"
+    tag = {"x-croupier-floor": ask_tag(secret, url, "GET", here)}
+    assert call(floor.base + 1, "GET", here, headers=tag)[0] == 200
+    status, body, _ = call(floor.base + 1, "GET", here, headers=tag)
+    assert status == 401 and "already answered" in body["error"]["message"]
+    old = {"x-croupier-floor": ask_tag(secret, url, "GET", here, at=time.time() - 60)}
+    status, body, _ = call(floor.base + 1, "GET", here, headers=old)
+    assert status == 401 and "clocks must agree" in body["error"]["message"], body
+    ahead = {"x-croupier-floor": ask_tag(secret, url, "GET", here, at=time.time() + 60)}
+    assert call(floor.base + 1, "GET", here, headers=ahead)[0] == 401
+    # an acknowledgement signed for one operator's name, sent with another's
+    path = "/api/floor/alarms/999999/ack"
+    signed = json.dumps({"by": "alice@worker-0"}).encode()
+    ack = {"x-croupier-floor": ask_tag(secret, url, "POST", path, signed)}
+    status, body, _ = call(floor.base + 1, "POST", path, {"by": "mallory@worker-0"}, ack)
+    assert status == 401 and "server of this floor" in body["error"]["message"]
+    # sent as signed it is let in (no such alarm there), and then only once
+    status, body, _ = call(floor.base + 1, "POST", path, {"by": "alice@worker-0"}, ack)
+    assert status == 404, body
+    status, body, _ = call(floor.base + 1, "POST", path, {"by": "alice@worker-0"}, ack)
+    assert status == 401 and "already answered" in body["error"]["message"]
+
+
 def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) -> None:
     secret = PlayerTokens(floor.store).derived("floor-peer")
     other = PlayerTokens(tmp_path).derived("floor-peer")  # another floor's key
-    tag = ask_tag(secret, floor.url(1), "GET", "/api/floor/here")
+    url, here = floor.url(1), "/api/floor/here"
+    tag = ask_tag(secret, url, "GET", here)
     forged = [
         {},
         {"x-croupier-floor": ""},
-        {"x-croupier-floor": ask_tag(other, floor.url(1), "GET", "/api/floor/here")},
+        {"x-croupier-floor": ask_tag(other, url, "GET", here)},
         {"x-croupier-floor": tag[:-1] + ("0" if tag[-1] != "0" else "1")},
         {"x-croupier-floor": tag[:32]},  # truncated
         {"x-croupier-floor": secret},  # the secret itself is no ask
-        {"x-croupier-floor": ask_tag(secret, floor.url(0), "GET", "/api/floor/here")},  # 0's
+        {"x-croupier-floor": ask_tag(secret, floor.url(0), "GET", here)},  # 0's
+        {"x-croupier-floor": ask_tag(secret, url, "GET", here, b"{}")},  # with another body
         {"x-croupier-floor-x": tag},
     ]
     for headers in forged:
-        status, body, _ = call(floor.base + 1, "GET", "/api/floor/here", headers=headers)
+        status, body, _ = call(floor.base + 1, "GET", here, headers=headers)
         assert status == 401, headers
         assert "server of this floor" in body["error"]["message"]
         status, _, _ = call(floor.base + 1, "POST", "/api/floor/alarms/1/ack", {"by": "x"}, headers)
@@ -315,9 +345,14 @@ def test_only_a_server_of_the_floor_gets_its_part(floor: Floor, tmp_path: Path) 
     # the ask for the floor's part is no acknowledgement: a tag is good for its request only
     ack = {"x-croupier-floor": tag}
     assert call(floor.base + 1, "POST", "/api/floor/alarms/1/ack", {"by": "x"}, ack)[0] == 401
-    status, part, _ = call(
-        floor.base + 1, "GET", "/api/floor/here", headers={"x-croupier-floor": tag}
-    )
+    status, part, answered = call(floor.base + 1, "GET", here, headers={"x-croupier-floor": tag})
+    assert status == 200
+    # the answer proves itself to this ask only (its nonce): no recorded answer serves another
+    nonce = tag.split(".")[2]
+    data = json.dumps(part).encode()
+    proof = answered["x-croupier-floor-proof"]
+    assert proof == answer_proof(secret, url, "GET", here, nonce, data)
+    assert proof != answer_proof(secret, url, "GET", here, "0" * 32, data)
     assert status == 200
     assert (
         [t["id"] for t in part["lobby"]]

@@ -6,8 +6,10 @@
   console rows (seats, open game, suspension), its open alarms and its health (RNG,
   devices, store fault: what its public ``GET /api/status`` shows, summed up by
   :func:`kiosk_ui.web.status_view.health_summary`). Never a card. Only a
-  server of this floor may ask: the ``X-Croupier-Floor`` header carries the secret
-  derived from the floor's token key, compared in constant time.
+  server of this floor may ask, once: the ``X-Croupier-Floor`` header carries an HMAC
+  with the secret derived from the floor's token key over this server, the request, its
+  body, the time and a nonce (:mod:`kiosk_ui.web.floor_asks`), checked in constant time
+  and let in once, so an ask read on the wire cannot be sent again.
 - ``POST /api/floor/alarms/{id}/ack``: another server's console acknowledges one of
   this server's alarms for its signed-in operator (logged here with their name).
 - ``GET /api/operator/floor/stream``: Server-Sent Events for the console, a ``floor``
@@ -20,11 +22,10 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import Response, StreamingResponse
@@ -33,7 +34,8 @@ from pydantic import Field
 from kiosk_ui.errors import AuthError, NoSuchAlarm
 from kiosk_ui.table.room import Room
 from kiosk_ui.web import schemas
-from kiosk_ui.web.floor_view import PEER_HEADER, PROOF_HEADER, FloorView, answer_proof, ask_tag
+from kiosk_ui.web.floor_asks import Ask, AskRefused, answer_proof
+from kiosk_ui.web.floor_view import PEER_HEADER, PROOF_HEADER, FloorView
 from kiosk_ui.web.routes.console_stream import console_stream, sse_event
 from kiosk_ui.web.routes.deps import ApplianceDep, FloorDep, FloorViewDep, OperatorDep
 from kiosk_ui.web.routes.operator import table_row
@@ -69,35 +71,42 @@ def health_here(state: Any) -> dict[str, Any]:
     return health_summary(public_status(state.appliance), view.started)
 
 
-def _peer(request: Request, secret: str | None) -> None:
-    """Refuse a caller that is not a server of this floor."""
+def _peer(request: Request, tag: str | None, body: bytes = b"") -> Ask:
+    """The caller's ask, if it is a fresh one of a server of this floor (else refused)."""
     view: FloorView = request.app.state.floor_view
-    good = (
-        ask_tag(view.secret, view.url, request.method, request.url.path)
-        if view.shared and view.url
-        else None
-    )
-    if not good or not secret or not hmac.compare_digest(secret.encode(), good.encode()):
-        raise AuthError("only a server of this floor may ask for its part of the floor")
+    try:
+        if not view.shared or view.guard is None:
+            raise AskRefused("this server serves no floor")
+        return view.guard.admit(tag, request.method, request.url.path, body)
+    except AskRefused as exc:
+        msg = f"only a server of this floor may ask for its part of the floor: {exc}"
+        raise AuthError(msg) from None
 
 
-def _signed(request: Request, body: dict[str, Any]) -> Response:
-    """``body`` as JSON with this server's proof that it sent it (:func:`answer_proof`)."""
+def _signed(request: Request, ask: Ask, body: dict[str, Any]) -> Response:
+    """``body`` as JSON with this server's proof that it sent it to ``ask``
+    (:func:`~kiosk_ui.web.floor_asks.answer_proof`)."""
     view: FloorView = request.app.state.floor_view
     assert view.url is not None  # _peer let the request in
     data = json.dumps(jsonable_encoder(body)).encode()
-    proof = answer_proof(view.secret, view.url, request.method, request.url.path, data)
+    proof = answer_proof(view.secret, view.url, request.method, request.url.path, ask.nonce, data)
     return Response(data, media_type="application/json", headers={PROOF_HEADER: proof})
 
 
+async def _raw_body(request: Request) -> bytes:
+    """The request's body as sent (the ask's tag signs it): read once, kept by Starlette."""
+    return await request.body()
+
+
 PeerSecret = Annotated[str | None, Header(alias=PEER_HEADER, include_in_schema=False)]
+RawBody = Annotated[bytes, Depends(_raw_body)]
 
 
 @router.get("/floor/here", include_in_schema=False)
 def here(request: Request, secret: PeerSecret = None) -> Response:
     """This server's tables, their state and its open alarms (for the floor's servers)."""
-    _peer(request, secret)
-    return _signed(request, here_part(request.app.state))
+    ask = _peer(request, secret)
+    return _signed(request, ask, here_part(request.app.state))
 
 
 class PeerAckIn(schemas.StrictIn):
@@ -106,11 +115,17 @@ class PeerAckIn(schemas.StrictIn):
 
 @router.post("/floor/alarms/{alarm_id}/ack", include_in_schema=False)
 def peer_ack(
-    alarm_id: int, body: PeerAckIn, request: Request, floor: FloorDep, secret: PeerSecret = None
+    alarm_id: int,
+    body: PeerAckIn,
+    request: Request,
+    floor: FloorDep,
+    raw: RawBody,
+    secret: PeerSecret = None,
 ) -> Response:
-    """Another server's console acknowledges this server's alarm for its operator."""
-    _peer(request, secret)
-    return _signed(request, floor.acknowledge(alarm_id, body.by).out())
+    """Another server's console acknowledges this server's alarm for its operator (the
+    operator's name is in the signed body: an ask cannot be sent again with another)."""
+    ask = _peer(request, secret, raw)
+    return _signed(request, ask, floor.acknowledge(alarm_id, body.by).out())
 
 
 class FloorAckIn(schemas.StrictIn):
