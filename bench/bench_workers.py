@@ -9,10 +9,14 @@ bench/bench_kiosk.py's: N asyncio terminals in this process, each with its own p
 a $1 banker bet then Deal over keep-alive HTTP/1.1 on loopback; settled rounds/s and
 request p50/p99 over a fixed window after a warm-up. Side by side in the same run: the
 bare uvicorn peer (bench_kiosk's no-work app) as 1 and 2 processes, the HTTP ceiling
-of this machine and client. The ratio 2 workers / 1 worker is per backend and
-terminal count; the load generator's CPU (this process, user + system over the
-window) and the whole machine's busy cores (/proc/stat) say how much of the 2 cores
-the load itself takes.
+of this machine and client. And ``sqlite-apart``: W separate ``croupier serve``
+processes, each on a store of its own (nothing shared: no write lock, no page
+invalidated by the other, no wallet in common), terminal k on process k mod W: the
+ceiling of any design in which W processes share one SQLite file, since sharing can only
+add to the work of this one. The ratio 2 workers / 1 worker is per backend and
+terminal count (``sqlite-apart`` over SQLite's one worker); the load generator's CPU
+(this process, user + system over the window) and the whole machine's busy cores
+(/proc/stat) say how much of the 2 cores the load itself takes.
 
 Run: .venv/bin/python bench/bench_workers.py [--seconds 8] [--terminals 50 200]
 """
@@ -150,6 +154,15 @@ def run(
             )
             for i in range(workers):
                 procs.append(start_server([str(PYTHON), str(script), str(base + i)], env)[0])
+        elif kind == "sqlite-apart":
+            for i in range(workers):  # one store each, every table configured in each
+                store = tmp / f"store-{kind}-{workers}-{terminals}" / str(i) / "store"
+                store.parent.mkdir(parents=True, exist_ok=True)  # its config beside it
+                conf = config(store, terminals, "FULL")
+                init_store([str(PYTHON), "-m", "kiosk_ui.cli"], str(conf), env)
+                cmd = [str(PYTHON), "-m", "kiosk_ui.cli", "serve", "--port", str(base + i),
+                       "--config", str(conf)]  # fmt: skip
+                procs.append(start_server(cmd, env)[0])
         else:
             store = tmp / f"store-{kind}-{workers}-{terminals}"
             conf = config(store, terminals, "FULL")
@@ -161,7 +174,8 @@ def run(
                    str(conf), "--workers", str(workers)]  # fmt: skip
             procs.append(start_server(cmd, env)[0])  # once a worker says where it listens
         for i, p in enumerate(procs):
-            wait_ports(base + (i if kind == "peer" else 0), 1 if kind == "peer" else workers, p)
+            alone = kind in ("peer", "sqlite-apart")  # a process per port
+            wait_ports(base + (i if alone else 0), 1 if alone else workers, p)
         pids = [p.pid for p in procs]
         db_pids = db if kind == "postgresql" else []
         row = asyncio.run(load(base, workers, terminals, seconds, kind == "peer", pids, db_pids))
@@ -177,7 +191,7 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=8.0, help="measured window per scenario")
     p.add_argument("--terminals", type=int, nargs="+", default=[50, 200])
     p.add_argument("--out", type=Path, default=HERE / "results" / "workers.md")
-    p.add_argument("--kinds", nargs="+", default=["peer", "sqlite", "postgresql"])
+    p.add_argument("--kinds", nargs="+", default=["peer", "sqlite", "sqlite-apart", "postgresql"])
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     args = p.parse_args()
     from tests.kiosk_ui import pg_cluster
@@ -191,6 +205,8 @@ def main() -> int:
             for n in args.terminals:
                 for kind in args.kinds:
                     for w in args.workers:
+                        if kind == "sqlite-apart" and w == 1:
+                            continue  # one process on its own store: the sqlite row
                         url = cluster.fresh_url() if kind == "postgresql" else ""
                         row = run(kind, w, n, args.seconds, Path(d), url, db)
                         rows.append(row)
@@ -209,6 +225,9 @@ def main() -> int:
 
 def write(rows: list[Row], args: argparse.Namespace) -> None:
     one = {(r.kind, r.terminals): r.rounds_s for r in rows if r.workers == 1}
+    for (kind, n), rate in list(one.items()):
+        if kind == "sqlite":
+            one["sqlite-apart", n] = rate  # the ceiling's ratio is over SQLite's one worker
     out = [
         "## Every core serving: `croupier serve --workers N` (bench/bench_workers.py)\n",
         f"Command: `.venv/bin/python bench/bench_workers.py --seconds {args.seconds:g} "
@@ -217,7 +236,9 @@ def write(rows: list[Row], args: argparse.Namespace) -> None:
         "the load on the same 2 cores, loopback.\n",
         "A round is a $1 banker bet then Deal (two requests) by one terminal with its own",
         "player and table; terminal k plays on worker k mod N. `peer`: bench_kiosk's bare",
-        "uvicorn app as 1 or 2 processes. 2/1 = rounds/s with 2 workers over 1 worker.",
+        "uvicorn app as 1 or 2 processes. `sqlite-apart`: 2 processes on a store each, nothing",
+        "shared (the ceiling of any shared-SQLite design). 2/1 = rounds/s with 2 workers over",
+        "1 worker (sqlite-apart: over SQLite's 1 worker).",
         "load cores: the load generator's CPU over the window; busy: the machine's busy cores",
         "(of 2; other work on the shared machine included); server cores: the server's",
         "processes' CPU over the window; CPU/round: server CPU per settled round; db/round:",
