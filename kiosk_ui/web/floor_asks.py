@@ -46,18 +46,23 @@ def _digest(body: bytes) -> str:
 
 @dataclass(frozen=True)
 class Ask:
-    """An ask's tag read back: when it was made, its nonce and its HMAC."""
+    """An ask's tag read back: when it was made (as signed), its nonce and its HMAC."""
 
-    at: float
+    when: str
     nonce: str
     mac: str
+
+    @property
+    def at(self) -> float:
+        """When it was made, in seconds since the epoch (the asker's clock)."""
+        return float(self.when)
 
     @classmethod
     def parse(cls, tag: str) -> Ask:
         found = _TAG.fullmatch(tag)
         if found is None:
             raise AskRefused("the ask's tag is not one of this floor's")
-        return cls(float(found[1]), found[2], found[3])
+        return cls(found[1], found[2], found[3])
 
 
 def ask_tag(
@@ -105,9 +110,8 @@ class AskGuard:
         """The ask ``tag`` for ``method path`` with ``body``, if it is a fresh one of this
         floor made for this server; else :class:`AskRefused`. Each is admitted once."""
         ask = Ask.parse(tag or "")
-        when = f"{ask.at:.6f}"
         good = _mac(
-            self.secret, "ask", self.url, method.upper(), path, _digest(body), when, ask.nonce
+            self.secret, "ask", self.url, method.upper(), path, _digest(body), ask.when, ask.nonce
         )
         if not hmac.compare_digest(ask.mac, good):
             raise AskRefused("the ask is not one of this floor's servers for this request")
